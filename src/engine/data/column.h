@@ -1,0 +1,57 @@
+// Column storage of the design matrix X.
+//
+// The engine only ever reads X through non-owning views, so the same arrays can live in R
+// vectors (the R object is the single owner, and survives saveRDS) or in C++ vectors
+// (DesignStorage, used by the builder and the C++ tests). Rows are the engine's internal row
+// order (see row_order.h); row indices inside a column are strictly increasing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace argus {
+
+enum class ColumnKind : int {
+  Indicator = 0,  // all values 1: row indices only
+  Sparse = 1,     // row indices and values
+  Dense = 2,      // one value per row, no indices
+  Intercept = 3   // 1 on every row, nothing stored
+};
+
+const char* columnKindName(ColumnKind kind);
+
+struct ColumnView {
+  ColumnKind kind = ColumnKind::Intercept;
+  std::int64_t nnz = 0;              // number of stored entries (nRows for dense/intercept)
+  const std::int32_t* rows = nullptr;  // Indicator, Sparse
+  const double* values = nullptr;      // Sparse, Dense
+};
+
+// A whole design: nRows x columns.size(), each column a view.
+struct DesignView {
+  std::int64_t nRows = 0;
+  std::vector<ColumnView> columns;
+  std::size_t nColumns() const { return columns.size(); }
+};
+
+// Visits the entries of one column as f(row, x). The column kind is resolved once per call,
+// so the inner loops are tight and the indicator path never loads a value.
+template <typename F>
+inline void forEachEntry(const ColumnView& c, std::int64_t nRows, F&& f) {
+  switch (c.kind) {
+    case ColumnKind::Indicator:
+      for (std::int64_t k = 0; k < c.nnz; ++k) f(c.rows[k], 1.0);
+      break;
+    case ColumnKind::Sparse:
+      for (std::int64_t k = 0; k < c.nnz; ++k) f(c.rows[k], c.values[k]);
+      break;
+    case ColumnKind::Dense:
+      for (std::int64_t r = 0; r < nRows; ++r) f(r, c.values[r]);
+      break;
+    case ColumnKind::Intercept:
+      for (std::int64_t r = 0; r < nRows; ++r) f(r, 1.0);
+      break;
+  }
+}
+
+}  // namespace argus

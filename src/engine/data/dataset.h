@@ -1,0 +1,35 @@
+// A data set as the likelihoods see it: the design plus per-row outcome arrays, all in the
+// internal row order and all non-owning. Absent optional arrays (nullptr) mean time = 1,
+// weight = 1, offset = 0. Weights are separate from the rest so that cross-validation folds
+// and bootstrap replicates can share everything else.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/column.h"
+#include "models/model_type.h"
+
+namespace argus {
+
+struct OutcomeView {
+  const double* y = nullptr;
+  const double* time = nullptr;
+  const double* offset = nullptr;
+  const std::int32_t* stratum = nullptr;       // conditional models: contiguous strata
+  const std::int64_t* stratumStart = nullptr;  // nStrata + 1 offsets
+  std::int32_t nStrata = 1;
+};
+
+struct Dataset {
+  ModelType model = ModelType::LeastSquares;
+  DesignView design;
+  OutcomeView outcomes;
+  std::int64_t nRows() const { return design.nRows; }
+};
+
+// Throws ArgusError naming the first problem: non-finite values, y outside the model's set,
+// non-positive exposure time, negative weights, strata that are not contiguous.
+void validateDataset(const Dataset& data, const double* weights);
+
+}  // namespace argus

@@ -1,0 +1,31 @@
+// The engine's internal row order.
+//
+// Conditional models need each stratum's rows to be contiguous, so that the per-coordinate
+// work can walk a column's nonzeros (in increasing row order) and meet each touched stratum
+// exactly once. planRows() computes that order with a stable counting sort, drops strata
+// that hold no event (they contribute nothing to a conditional likelihood), and says what it
+// dropped. Survival models will extend the sort key with time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/model_type.h"
+
+namespace argus {
+
+struct RowPlan {
+  std::vector<std::int64_t> order;           // internal position -> user row index
+  std::vector<std::int32_t> internalOfUser;  // user row -> internal position, -1 if dropped
+  std::vector<std::int32_t> stratum;         // internal position -> stratum 0..nStrata-1
+  std::vector<std::int64_t> stratumStart;    // nStrata + 1 offsets (conditional models)
+  std::int32_t nStrata = 0;
+  std::int64_t droppedRows = 0;
+  std::int32_t droppedStrata = 0;
+};
+
+// stratumCode: user-order codes in 0..nCodes-1, or nullptr for no strata.
+RowPlan planRows(ModelType type, std::int64_t nRows, const double* y,
+                 const std::int32_t* stratumCode, std::int32_t nCodes);
+
+}  // namespace argus

@@ -1,0 +1,46 @@
+#include "models/likelihood.h"
+
+#include "common/errors.h"
+#include "models/conditional_likelihood.h"
+#include "models/glm_likelihood.h"
+
+namespace argus {
+
+Likelihood::Likelihood(const Dataset& data, const double* weights)
+    : data_(data), weights_(weights), eta_(static_cast<std::size_t>(data.nRows()), 0.0) {}
+
+void Likelihood::reset(const std::vector<double>& beta) {
+  require(beta.size() == data_.design.nColumns(), "beta has the wrong length");
+  const double* offset = data_.outcomes.offset;
+  for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = offset ? offset[r] : 0.0;
+  for (std::size_t j = 0; j < beta.size(); ++j) {
+    const double b = beta[j];
+    if (b == 0.0) continue;
+    forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) { eta_[r] += b * x; });
+  }
+  rebuildFromEta();
+}
+
+double Likelihood::weightedOutcomeEta() const {
+  double sum = 0.0;
+  for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * data_.outcomes.y[r] * eta_[r];
+  return sum;
+}
+
+std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights) {
+  switch (data.model) {
+    case ModelType::LeastSquares:
+      return std::make_unique<GlmLikelihood<LeastSquaresRow>>(data, weights);
+    case ModelType::Logistic:
+      return std::make_unique<GlmLikelihood<LogisticRow>>(data, weights);
+    case ModelType::Poisson:
+      return std::make_unique<GlmLikelihood<PoissonRow>>(data, weights);
+    case ModelType::ConditionalLogistic:
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
+      return std::make_unique<ConditionalLikelihood>(data, weights);
+  }
+  throw ArgusError("no likelihood for model " + modelTypeName(data.model));
+}
+
+}  // namespace argus

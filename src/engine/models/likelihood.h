@@ -1,0 +1,57 @@
+// The per-coordinate interface every likelihood offers to the CPU cycle.
+//
+// A likelihood caches the linear predictor eta and whatever running sums make one
+// coordinate's gradient and Hessian cheap (per-row derivatives for GLMs, per-stratum
+// denominators for conditional models). The cycle (solver/cycle_runner.h) is the unit of work
+// seen from outside; this interface is what the CPU implementation of a cycle calls.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/dataset.h"
+#include "priors/prior.h"
+
+namespace argus {
+
+class Likelihood {
+ public:
+  Likelihood(const Dataset& data, const double* weights);
+  virtual ~Likelihood() = default;
+
+  // Sets eta = offset + X beta and rebuilds every cached quantity from scratch.
+  void reset(const std::vector<double>& beta);
+  // Recomputes running sums from the per-row caches (once per cycle: incremental updates
+  // drift). Likelihoods without running sums have nothing to do.
+  virtual void refreshSums() {}
+  // g_j and h_j of the log-likelihood at the current beta.
+  virtual GradHess gradHess(std::size_t j) const = 0;
+  // beta_j += delta: updates eta and the running sums on column j's rows only.
+  virtual void applyStep(std::size_t j, double delta) = 0;
+  virtual double logLikelihood() const = 0;
+
+  const std::vector<double>& eta() const { return eta_; }
+  const Dataset& data() const { return data_; }
+  // sum_r w_r y_r eta_r: the quantity whose change the "gradient" criterion watches.
+  double weightedOutcomeEta() const;
+
+ protected:
+  // Rebuilds every per-row cache and running sum from eta.
+  virtual void rebuildFromEta() = 0;
+
+  double weight(std::int64_t r) const { return weights_ ? weights_[r] : 1.0; }
+  double exposure(std::int64_t r) const {
+    return data_.outcomes.time ? data_.outcomes.time[r] : 1.0;
+  }
+  const ColumnView& column(std::size_t j) const { return data_.design.columns[j]; }
+  std::int64_t nRows() const { return data_.nRows(); }
+
+  const Dataset& data_;
+  const double* weights_;
+  std::vector<double> eta_;
+};
+
+std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights);
+
+}  // namespace argus

@@ -1,0 +1,88 @@
+// Priors and the one-coordinate step of CCD (MODELS.md §3-4), written once for the CPU cycle
+// and a future CUDA cycle.
+//
+// Sign conventions: g = dL/dbeta_j, h = d2L/dbeta_j2 <= 0 (L concave). The step maximizes the
+// log posterior L + log p along coordinate j.
+#pragma once
+
+#include <cmath>
+
+#include "common/host_device.h"
+
+namespace argus {
+
+enum class PriorKind : int { None = 0, Laplace = 1, Normal = 2 };
+
+struct CoordinatePrior {
+  PriorKind kind = PriorKind::None;
+  double variance = 1.0;
+};
+
+struct GradHess {
+  double g = 0.0;
+  double h = 0.0;
+};
+
+// Laplace rate for a given variance: Var = 2 / lambda^2.
+ARGUS_HOST_DEVICE inline double laplaceLambda(double variance) {
+  return std::sqrt(2.0 / variance);
+}
+
+// log p(beta) including its normalizing constant (a flat prior contributes 0).
+ARGUS_HOST_DEVICE inline double logPriorDensity(double beta, CoordinatePrior p) {
+  constexpr double kLog2Pi = 1.8378770664093453;
+  switch (p.kind) {
+    case PriorKind::Laplace: {
+      const double lambda = laplaceLambda(p.variance);
+      return std::log(0.5 * lambda) - lambda * std::fabs(beta);
+    }
+    case PriorKind::Normal:
+      return -0.5 * (kLog2Pi + std::log(p.variance)) - 0.5 * beta * beta / p.variance;
+    case PriorKind::None:
+      break;
+  }
+  return 0.0;
+}
+
+// The unconstrained Newton step for coordinate j, with the Laplace rule:
+//  - beta != 0: use the derivative at sign(beta) and stop at 0 if the step would cross it;
+//  - beta == 0: leave 0 only in the direction whose directional derivative is positive
+//    (g - lambda > 0 up, g + lambda < 0 down; convexity forbids both).
+// A coordinate without curvature (h + prior curvature >= 0) does not move.
+ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinatePrior p) {
+  switch (p.kind) {
+    case PriorKind::None:
+      return gh.h < 0.0 ? -gh.g / gh.h : 0.0;
+    case PriorKind::Normal: {
+      const double curvature = gh.h - 1.0 / p.variance;
+      return -(gh.g - beta / p.variance) / curvature;
+    }
+    case PriorKind::Laplace: {
+      if (!(gh.h < 0.0)) return 0.0;
+      const double lambda = laplaceLambda(p.variance);
+      if (beta == 0.0) {
+        if (gh.g - lambda > 0.0) return -(gh.g - lambda) / gh.h;
+        if (gh.g + lambda < 0.0) return -(gh.g + lambda) / gh.h;
+        return 0.0;
+      }
+      const double sign = beta > 0.0 ? 1.0 : -1.0;
+      const double delta = -(gh.g - sign * lambda) / gh.h;
+      const bool crosses = (beta + delta) * sign < 0.0;
+      return crosses ? -beta : delta;
+    }
+  }
+  return 0.0;
+}
+
+// Trust region of Genkin, Lewis & Madigan (2007): clip the step to the coordinate's bound and
+// adapt the bound to the step taken.
+ARGUS_HOST_DEVICE inline double trustRegionStep(double delta, double* bound) {
+  const double limit = *bound;
+  const double clipped = delta > limit ? limit : (delta < -limit ? -limit : delta);
+  const double twice = 2.0 * std::fabs(clipped);
+  const double half = 0.5 * limit;
+  *bound = twice > half ? twice : half;
+  return clipped;
+}
+
+}  // namespace argus

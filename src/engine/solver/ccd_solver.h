@@ -1,0 +1,62 @@
+// Cyclic coordinate descent: the outer loop around CycleRunner::runCycle().
+//
+// fitCcd() validates the request, builds a runner through the dispatch point, cycles until a
+// convergence rule is met or maxIterations is reached, and reports a status. It never asks
+// which device the runner uses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "device/compute_device.h"
+#include "priors/prior.h"
+#include "solver/convergence.h"
+
+namespace argus {
+
+enum class FitStatus { Success, MaxIterations, IllConditioned };
+std::string fitStatusName(FitStatus status);
+
+// Receives progress messages and gives the host a chance to interrupt (the R bridge checks
+// for Ctrl-C here). The default does nothing.
+class ProgressSink {
+ public:
+  virtual ~ProgressSink() = default;
+  virtual void message(const std::string&) {}
+  virtual void checkInterrupt() {}
+};
+
+struct ControlSettings {
+  double tolerance = 1e-6;
+  int maxIterations = 1000;
+  ConvergenceType convergence = ConvergenceType::Gradient;
+  double initialBound = 2.0;
+  bool verbose = false;
+};
+
+struct FitRequest {
+  const Dataset* data = nullptr;
+  const double* weights = nullptr;           // nullptr: all 1
+  std::vector<CoordinatePrior> prior;        // one per column
+  std::vector<double> start;                 // empty: all 0
+  std::vector<unsigned char> fixed;          // empty: none fixed
+  ControlSettings control;
+  ComputeDevice device;
+};
+
+struct FitResult {
+  std::vector<double> beta;
+  FitStatus status = FitStatus::Success;
+  int iterations = 0;
+  double logLikelihood = 0.0;
+  double logPrior = 0.0;
+  double seconds = 0.0;
+};
+
+double logPriorTotal(const std::vector<double>& beta, const std::vector<CoordinatePrior>& prior);
+
+FitResult fitCcd(const FitRequest& request, ProgressSink* progress = nullptr);
+
+}  // namespace argus

@@ -1,0 +1,47 @@
+#include "solver/cpu_cycle_runner.h"
+
+#include <cmath>
+
+namespace argus {
+
+CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights)
+    : likelihood_(makeLikelihood(data, weights)) {}
+
+CycleReadout CpuCycleRunner::reset(const CycleState& state) {
+  likelihood_->reset(state.beta);
+  etaBefore_ = likelihood_->eta();
+  return readout(0);
+}
+
+CycleReadout CpuCycleRunner::runCycle(CycleState& state,
+                                      const std::vector<std::int32_t>& coordinates) {
+  std::int64_t moved = 0;
+  for (const std::int32_t j : coordinates) {
+    if (state.fixed[j]) continue;
+    const GradHess gh = likelihood_->gradHess(j);
+    double delta = newtonStep(gh, state.beta[j], state.prior[j]);
+    delta = trustRegionStep(delta, &state.bound[j]);
+    if (delta == 0.0) continue;
+    state.beta[j] += delta;
+    likelihood_->applyStep(j, delta);
+    ++moved;
+  }
+  likelihood_->refreshSums();
+  return readout(moved);
+}
+
+CycleReadout CpuCycleRunner::readout(std::int64_t moved) {
+  CycleReadout out;
+  out.logLikelihood = likelihood_->logLikelihood();
+  out.weightedOutcomeEta = likelihood_->weightedOutcomeEta();
+  const std::vector<double>& eta = likelihood_->eta();
+  for (std::size_t r = 0; r < eta.size(); ++r) {
+    out.sumAbsEta += std::fabs(eta[r]);
+    out.sumAbsEtaChange += std::fabs(eta[r] - etaBefore_[r]);
+  }
+  etaBefore_ = eta;
+  out.coordinatesMoved = moved;
+  return out;
+}
+
+}  // namespace argus

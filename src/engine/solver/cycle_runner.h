@@ -1,0 +1,45 @@
+// The unit of work the solver hands to a device: one full CCD cycle.
+//
+// A CycleRunner owns the device-side state of one fit (eta, running sums, and for a device
+// implementation also beta, bounds and flags). The solver calls runCycle() once per cycle and
+// reads back a few scalars, so a CUDA runner can keep everything resident and do a whole
+// cycle without host round trips. The CPU runner (cpu_cycle_runner.h) is a loop over
+// coordinates; device/dispatch.h is the one place that picks an implementation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "priors/prior.h"
+
+namespace argus {
+
+// What a cycle reads and writes besides the data. `fixed` coordinates never move.
+struct CycleState {
+  std::vector<double> beta;
+  std::vector<double> bound;  // trust-region half-widths, MODELS.md §4
+  std::vector<CoordinatePrior> prior;
+  std::vector<unsigned char> fixed;
+};
+
+// Scalars read back once per cycle (and after reset) for convergence checks and reports.
+struct CycleReadout {
+  double logLikelihood = 0.0;
+  double weightedOutcomeEta = 0.0;  // sum_r w_r y_r eta_r ("gradient" criterion)
+  double sumAbsEta = 0.0;           // sum_r |eta_r|               ("zhang" criterion)
+  double sumAbsEtaChange = 0.0;     // sum_r |eta_r - eta_r before the cycle|
+  std::int64_t coordinatesMoved = 0;
+};
+
+class CycleRunner {
+ public:
+  virtual ~CycleRunner() = default;
+  // Loads beta and recomputes everything from scratch.
+  virtual CycleReadout reset(const CycleState& state) = 0;
+  // Visits `coordinates` in order once, updating state.beta and state.bound.
+  virtual CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates) = 0;
+  // g_j, h_j of the log-likelihood at the current beta (tests, diagnostics, active sets).
+  virtual GradHess gradHess(std::int32_t j) = 0;
+};
+
+}  // namespace argus
