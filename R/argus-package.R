@@ -1,0 +1,12 @@
+#' Argus: fast regularized regression for massive observational health data
+#'
+#' Build a data object with [createData()], choose a prior with [createPrior()] and solver
+#' settings with [createControl()], then fit with [fitModel()].
+#'
+#' @keywords internal
+#' @useDynLib Argus, .registration = TRUE
+#' @importFrom Rcpp evalCpp
+#' @importFrom methods as is
+#' @importFrom Matrix sparseMatrix
+#' @importFrom stats coef logLik model.frame model.matrix model.offset model.response terms update
+"_PACKAGE"

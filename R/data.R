@@ -1,0 +1,213 @@
+#' Create an Argus data object
+#'
+#' Builds the data object that [fitModel()] fits, from one of three inputs:
+#' \describe{
+#'   \item{long tables (OHDSI format)}{`outcomes` with columns `rowId`, `y` and optionally
+#'     `stratumId`, `time`, `weights`, `offset`; `covariates` with columns `rowId`,
+#'     `covariateId` and optionally `covariateValue` (default 1). `covariateId` may be numeric
+#'     or `bit64::integer64`.}
+#'   \item{a matrix}{`x` (a `matrix` or `Matrix::dgCMatrix`, one row per observation) with
+#'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors.}
+#'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata and
+#'     `offset(...)` terms the offset.}
+#' }
+#' Rows need not be sorted: the engine orders them itself, and results come back in the
+#' user's covariate identifiers or column names.
+#'
+#' `time` is the exposure length for `"pr"`, `"cpr"` and `"sccs"` (it enters as a log
+#' offset). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
+#' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
+#'
+#' @param outcomes A data frame of outcomes (long format). A formula or a matrix given here
+#'   is treated as `formula` or `x`.
+#' @param covariates A data frame of covariates (long format).
+#' @param modelType One of `"ls"` (least squares), `"lr"` (logistic), `"pr"` (Poisson),
+#'   `"clr"` (conditional logistic), `"cpr"` (conditional Poisson), `"sccs"` (self-controlled
+#'   case series).
+#' @param x A numeric `matrix` or `Matrix::dgCMatrix` of covariates.
+#' @param y The outcome vector for the matrix route.
+#' @param formula A model formula, for the formula route.
+#' @param data A data frame in which to evaluate `formula`.
+#' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set.
+#' @param time Exposure time of each row (matrix and formula routes).
+#' @param weights Non-negative weight of each row (matrix and formula routes).
+#' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
+#' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
+#'   the long and matrix routes (a formula decides for itself); never allowed for conditional
+#'   models.
+#' @return An object of class `argusData`.
+#' @examples
+#' outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 1, 0, 0, 1))
+#' covariates <- data.frame(rowId = c(1, 2, 3, 5), covariateId = c(10, 10, 11, 11),
+#'                          covariateValue = 1)
+#' d <- createData(outcomes, covariates, modelType = "lr")
+#' d
+#' @export
+createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, y = NULL,
+                       formula = NULL, data = NULL, stratumId = NULL, time = NULL,
+                       weights = NULL, offset = NULL, addIntercept = NULL) {
+  if (inherits(outcomes, "formula")) {
+    formula <- outcomes
+    outcomes <- NULL
+  } else if (is.matrix(outcomes) || inherits(outcomes, "Matrix")) {
+    x <- outcomes
+    outcomes <- NULL
+  }
+  if (missing(modelType)) stopf("'modelType' is required: one of %s", paste(modelTypes(), collapse = ", "))
+  modelType <- checkModelType(modelType)
+  routes <- c(!is.null(outcomes), !is.null(x), !is.null(formula))
+  if (sum(routes) != 1)
+    stopf("give exactly one of: 'outcomes' with 'covariates', 'x' with 'y', or 'formula' with 'data'")
+  if (!is.null(addIntercept)) checkFlag(addIntercept, "addIntercept")
+  if (isTRUE(addIntercept) && isConditionalModel(modelType))
+    stopf("an intercept is not identifiable in a conditional model ('%s')", modelType)
+  started <- proc.time()[["elapsed"]]
+  input <- if (routes[1]) {
+    longInput(outcomes, covariates, modelType)
+  } else if (routes[2]) {
+    matrixInput(x, y, stratumId, time, weights, offset)
+  } else {
+    formulaInput(formula, data, modelType, stratumId, time, weights)
+  }
+  if (is.null(addIntercept)) addIntercept <- input$addIntercept %||% !isConditionalModel(modelType)
+  result <- assembleData(input, modelType, addIntercept && !isConditionalModel(modelType))
+  result$seconds <- proc.time()[["elapsed"]] - started
+  result
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+modelTypes <- function() c("ls", "lr", "pr", "clr", "cpr", "sccs")
+isConditionalModel <- function(modelType) modelType %in% c("clr", "cpr", "sccs")
+usesExposure <- function(modelType) modelType %in% c("pr", "cpr", "sccs")
+
+checkModelType <- function(modelType) {
+  if (!is.character(modelType) || length(modelType) != 1 || !(modelType %in% modelTypes()))
+    stopf("unknown modelType '%s'; expected one of %s", paste(format(modelType), collapse = " "),
+          paste(modelTypes(), collapse = ", "))
+  modelType
+}
+
+# Per-row checks that every route shares; returns the cleaned vectors.
+checkRows <- function(input, modelType) {
+  n <- length(input$y)
+  if (n == 0) stopf("the data have no rows")
+  y <- checkNumericVector(input$y, "y", allowNull = FALSE)
+  if (modelType %in% c("lr", "clr") && any(y != 0 & y != 1))
+    stopf("'y' must be 0 or 1 for modelType '%s' (row %d is %g)", modelType,
+          which(y != 0 & y != 1)[1], y[which(y != 0 & y != 1)[1]])
+  if (modelType %in% c("pr", "cpr", "sccs") && any(y < 0 | y != round(y)))
+    stopf("'y' must be a non-negative count for modelType '%s' (row %d is %g)", modelType,
+          which(y < 0 | y != round(y))[1], y[which(y < 0 | y != round(y))[1]])
+  time <- checkNumericVector(input$time, "time", n)
+  if (!is.null(time)) {
+    if (!usesExposure(modelType)) {
+      warning(sprintf("'time' is not used by modelType '%s' and is ignored", modelType),
+              call. = FALSE)
+      time <- NULL
+    } else if (any(time <= 0)) {
+      stopf("'time' is an exposure length and must be positive (row %d is %g)",
+            which(time <= 0)[1], time[which(time <= 0)[1]])
+    }
+  }
+  if (isConditionalModel(modelType) && is.null(input$stratumId))
+    stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
+  list(n = n, y = y, time = time, weights = checkWeights(input$weights, "weights", n),
+       offset = checkNumericVector(input$offset, "offset", n))
+}
+
+# Shared by all routes. `input` holds per-row vectors in the user's row order, and the
+# covariate entries as 1-based user row (`entryRow`), 1-based column (`entryColumn`) and
+# value (`entryValue`, NULL = all 1), plus the column identifiers.
+assembleData <- function(input, modelType, addIntercept) {
+  rows <- checkRows(input, modelType)
+  strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
+  plan <- .Call(argus_plan_rows, modelType, rows$y, strata$code, strata$n %||% 0L)
+  nKept <- length(plan$order)
+  order1 <- plan$order + 1
+  nColumns <- length(input$columnNames)
+  entryRow <- plan$internalOfUser[input$entryRow]
+  design <- .Call(argus_build_design, nKept, entryRow, as.integer(input$entryColumn - 1L),
+                  input$entryValue, nColumns, addIntercept)
+  if (design$firstDuplicate >= 0) {
+    k <- design$firstDuplicate + 1
+    stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
+          input$columnNames[input$entryColumn[k]], format(input$rowIds[input$entryRow[k]]))
+  }
+  columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
+  permute <- function(v) if (is.null(v)) NULL else v[order1]
+  structure(list(
+    modelType = modelType,
+    nRows = nKept,
+    y = rows$y[order1],
+    time = permute(rows$time),
+    weights = permute(rows$weights),
+    offset = permute(rows$offset),
+    stratum = if (isConditionalModel(modelType)) plan$stratum else NULL,
+    stratumStart = if (isConditionalModel(modelType)) plan$stratumStart else NULL,
+    nStrata = if (is.null(strata)) 0L else plan$nStrata,
+    order = order1,
+    rowIds = input$rowIds,
+    design = design[c("kinds", "rowStart", "valueStart", "rows", "values")],
+    columnNames = columnNames,
+    covariateIds = input$covariateIds,
+    hasIntercept = addIntercept,
+    dropped = list(strata = plan$droppedStrata, rows = plan$droppedRows,
+                   entries = design$skippedEntries, zeros = design$zeroEntries)
+  ), class = "argusData")
+}
+
+#' @method print argusData
+#' @export
+print.argusData <- function(x, ...) {
+  cat(sprintf("Argus data: modelType '%s'\n", x$modelType))
+  cat(sprintf("  rows: %s", format(x$nRows, big.mark = ",")))
+  if (isConditionalModel(x$modelType))
+    cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))
+  cat(sprintf("\n  covariates: %d%s\n", length(x$columnNames),
+              if (x$hasIntercept) " (including the intercept)" else ""))
+  kinds <- table(factor(x$design$kinds, levels = 0:3,
+                        labels = c("indicator", "sparse", "dense", "intercept")))
+  kinds <- kinds[kinds > 0]
+  cat(sprintf("  storage: %s\n", paste(sprintf("%d %s", kinds, names(kinds)), collapse = ", ")))
+  cat(sprintf("  nonzero entries: %s\n", format(sum(nonzeroCounts(x)), big.mark = ",")))
+  if (x$dropped$strata > 0)
+    cat(sprintf("  dropped: %s strata without events (%s rows, %s covariate entries)\n",
+                format(x$dropped$strata, big.mark = ","), format(x$dropped$rows, big.mark = ","),
+                format(x$dropped$entries, big.mark = ",")))
+  invisible(x)
+}
+
+#' @method summary argusData
+#' @export
+summary.argusData <- function(object, ...) {
+  counts <- nonzeroCounts(object)
+  structure(list(
+    modelType = object$modelType, nRows = object$nRows, nStrata = object$nStrata,
+    outcomes = sum(object$y), dropped = object$dropped,
+    covariates = data.frame(
+      covariate = object$columnNames,
+      storage = c("indicator", "sparse", "dense", "intercept")[object$design$kinds + 1],
+      nonzero = counts, stringsAsFactors = FALSE)
+  ), class = "summary.argusData")
+}
+
+#' @method print summary.argusData
+#' @export
+print.summary.argusData <- function(x, ...) {
+  cat(sprintf("Argus data summary: modelType '%s', %s rows", x$modelType,
+              format(x$nRows, big.mark = ",")))
+  if (x$nStrata > 0) cat(sprintf(", %s strata", format(x$nStrata, big.mark = ",")))
+  cat(sprintf(", total outcome %s\n", format(x$outcomes, big.mark = ",")))
+  if (x$dropped$strata > 0)
+    cat(sprintf("Dropped %d strata without events (%s rows)\n", x$dropped$strata,
+                format(x$dropped$rows, big.mark = ",")))
+  print(utils::head(x$covariates, 20), row.names = FALSE)
+  if (nrow(x$covariates) > 20) cat(sprintf("... and %d more covariates\n", nrow(x$covariates) - 20))
+  invisible(x)
+}
+
+nonzeroCounts <- function(d) {
+  k <- d$design$kinds
+  ifelse(k <= 1, diff(d$design$rowStart), d$nRows)
+}

@@ -1,0 +1,119 @@
+# The three ways into createData(). Each returns the same list for assembleData(): per-row
+# vectors in the user's row order, the covariate entries (1-based user row and column, value
+# or NULL for all ones), and the column identifiers.
+
+longInput <- function(outcomes, covariates, modelType) {
+  if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame")
+  if (is.null(covariates)) stopf("the long format needs a 'covariates' data frame as well")
+  if (!is.data.frame(covariates)) stopf("'covariates' must be a data frame")
+  needColumns(outcomes, c("rowId", "y"), "outcomes")
+  needColumns(covariates, c("rowId", "covariateId"), "covariates")
+  if (nrow(outcomes) == 0) stopf("'outcomes' has no rows")
+  if (isConditionalModel(modelType) && is.null(outcomes$stratumId))
+    stopf("modelType '%s' needs a 'stratumId' column in 'outcomes'", modelType)
+
+  rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
+  dup <- .Call(argus_first_duplicate, rowIds, isInteger64(rowIds))
+  if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
+                      format(rowIds[dup + 1]))
+
+  covRowIds <- checkIds(covariates$rowId, "covariates$rowId")
+  if (isInteger64(covRowIds) != isInteger64(rowIds)) {
+    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
+    covRowIds <- bit64::as.integer64(covRowIds)
+    rowIds <- bit64::as.integer64(rowIds)
+  }
+  found <- .Call(argus_lookup_ids, covRowIds, rowIds, isInteger64(rowIds))
+  if (found$firstMissing >= 0)
+    stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
+          format(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
+
+  covariateIds <- checkIds(covariates$covariateId, "covariates$covariateId")
+  coded <- .Call(argus_code_ids, covariateIds, isInteger64(covariateIds))
+  uniqueIds <- coded$unique
+  if (isInteger64(covariateIds)) class(uniqueIds) <- "integer64"
+  values <- NULL
+  if (!is.null(covariates$covariateValue))
+    values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")
+
+  list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = outcomes$stratumId,
+       time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
+       entryRow = found$position + 1L, entryColumn = coded$code + 1L, entryValue = values,
+       covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
+}
+
+needColumns <- function(df, columns, name) {
+  missing <- setdiff(columns, names(df))
+  if (length(missing))
+    stopf("'%s' lacks column(s) %s", name, paste(sprintf("'%s'", missing), collapse = ", "))
+}
+
+matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = NULL) {
+  if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
+  if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
+  if (!(is.matrix(x) || is(x, "sparseMatrix")))
+    stopf("'x' must be a matrix or a Matrix::dgCMatrix, not %s", class(x)[1])
+  if (is.matrix(x) && !(is.numeric(x) || is.logical(x)))
+    stopf("'x' must be numeric")
+  if (nrow(x) != length(y))
+    stopf("'x' has %d rows but 'y' has %d values", nrow(x), length(y))
+  if (ncol(x) == 0) stopf("'x' has no columns")
+  entries <- matrixEntries(x)
+  bad <- which(!is.finite(entries$value))
+  if (length(bad)) stopf("'x' has %d missing or non-finite value(s)", length(bad))
+  columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
+  if (anyDuplicated(columnNames))
+    stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
+  list(rowIds = seq_len(nrow(x)), y = if (is.logical(y)) as.numeric(y) else y,
+       stratumId = stratumId, time = time, weights = weights, offset = offset,
+       entryRow = entries$row, entryColumn = entries$column,
+       entryValue = entries$value, covariateIds = NULL, columnNames = columnNames,
+       addIntercept = addIntercept)
+}
+
+# Nonzero entries of a dense or sparse matrix as 1-based (row, column, value) triplets.
+# NA entries are kept (they are not zero) so that the caller can report them.
+matrixEntries <- function(x) {
+  if (is.matrix(x)) {
+    at <- which(is.na(x) | x != 0)
+    n <- nrow(x)
+    return(list(row = as.integer((at - 1) %% n + 1), column = as.integer((at - 1) %/% n + 1),
+                value = as.double(x[at])))
+  }
+  sparse <- methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix")
+  list(row = sparse@i + 1L, column = rep.int(seq_len(ncol(x)), diff(sparse@p)),
+       value = sparse@x)
+}
+
+formulaInput <- function(formula, data, modelType, stratumId, time, weights) {
+  if (is.null(data)) stopf("the formula route needs 'data'")
+  if (!is.data.frame(data)) stopf("'data' must be a data frame")
+  if (nrow(data) == 0) stopf("'data' has no rows")
+  tt <- terms(formula, specials = "strata", data = data)
+  if (attr(tt, "response") == 0) stopf("the formula needs a response on its left-hand side")
+  strataIndex <- attr(tt, "specials")$strata
+  if (length(strataIndex) > 1) stopf("use a single strata() term")
+  if (length(strataIndex) == 1) {
+    call <- attr(tt, "variables")[[strataIndex + 1]]
+    env <- environment(formula) %||% parent.frame()
+    parts <- lapply(as.list(call)[-1], function(e) eval(e, data, env))
+    stratumId <- if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
+    label <- deparse(call, width.cutoff = 500L)
+    formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
+  }
+  mf <- model.frame(formula, data, na.action = "na.pass")
+  y <- model.response(mf)
+  if (is.factor(y)) {
+    if (nlevels(y) != 2) stopf("a factor response must have exactly two levels")
+    y <- as.numeric(y == levels(y)[2])
+  }
+  if (is.logical(y)) y <- as.numeric(y)
+  x <- model.matrix(attr(mf, "terms"), mf)
+  intercept <- colnames(x) == "(Intercept)"
+  hasIntercept <- any(intercept)
+  x <- x[, !intercept, drop = FALSE]
+  if (ncol(x) == 0) stopf("the formula has no covariates")
+  input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
+                       addIntercept = hasIntercept && !isConditionalModel(modelType))
+  input
+}

@@ -1,0 +1,95 @@
+#' Fit a model
+#'
+#' Maximizes the log posterior (log-likelihood plus log prior) by cyclic coordinate descent.
+#'
+#' @param data An `argusData` object from [createData()].
+#' @param prior An `argusPrior` from [createPrior()].
+#' @param control An `argusControl` from [createControl()].
+#' @param weights Optional non-negative row weights, one per row of the user's input (in the
+#'   user's row order); they replace the weights given to [createData()].
+#' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
+#'   (or named by covariate).
+#' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
+#'   logical vector in `coef()` order, or covariate identifiers / names.
+#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()` work on
+#'   it, and `fit$status` is `"SUCCESS"`, `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' coef(fit)
+#' @export
+fitModel <- function(data, prior = createPrior("none"), control = createControl(),
+                     weights = NULL, startingCoefficients = NULL, fixedCoefficients = NULL) {
+  if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
+  resolved <- resolvePrior(prior, data)
+  if (prior$useCrossValidation)
+    stopf("cross-validation is not available yet; give the variance in createPrior()")
+  p <- length(data$columnNames)
+  start <- coefficientVector(startingCoefficients, data, "startingCoefficients")
+  fixed <- fixedFlags(fixedCoefficients, data)
+  if (any(fixed) && is.null(start) && data$hasIntercept && fixed[1])
+    message("the intercept is fixed at 0")
+  rowWeights <- internalWeights(weights, data)
+
+  settings <- list(priorKind = resolved$kind, variance = resolved$variance, start = start,
+                   fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
+                   tolerance = control$tolerance, maxIterations = control$maxIterations,
+                   convergenceType = control$convergenceType,
+                   initialBound = control$initialBound, device = control$device,
+                   verbose = control$noiseLevel == "noisy")
+  result <- .Call(argus_fit, data, settings)
+  if (control$noiseLevel != "silent")
+    message(sprintf("Argus %s fit: %s after %d cycles in %.3f s (log-likelihood %.6g)",
+                    data$modelType, result$status, result$iterations, result$seconds,
+                    result$logLikelihood))
+  if (result$status != "SUCCESS")
+    warning(sprintf("the fit did not converge: status %s after %d cycles", result$status,
+                    result$iterations), call. = FALSE)
+  beta <- stats::setNames(result$beta, data$columnNames)
+  structure(list(
+    coefficients = beta, status = result$status, iterations = result$iterations,
+    logLikelihood = result$logLikelihood, logPrior = result$logPrior,
+    seconds = result$seconds, modelType = data$modelType,
+    priorType = c("none", "laplace", "normal")[resolved$kind + 1], variance = resolved$variance,
+    prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
+    nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
+    covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, call = match.call()
+  ), class = "argusFit")
+}
+
+coefficientVector <- function(v, data, name) {
+  if (is.null(v)) return(NULL)
+  p <- length(data$columnNames)
+  v <- checkNumericVector(v, name)
+  if (!is.null(names(v))) {
+    at <- match(data$columnNames, names(v))
+    if (anyNA(at)) stopf("'%s' has no value for covariate '%s'", name, data$columnNames[is.na(at)][1])
+    v <- v[at]
+  } else if (length(v) != p) {
+    stopf("'%s' has %d values but the data have %d covariates", name, length(v), p)
+  }
+  unname(v)
+}
+
+fixedFlags <- function(fixed, data) {
+  p <- length(data$columnNames)
+  if (is.null(fixed)) return(rep(FALSE, p))
+  if (is.logical(fixed)) {
+    if (length(fixed) != p || anyNA(fixed))
+      stopf("'fixedCoefficients' as a logical vector needs %d values without NA", p)
+    return(fixed)
+  }
+  flags <- rep(FALSE, p)
+  flags[columnsOf(fixed, data, "fixedCoefficients")] <- TRUE
+  flags
+}
+
+# Weights come in the user's row order (all rows, including any dropped strata).
+internalWeights <- function(weights, data) {
+  w <- if (is.null(weights)) NULL else checkWeights(weights, "weights", length(data$rowIds))
+  if (is.null(w)) return(data$weights)
+  w[data$order]
+}

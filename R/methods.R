@@ -1,0 +1,65 @@
+#' @export
+coef.argusFit <- function(object, ...) object$coefficients
+
+#' @export
+logLik.argusFit <- function(object, ...) {
+  free <- sum(object$coefficients != 0 & !object$fixed)
+  structure(object$logLikelihood, df = free, nobs = object$nRows, class = "logLik")
+}
+
+#' @method print argusFit
+#' @export
+print.argusFit <- function(x, ...) {
+  cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
+  cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
+              x$iterations, x$seconds, x$logLikelihood))
+  if (x$dropped$strata > 0)
+    cat(sprintf("%d strata without events were dropped (%s rows)\n", x$dropped$strata,
+                format(x$dropped$rows, big.mark = ",")))
+  beta <- x$coefficients
+  nonzero <- beta[beta != 0]
+  cat(sprintf("%d of %d coefficients nonzero\n", length(nonzero), length(beta)))
+  if (length(nonzero)) print(utils::head(nonzero[order(-abs(nonzero))], 10))
+  invisible(x)
+}
+
+#' @method summary argusFit
+#' @export
+summary.argusFit <- function(object, ...) {
+  structure(list(
+    modelType = object$modelType, status = object$status, iterations = object$iterations,
+    logLikelihood = object$logLikelihood, logPrior = object$logPrior,
+    prior = describePrior(object), variance = object$variance, seconds = object$seconds,
+    nRows = object$nRows, nStrata = object$nStrata, dropped = object$dropped,
+    coefficients = data.frame(covariate = names(object$coefficients),
+                              estimate = unname(object$coefficients),
+                              prior = object$priorType, variance = object$variance,
+                              fixed = object$fixed, stringsAsFactors = FALSE)
+  ), class = "summary.argusFit")
+}
+
+#' @method print summary.argusFit
+#' @export
+print.summary.argusFit <- function(x, ...) {
+  cat(sprintf("Argus fit summary: modelType '%s'\n", x$modelType))
+  cat(sprintf("  status:          %s\n  iterations:      %d\n", x$status, x$iterations))
+  cat(sprintf("  log-likelihood:  %.8g\n  log prior:       %.8g\n", x$logLikelihood, x$logPrior))
+  cat(sprintf("  prior:           %s\n  elapsed:         %.3f s\n", x$prior, x$seconds))
+  cat(sprintf("  rows:            %s", format(x$nRows, big.mark = ",")))
+  if (x$nStrata > 0) cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))
+  cat("\n")
+  if (x$dropped$strata > 0)
+    cat(sprintf("  dropped:         %d strata without events\n", x$dropped$strata))
+  print(x$coefficients, row.names = FALSE)
+  invisible(x)
+}
+
+describePrior <- function(fit) {
+  penalized <- fit$priorType != "none"
+  if (!any(penalized)) return("flat prior")
+  types <- unique(fit$priorType[penalized])
+  vars <- unique(fit$variance[penalized])
+  sprintf("%s prior, variance %s%s", paste(types, collapse = "/"),
+          if (length(vars) == 1) format(vars) else "per covariate",
+          if (any(!penalized)) sprintf(" (%d unpenalized)", sum(!penalized)) else "")
+}

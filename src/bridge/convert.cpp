@@ -1,0 +1,82 @@
+#include "bridge/convert.h"
+
+#include <cstring>
+
+#include "common/errors.h"
+#include "data/design_storage.h"
+
+namespace argus {
+namespace bridge {
+
+std::vector<std::int64_t> toInt64(const Rcpp::NumericVector& ids, bool isInteger64) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(ids.size()));
+  if (isInteger64) {
+    std::memcpy(out.data(), ids.begin(), out.size() * sizeof(std::int64_t));
+  } else {
+    for (R_xlen_t i = 0; i < ids.size(); ++i) out[i] = static_cast<std::int64_t>(ids[i]);
+  }
+  return out;
+}
+
+Rcpp::NumericVector fromInt64(const std::vector<std::int64_t>& ids, bool isInteger64) {
+  Rcpp::NumericVector out(static_cast<R_xlen_t>(ids.size()));
+  if (isInteger64) {
+    std::memcpy(out.begin(), ids.data(), ids.size() * sizeof(std::int64_t));
+  } else {
+    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = static_cast<double>(ids[i]);
+  }
+  return out;
+}
+
+const double* optionalDoubles(SEXP x, R_xlen_t expectedLength, const char* what) {
+  if (Rf_isNull(x)) return nullptr;
+  require(TYPEOF(x) == REALSXP, std::string(what) + " must be a double vector");
+  require(Rf_xlength(x) == expectedLength, std::string(what) + " has the wrong length");
+  return REAL(x);
+}
+
+void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
+  Dataset& d = binding->data;
+  d.model = parseModelType(Rcpp::as<std::string>(data["modelType"]));
+  const R_xlen_t n = static_cast<R_xlen_t>(Rcpp::as<double>(data["nRows"]));
+  const Rcpp::List design = data["design"];
+  const Rcpp::IntegerVector kinds = design["kinds"];
+  const Rcpp::NumericVector rowStart = design["rowStart"];
+  const Rcpp::NumericVector valueStart = design["valueStart"];
+  const Rcpp::IntegerVector rows = design["rows"];
+  const Rcpp::NumericVector values = design["values"];
+  require(rowStart.size() == kinds.size() + 1 && valueStart.size() == kinds.size() + 1,
+          "corrupt design: column offsets have the wrong length");
+  d.design = makeDesignView(n, static_cast<std::size_t>(kinds.size()), kinds.begin(),
+                            rowStart.begin(), valueStart.begin(), rows.begin(), values.begin());
+  d.outcomes.y = optionalDoubles(data["y"], n, "y");
+  d.outcomes.time = optionalDoubles(data["time"], n, "time");
+  d.outcomes.offset = optionalDoubles(data["offset"], n, "offset");
+  SEXP stratum = data["stratum"];
+  SEXP stratumStart = data["stratumStart"];
+  if (!Rf_isNull(stratum)) {
+    require(TYPEOF(stratum) == INTSXP && Rf_xlength(stratum) == n, "corrupt strata");
+    d.outcomes.stratum = INTEGER(stratum);
+  }
+  if (!Rf_isNull(stratumStart)) {
+    Rcpp::NumericVector ss(stratumStart);
+    binding->stratumStart.assign(ss.begin(), ss.end());
+    d.outcomes.stratumStart = binding->stratumStart.data();
+    d.outcomes.nStrata = static_cast<std::int32_t>(ss.size() - 1);
+  }
+}
+
+void RProgressSink::message(const std::string& text) { Rprintf("%s\n", text.c_str()); }
+
+namespace {
+void checkInterruptCallback(void*) { R_CheckUserInterrupt(); }
+}  // namespace
+
+void RProgressSink::checkInterrupt() {
+  // R_CheckUserInterrupt() would longjmp over C++ frames; R_ToplevelExec contains it.
+  if (R_ToplevelExec(checkInterruptCallback, nullptr) == FALSE)
+    throw ArgusError("interrupted by the user");
+}
+
+}  // namespace bridge
+}  // namespace argus

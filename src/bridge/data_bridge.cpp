@@ -1,0 +1,80 @@
+// .Call entry points used by createData(): identifier coding, the row plan, the design.
+#include "bridge/convert.h"
+#include "data/design_storage.h"
+#include "data/id_index.h"
+#include "data/row_plan.h"
+
+using namespace Rcpp;
+
+extern "C" SEXP argus_code_ids(SEXP idsSexp, SEXP isInteger64) {
+  BEGIN_RCPP
+  const bool i64 = as<bool>(isInteger64);
+  const std::vector<std::int64_t> ids = argus::bridge::toInt64(NumericVector(idsSexp), i64);
+  const argus::IdCodes codes = argus::codeIds(ids.data(), static_cast<std::int64_t>(ids.size()));
+  return List::create(_["unique"] = argus::bridge::fromInt64(codes.unique, i64),
+                      _["code"] = wrap(codes.code));
+  END_RCPP
+}
+
+extern "C" SEXP argus_lookup_ids(SEXP keysSexp, SEXP tableSexp, SEXP isInteger64) {
+  BEGIN_RCPP
+  const bool i64 = as<bool>(isInteger64);
+  const auto keys = argus::bridge::toInt64(NumericVector(keysSexp), i64);
+  const auto table = argus::bridge::toInt64(NumericVector(tableSexp), i64);
+  const argus::IdLookup found =
+      argus::lookupIds(keys.data(), static_cast<std::int64_t>(keys.size()), table.data(),
+                       static_cast<std::int64_t>(table.size()));
+  return List::create(_["position"] = wrap(found.position),
+                      _["firstMissing"] = static_cast<double>(found.firstMissing));
+  END_RCPP
+}
+
+extern "C" SEXP argus_first_duplicate(SEXP idsSexp, SEXP isInteger64) {
+  BEGIN_RCPP
+  const auto ids = argus::bridge::toInt64(NumericVector(idsSexp), as<bool>(isInteger64));
+  return wrap(static_cast<double>(
+      argus::firstDuplicateId(ids.data(), static_cast<std::int64_t>(ids.size()))));
+  END_RCPP
+}
+
+extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP stratumCode, SEXP nCodes) {
+  BEGIN_RCPP
+  const NumericVector y(ySexp);
+  const std::int32_t* codes = Rf_isNull(stratumCode) ? nullptr : INTEGER(stratumCode);
+  const argus::RowPlan plan =
+      argus::planRows(argus::parseModelType(as<std::string>(modelType)), y.size(), y.begin(),
+                      codes, as<int>(nCodes));
+  return List::create(_["order"] = wrap(plan.order), _["stratum"] = wrap(plan.stratum),
+                      _["internalOfUser"] = wrap(plan.internalOfUser),
+                      _["stratumStart"] = wrap(plan.stratumStart),
+                      _["nStrata"] = plan.nStrata,
+                      _["droppedRows"] = static_cast<double>(plan.droppedRows),
+                      _["droppedStrata"] = plan.droppedStrata);
+  END_RCPP
+}
+
+extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SEXP valueSexp,
+                                   SEXP nColumns, SEXP addIntercept) {
+  BEGIN_RCPP
+  const IntegerVector row(rowSexp), column(columnSexp);
+  argus::TripletInput in;
+  in.nRows = static_cast<std::int64_t>(as<double>(nRows));
+  in.nColumns = as<int>(nColumns);
+  in.nEntries = row.size();
+  if (column.size() != row.size()) Rcpp::stop("row and column indices differ in length");
+  in.row = row.begin();
+  in.column = column.begin();
+  in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
+  in.addIntercept = as<bool>(addIntercept);
+  const argus::BuiltDesign built = argus::buildDesign(in);
+  const argus::DesignStorage& s = built.storage;
+  return List::create(
+      _["kinds"] = wrap(s.kinds),
+      _["rowStart"] = NumericVector(s.rowStart.begin(), s.rowStart.end()),
+      _["valueStart"] = NumericVector(s.valueStart.begin(), s.valueStart.end()),
+      _["rows"] = wrap(s.rows), _["values"] = wrap(s.values),
+      _["firstDuplicate"] = static_cast<double>(built.firstDuplicate),
+      _["skippedEntries"] = static_cast<double>(built.skippedEntries),
+      _["zeroEntries"] = static_cast<double>(built.zeroEntries));
+  END_RCPP
+}
