@@ -207,7 +207,13 @@ print.summary.argusData <- function(x, ...) {
   invisible(x)
 }
 
+# Nonzero entries per column (dense columns may hold zeros; an intercept has none).
 nonzeroCounts <- function(d) {
   k <- d$design$kinds
-  ifelse(k <= 1, diff(d$design$rowStart), d$nRows)
+  counts <- ifelse(k <= 1, diff(d$design$rowStart), d$nRows)
+  for (j in which(k == 2)) {
+    at <- seq.int(d$design$valueStart[j] + 1, d$design$valueStart[j + 1])
+    counts[j] <- sum(d$design$values[at] != 0)
+  }
+  counts
 }

@@ -63,8 +63,10 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
 coefficientVector <- function(v, data, name) {
   if (is.null(v)) return(NULL)
   p <- length(data$columnNames)
+  labels <- names(v)
   v <- checkNumericVector(v, name)
-  if (!is.null(names(v))) {
+  names(v) <- labels
+  if (!is.null(labels)) {
     at <- match(data$columnNames, names(v))
     if (anyNA(at)) stopf("'%s' has no value for covariate '%s'", name, data$columnNames[is.na(at)][1])
     v <- v[at]

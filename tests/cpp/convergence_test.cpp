@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "common/errors.h"
+#include "data/design_storage.h"
 #include "models/likelihood.h"
 #include "solver/ccd_solver.h"
 #include "solver/convergence.h"
@@ -175,7 +177,7 @@ TEST(FitCcd, LaplaceFitSatisfiesOptimalityConditions) {
   for (ModelType model : {ModelType::Logistic, ModelType::SelfControlledCaseSeries}) {
     SCOPED_TRACE(modelTypeName(model));
     auto p = problem(model, 104);
-    const double variance = 0.2;  // lambda = 10: some coefficients stay at zero
+    const double variance = 0.1;  // lambda ~ 4.5: some coefficients stay at zero, some not
     FitRequest req = requestFor(*p, PriorKind::Laplace, variance);
     req.control.tolerance = 1e-12;
     req.control.maxIterations = 5000;
@@ -290,6 +292,57 @@ TEST(FitCcd, SeparableLogisticWithoutPriorTerminates) {
       << " iterations, slope " << fit.beta[1];
   // The slope runs off towards +infinity.
   EXPECT_GT(fit.beta[1], 5.0);
+}
+
+// End to end: triplets -> buildDesign (with intercept) -> fitCcd, no prior, a logistic problem
+// whose MLE exists. The fit succeeds and the score vanishes at the result.
+TEST(FitCcd, TripletsToMaximumLikelihoodLogistic) {
+  const std::int32_t n = 200;
+  std::mt19937 rng(110);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<std::int32_t> row, col;
+  std::vector<double> val, y(n);
+  for (std::int32_t r = 0; r < n; ++r) {
+    double eta = -0.5;
+    const double x0 = u(rng) * 2.0 - 1.0;  // dense-ish continuous covariate
+    row.push_back(r); col.push_back(0); val.push_back(x0); eta += 0.8 * x0;
+    if (u(rng) < 0.2) { row.push_back(r); col.push_back(1); val.push_back(1.0); eta -= 0.7; }
+    if (u(rng) < 0.1) { row.push_back(r); col.push_back(2); val.push_back(2.0); eta += 0.3; }
+    y[r] = u(rng) < 1.0 / (1.0 + std::exp(-eta)) ? 1.0 : 0.0;
+  }
+  TripletInput in;
+  in.nRows = n;
+  in.nColumns = 3;
+  in.nEntries = static_cast<std::int64_t>(row.size());
+  in.row = row.data();
+  in.column = col.data();
+  in.value = val.data();
+  in.addIntercept = true;
+  const BuiltDesign built = buildDesign(in);
+  Dataset data;
+  data.model = ModelType::Logistic;
+  data.design = built.storage.view();
+  data.outcomes.y = y.data();
+  ASSERT_EQ(data.design.nColumns(), 4u);
+  EXPECT_EQ(data.design.columns[0].kind, ColumnKind::Intercept);
+  EXPECT_EQ(data.design.columns[1].kind, ColumnKind::Dense);
+  EXPECT_EQ(data.design.columns[2].kind, ColumnKind::Indicator);
+  EXPECT_EQ(data.design.columns[3].kind, ColumnKind::Sparse);
+
+  FitRequest req;
+  req.data = &data;
+  req.prior.assign(4, CoordinatePrior{});
+  req.control.tolerance = 1e-12;
+  const FitResult fit = fitCcd(req);
+  ASSERT_EQ(fit.status, FitStatus::Success);
+  EXPECT_TRUE(std::isfinite(fit.logLikelihood));
+  EXPECT_LT(fit.logLikelihood, 0.0);
+  const std::vector<GradHess> gh = gradHessAt(data, nullptr, fit.beta);
+  for (std::size_t j = 0; j < gh.size(); ++j) EXPECT_NEAR(gh[j].g, 0.0, 1e-6) << "column " << j;
+  // Better than the intercept-only model.
+  auto lik = makeLikelihood(data, nullptr);
+  lik->reset({fit.beta[0], 0.0, 0.0, 0.0});
+  EXPECT_GT(fit.logLikelihood, lik->logLikelihood());
 }
 
 // Solves A x = b by Gaussian elimination with partial pivoting (A is small and dense).

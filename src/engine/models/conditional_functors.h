@@ -19,11 +19,18 @@
 namespace argus {
 
 // One stratum's contribution to (g, h) without the linear term.
+// N2/den - p^2 is the variance of x_j within the stratum under the weights u / den. When x_j
+// is constant within the stratum it is zero, and the subtraction leaves only rounding noise,
+// which would turn into an arbitrary Newton step: treat a variance below 1e-12 of N2/den as
+// exactly zero (the stratum carries no information on beta_j).
 ARGUS_HOST_DEVICE inline GradHess conditionalStratumTerm(double events, double den, double n1,
                                                         double n2) {
   if (events == 0.0) return {0.0, 0.0};
   const double p = n1 / den;
-  return {-events * p, -events * (n2 / den - p * p)};
+  const double second = n2 / den;
+  double variance = second - p * p;
+  if (variance <= 1e-12 * second) variance = 0.0;
+  return {-events * p, -events * variance};
 }
 
 }  // namespace argus

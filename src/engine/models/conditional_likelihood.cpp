@@ -61,9 +61,13 @@ GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
 }
 
 void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
+  // u_r = c_r exp(eta_r) is updated by multiplication: one exp per coordinate for indicator
+  // columns. refreshSums() re-adds den from u once per cycle; reset() recomputes u exactly.
+  const double unitFactor = std::exp(delta);
   forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
-    eta_[r] += delta * x;
-    const double updated = scale(r) * std::exp(eta_[r]);
+    const double change = delta * x;
+    eta_[r] += change;
+    const double updated = u_[r] * ((x == 1.0) ? unitFactor : std::exp(change));
     den_[stratum_[r]] += updated - u_[r];
     u_[r] = updated;
   });

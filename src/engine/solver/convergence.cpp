@@ -13,6 +13,15 @@ ConvergenceType parseConvergenceType(const std::string& name) {
                    "'; expected gradient, lange, mittal or zhang");
 }
 
+ReadoutNeeds readoutNeeds(ConvergenceType type, bool verbose) {
+  ReadoutNeeds needs;
+  needs.logLikelihood = verbose || type == ConvergenceType::Lange ||
+                        type == ConvergenceType::Mittal;
+  needs.weightedOutcomeEta = type == ConvergenceType::Gradient;
+  needs.etaChange = type == ConvergenceType::Zhang;
+  return needs;
+}
+
 double convergenceMeasure(ConvergenceType type, const CycleReadout& before,
                           const CycleReadout& after, double logPriorBefore,
                           double logPriorAfter) {

@@ -17,6 +17,9 @@ inline double relativeChange(double updated, double previous) {
   return (diff < 0 ? -diff : diff) / ((updated < 0 ? -updated : updated) + 1.0);
 }
 
+// The readouts a rule needs after each cycle (verbose reporting adds the log-likelihood).
+ReadoutNeeds readoutNeeds(ConvergenceType type, bool verbose);
+
 // The value each rule compares with the tolerance, given the readouts before and after a
 // cycle and the log prior before and after.
 double convergenceMeasure(ConvergenceType type, const CycleReadout& before,

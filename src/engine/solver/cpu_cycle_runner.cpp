@@ -10,11 +10,12 @@ CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights)
 CycleReadout CpuCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
   etaBefore_ = likelihood_->eta();
-  return readout(0);
+  return readout(0, ReadoutNeeds{});
 }
 
 CycleReadout CpuCycleRunner::runCycle(CycleState& state,
-                                      const std::vector<std::int32_t>& coordinates) {
+                                      const std::vector<std::int32_t>& coordinates,
+                                      const ReadoutNeeds& needs) {
   std::int64_t moved = 0;
   for (const std::int32_t j : coordinates) {
     if (state.fixed[j]) continue;
@@ -27,19 +28,21 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state,
     ++moved;
   }
   likelihood_->refreshSums();
-  return readout(moved);
+  return readout(moved, needs);
 }
 
-CycleReadout CpuCycleRunner::readout(std::int64_t moved) {
+CycleReadout CpuCycleRunner::readout(std::int64_t moved, const ReadoutNeeds& needs) {
   CycleReadout out;
-  out.logLikelihood = likelihood_->logLikelihood();
-  out.weightedOutcomeEta = likelihood_->weightedOutcomeEta();
-  const std::vector<double>& eta = likelihood_->eta();
-  for (std::size_t r = 0; r < eta.size(); ++r) {
-    out.sumAbsEta += std::fabs(eta[r]);
-    out.sumAbsEtaChange += std::fabs(eta[r] - etaBefore_[r]);
+  if (needs.logLikelihood) out.logLikelihood = likelihood_->logLikelihood();
+  if (needs.weightedOutcomeEta) out.weightedOutcomeEta = likelihood_->weightedOutcomeEta();
+  if (needs.etaChange) {
+    const std::vector<double>& eta = likelihood_->eta();
+    for (std::size_t r = 0; r < eta.size(); ++r) {
+      out.sumAbsEta += std::fabs(eta[r]);
+      out.sumAbsEtaChange += std::fabs(eta[r] - etaBefore_[r]);
+    }
+    etaBefore_ = eta;
   }
-  etaBefore_ = eta;
   out.coordinatesMoved = moved;
   return out;
 }

@@ -14,11 +14,12 @@ class CpuCycleRunner final : public CycleRunner {
   CpuCycleRunner(const Dataset& data, const double* weights);
 
   CycleReadout reset(const CycleState& state) override;
-  CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates) override;
+  CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates,
+                        const ReadoutNeeds& needs) override;
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
 
  private:
-  CycleReadout readout(std::int64_t moved);
+  CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
 
   std::unique_ptr<Likelihood> likelihood_;
   std::vector<double> etaBefore_;

@@ -31,13 +31,21 @@ struct CycleReadout {
   std::int64_t coordinatesMoved = 0;
 };
 
+// Which readouts a caller needs: each costs an O(N) pass, so a cycle computes only these.
+struct ReadoutNeeds {
+  bool logLikelihood = true;
+  bool weightedOutcomeEta = true;
+  bool etaChange = true;  // sumAbsEta and sumAbsEtaChange
+};
+
 class CycleRunner {
  public:
   virtual ~CycleRunner() = default;
-  // Loads beta and recomputes everything from scratch.
+  // Loads beta and recomputes everything from scratch; reads out everything.
   virtual CycleReadout reset(const CycleState& state) = 0;
   // Visits `coordinates` in order once, updating state.beta and state.bound.
-  virtual CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates) = 0;
+  virtual CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates,
+                                const ReadoutNeeds& needs) = 0;
   // g_j, h_j of the log-likelihood at the current beta (tests, diagnostics, active sets).
   virtual GradHess gradHess(std::int32_t j) = 0;
 };

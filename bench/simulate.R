@@ -1,0 +1,259 @@
+# Shared simulators and small helpers for the Argus benchmarks (bench/*.R).
+#
+#   source("bench/simulate.R")
+#   sim <- simulateSccs(1e5, 200)     # self-controlled case series, cases only
+#   sim <- simulateLogistic(1e5, 1000, 0.05)
+#
+# Everything here is vectorized: simulateSccs(1e5, 1000) takes about a second.
+
+suppressPackageStartupMessages(library(Matrix))
+
+# ---------------------------------------------------------------------------------------
+# Self-controlled case series
+# ---------------------------------------------------------------------------------------
+
+#' Simulate SCCS data (cases only) in the OHDSI long format.
+#'
+#' Per patient: an observation period of `minObsDays..maxObsDays` days (uniform), 1..maxEras
+#' drug exposure eras (uniform count) whose drugs follow a Zipf popularity
+#' (`1 / rank^popularityExponent`, so most drugs are rare), era starts uniform in the
+#' observation period and era lengths `1 + round(Exp(mean = meanEraDays))`, cut at the end of
+#' observation. Era starts and ends split the observation period into constant-exposure
+#' intervals: one outcome row per interval with stratumId = patient and time = its length in
+#' days, and one covariate entry (value 1) per drug active on the interval.
+#'
+#' Events: every patient is a case. Patient i gets n_i = 1 + Poisson(extraEvents) events,
+#' spread over its rows by a multinomial with probabilities proportional to
+#' time * exp(x beta). That is exactly the SCCS model (Poisson rows with a patient baseline,
+#' conditioned on n_i >= 1 and on the patient total), so the baseline drops out.
+#'
+#' True beta: `nNonzero` drugs, drawn from the 5 * nNonzero most popular so that they are
+#' estimable, get log relative incidences uniform on +-effectRange; all others are 0.
+#'
+#' @return list(outcomes = data.frame(rowId, stratumId, y, time),
+#'   covariates = data.frame(rowId, covariateId, covariateValue = 1),
+#'   trueBeta (named by covariateId, length nDrugs), nDrugsObserved)
+simulateSccs <- function(nCases, nDrugs, minObsDays = 180, maxObsDays = 3 * 365, maxEras = 4,
+                         meanEraDays = 60, popularityExponent = 1, nNonzero = 10,
+                         effectRange = c(0.2, 1), extraEvents = 0.3, seed = NULL) {
+  if (!is.null(seed)) set.seed(seed)
+  nCases <- as.integer(nCases)
+  nDrugs <- as.integer(nDrugs)
+  nNonzero <- min(nNonzero, nDrugs)
+
+  # Observation periods [0, obs) and exposure eras [eraStart, eraEnd) in whole days.
+  obs <- sample.int(maxObsDays - minObsDays + 1L, nCases, replace = TRUE) + (minObsDays - 1L)
+  nEras <- sample.int(maxEras, nCases, replace = TRUE)
+  eraPatient <- rep.int(seq_len(nCases), nEras)
+  nErasTotal <- length(eraPatient)
+  popularity <- 1 / seq_len(nDrugs)^popularityExponent
+  eraDrug <- sample.int(nDrugs, nErasTotal, replace = TRUE, prob = popularity)
+  eraObs <- obs[eraPatient]
+  eraStart <- floor(runif(nErasTotal) * eraObs)
+  eraEnd <- pmin(eraStart + 1 + round(rexp(nErasTotal, 1 / meanEraDays)), eraObs)
+
+  # All change points of every patient as one sorted key (patient, day).
+  M <- maxObsDays + 1
+  key <- sort(unique(c(seq_len(nCases) * M, seq_len(nCases) * M + obs,
+                       eraPatient * M + eraStart, eraPatient * M + eraEnd)))
+  nKeys <- length(key)
+  keyPatient <- key %/% M
+  keyDay <- key - keyPatient * M
+  startsRow <- c(keyPatient[-1] == keyPatient[-nKeys], FALSE)  # key k opens an interval
+  rowOfKey <- cumsum(startsRow)                              # row opened by key k
+  at <- which(startsRow)
+  nRows <- length(at)
+  rowPatient <- keyPatient[at]
+  rowTime <- keyDay[at + 1L] - keyDay[at]
+
+  # Each era covers the contiguous rows opened by its start key up to its end key.
+  ks <- match(eraPatient * M + eraStart, key)
+  ke <- match(eraPatient * M + eraEnd, key)
+  count <- ke - ks
+  entryRow <- rep.int(rowOfKey[ks], count) + sequence(count) - 1L
+  entryDrug <- rep.int(eraDrug, count)
+  keep <- !duplicated(entryRow * (nDrugs + 1) + entryDrug)  # same drug twice on a row
+  entryRow <- entryRow[keep]
+  entryDrug <- entryDrug[keep]
+
+  # True effects.
+  beta <- numeric(nDrugs)
+  pool <- seq_len(min(nDrugs, 5L * nNonzero))
+  chosen <- pool[sample.int(length(pool), nNonzero)]
+  beta[chosen] <- runif(nNonzero, effectRange[1], effectRange[2]) *
+    sample(c(-1, 1), nNonzero, replace = TRUE)
+  xb <- numeric(nRows)
+  nz <- beta[entryDrug] != 0
+  if (any(nz)) {
+    s <- rowsum(beta[entryDrug[nz]], entryRow[nz], reorder = FALSE)
+    xb[as.integer(rownames(s))] <- s[, 1]
+  }
+
+  # Multinomial allocation of each patient's events over its rows (rows are grouped by
+  # patient in increasing order, and every patient has at least one row).
+  w <- rowTime * exp(xb)
+  C <- cumsum(w)
+  first <- match(seq_len(nCases), rowPatient)
+  last <- c(first[-1] - 1L, nRows)
+  before <- c(0, C)[first]                     # cumulative weight before the patient
+  total <- C[last] - before
+  nEvents <- 1L + rpois(nCases, extraEvents)
+  ep <- rep.int(seq_len(nCases), nEvents)
+  eventRow <- findInterval(before[ep] + runif(length(ep)) * total[ep], C) + 1L
+  eventRow <- pmin(pmax(eventRow, first[ep]), last[ep])
+  y <- tabulate(eventRow, nbins = nRows)
+
+  list(outcomes = data.frame(rowId = seq_len(nRows), stratumId = rowPatient, y = y,
+                             time = rowTime),
+       covariates = data.frame(rowId = entryRow, covariateId = entryDrug, covariateValue = 1),
+       trueBeta = stats::setNames(beta, seq_len(nDrugs)),
+       nDrugsObserved = length(unique(entryDrug)))
+}
+
+# Sparse design (rows x covariates) of long tables, columns in order of `columns`.
+longToSparse <- function(outcomes, covariates, columns = sort(unique(covariates$covariateId))) {
+  Matrix::sparseMatrix(i = match(covariates$rowId, outcomes$rowId),
+                       j = match(covariates$covariateId, columns),
+                       x = if (is.null(covariates$covariateValue)) 1 else covariates$covariateValue,
+                       dims = c(nrow(outcomes), length(columns)),
+                       dimnames = list(NULL, as.character(columns)))
+}
+
+# ---------------------------------------------------------------------------------------
+# Logistic regression with a sparse binary design
+# ---------------------------------------------------------------------------------------
+
+#' Simulate logistic data with a sparse binary X of the given density.
+#'
+#' Column j gets Binomial(n, density) ones at distinct random rows. True beta: `nNonzero`
+#' columns with effects uniform on +-effectRange, intercept `intercept`.
+#'
+#' @param order Order of the long covariate table: "row" (by rowId then covariateId, the
+#'   usual OHDSI order), "column" (by covariateId then rowId) or "random".
+#' @return list(outcomes = data.frame(rowId, y), covariates = data.frame(rowId, covariateId,
+#'   covariateValue = 1), x = dgCMatrix n x p (colnames = covariateId), y, trueBeta,
+#'   intercept)
+simulateLogistic <- function(n, p, density, nNonzero = 20, effectRange = c(0.2, 1),
+                             intercept = -1, order = c("row", "column", "random"),
+                             long = TRUE, seed = NULL) {
+  if (!is.null(seed)) set.seed(seed)
+  order <- match.arg(order)
+  n <- as.integer(n)
+  p <- as.integer(p)
+  counts <- stats::rbinom(p, n, density)
+  i <- unlist(lapply(counts, function(k) sort.int(sample.int(n, k))), use.names = FALSE)
+  colPtr <- c(0L, cumsum(counts))
+  ids <- seq_len(p)
+  x <- new("dgCMatrix", i = i - 1L, p = as.integer(colPtr), x = rep(1, length(i)),
+           Dim = c(n, p), Dimnames = list(NULL, as.character(ids)))
+
+  beta <- numeric(p)
+  nNonzero <- min(nNonzero, p)
+  chosen <- sample.int(p, nNonzero)
+  beta[chosen] <- stats::runif(nNonzero, effectRange[1], effectRange[2]) *
+    sample(c(-1, 1), nNonzero, replace = TRUE)
+  eta <- intercept + as.vector(x %*% beta)
+  y <- stats::rbinom(n, 1, stats::plogis(eta))
+
+  out <- list(x = x, y = y, trueBeta = stats::setNames(beta, ids), intercept = intercept)
+  if (long) {
+    j <- rep.int(ids, counts)
+    ord <- switch(order, row = order(i, j, method = "radix"), column = seq_along(i),
+                  random = sample.int(length(i)))
+    out$outcomes <- data.frame(rowId = seq_len(n), y = y)
+    out$covariates <- data.frame(rowId = i[ord], covariateId = j[ord], covariateValue = 1)
+  }
+  out
+}
+
+# ---------------------------------------------------------------------------------------
+# Helpers shared by the benchmark scripts
+# ---------------------------------------------------------------------------------------
+
+# Command-line options: "--quick", "--name=value" (numbers may be comma lists: 1e4,1e5).
+# `quick` holds the defaults that "--quick" changes; explicit options still win over them.
+parseBenchArgs <- function(defaults, quick = list(), args = commandArgs(trailingOnly = TRUE)) {
+  opts <- defaults
+  if ("--quick" %in% args || "--quick=TRUE" %in% args) opts[names(quick)] <- quick
+  for (a in args) {
+    if (a %in% c("-h", "--help")) {
+      cat("options (defaults):\n")
+      for (nm in names(defaults))
+        cat(sprintf("  --%s=%s\n", nm, paste(format(defaults[[nm]]), collapse = ",")))
+      quit(status = 0)
+    }
+    m <- regmatches(a, regexec("^--([A-Za-z0-9_.-]+)(=(.*))?$", a))[[1]]
+    if (length(m) == 0) stop("cannot parse argument '", a, "'", call. = FALSE)
+    name <- m[2]
+    value <- if (nzchar(m[3])) m[4] else "TRUE"
+    if (!(name %in% names(opts))) stop("unknown option --", name, call. = FALSE)
+    old <- opts[[name]]
+    opts[[name]] <- if (is.logical(old)) as.logical(value)
+                    else if (is.numeric(old)) as.numeric(strsplit(value, ",")[[1]])
+                    else value
+  }
+  opts
+}
+
+# Median and minimum elapsed seconds of `reps` evaluations of `expr`, and the median CPU
+# seconds (user + system) of this process; the last value is kept. CPU time is the steadier
+# number on a shared machine (the engine is single-threaded, so cpu ~ elapsed when idle).
+timeIt <- function(expr, reps = 1, gc = TRUE) {
+  f <- function() NULL
+  body(f) <- substitute(expr)
+  environment(f) <- parent.frame()
+  times <- cpu <- numeric(reps)
+  value <- NULL
+  for (r in seq_len(reps)) {
+    if (gc) invisible(base::gc(FALSE))
+    t0 <- proc.time()
+    value <- f()
+    dt <- proc.time() - t0
+    times[r] <- dt[["elapsed"]]
+    cpu[r] <- dt[["user.self"]] + dt[["sys.self"]]
+  }
+  list(value = value, median = stats::median(times), min = min(times), times = times,
+       cpu = stats::median(cpu))
+}
+
+fmtS <- function(x, digits = 3) ifelse(is.na(x), "NA", formatC(x, format = "f", digits = digits))
+fmtN <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
+fmtG <- function(x, digits = 2) ifelse(is.na(x), "NA", trimws(formatC(x, format = "g", digits = digits)))
+
+mdRow <- function(...) cat("| ", paste(c(...), collapse = " | "), " |\n", sep = "")
+mdHeader <- function(cols) {
+  mdRow(cols)
+  mdRow(rep("---", length(cols)))
+}
+
+note <- function(...) message(sprintf(...))
+
+# One machine-readable line on stderr for bench/run_all.sh: "METRIC name key=value ...".
+metric <- function(.name, ...) {
+  kv <- list(...)
+  message("METRIC ", .name, " ", paste(sprintf("%s=%s", names(kv), vapply(kv, function(v)
+    format(v, scientific = FALSE, trim = TRUE, digits = 6), "")), collapse = " "))
+}
+
+# One tiny fit of each kind, so that no timed call pays first-call costs (lazy loading,
+# byte compilation, page faults in the shared libraries).
+warmUp <- function(glmnet = TRUE) {
+  w <- simulateLogistic(200, 10, 0.2, seed = 1)
+  fitModel(createData(w$outcomes, w$covariates, modelType = "lr"),
+           prior = createPrior("laplace", 1))
+  fitModel(createData(x = w$x, y = w$y, modelType = "lr"), prior = createPrior("laplace", 1))
+  v <- simulateSccs(200, 10, seed = 1)
+  fitModel(createData(v$outcomes, v$covariates, modelType = "sccs"),
+           prior = createPrior("laplace", 1))
+  if (glmnet && requireNamespace("glmnet", quietly = TRUE)) {
+    glmnet::glmnet(w$x, w$y, family = "binomial", lambda = 0.01, standardize = FALSE)
+    glmnet::glmnet(w$x, rpois(200, 1), family = "poisson", lambda = 0.01, standardize = FALSE)
+  }
+  invisible(NULL)
+}
+
+# Directory of the running script (for sourcing siblings).
+scriptDir <- function() {
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+}

@@ -1,5 +1,0 @@
-if(EXISTS "/work/main/build-tests/argus_tests[1]_tests.cmake")
-  include("/work/main/build-tests/argus_tests[1]_tests.cmake")
-else()
-  add_test(argus_tests_NOT_BUILT argus_tests_NOT_BUILT)
-endif()

@@ -1,0 +1,4 @@
+library(testthat)
+library(Argus)
+
+test_check("Argus")

@@ -1,0 +1,160 @@
+# Invalid input stops with a clear message naming the problem.
+
+badOutcomes <- function(...) {
+  o <- data.frame(rowId = 1:6, stratumId = c(1, 1, 2, 2, 3, 3), y = c(1, 0, 0, 1, 0, 1))
+  changes <- list(...)
+  for (name in names(changes)) o[[name]] <- changes[[name]]
+  o
+}
+badCovariates <- function() {
+  data.frame(rowId = c(1, 2, 3, 5, 6), covariateId = c(10, 10, 11, 11, 10),
+             covariateValue = c(1, 2, 1, 1, 3))
+}
+badX <- matrix(c(1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 1), 6, dimnames = list(NULL, c("a", "b")))
+
+test_that("missing or non-finite values in y, covariate values, time and offset", {
+  cv <- badCovariates()
+  expect_error(createData(badOutcomes(y = c(NA, 0, 0, 1, 0, 1)), cv, modelType = "lr"),
+               "'y' has 1 missing or non-finite")
+  expect_error(createData(x = badX, y = c(0, 1, NA, 1, 0, 1), modelType = "lr"),
+               "'y' has 1 missing or non-finite value\\(s\\), the first at position 3")
+  cvNA <- cv
+  cvNA$covariateValue[2] <- NA
+  expect_error(createData(badOutcomes(), cvNA, modelType = "lr"),
+               "covariateValue' has 1 missing or non-finite")
+  xNA <- badX
+  xNA[2, 1] <- NA
+  expect_error(createData(x = xNA, y = badOutcomes()$y, modelType = "lr"),
+               "'x' has 1 missing or non-finite")
+  expect_error(createData(badOutcomes(time = c(1, NA, 3, 4, 5, 6)), cv, modelType = "pr"),
+               "'time' has 1 missing or non-finite")
+  expect_error(createData(x = badX, y = badOutcomes()$y, time = c(1, 2, 3, NA, 5, 6),
+                          stratumId = badOutcomes()$stratumId, modelType = "sccs"),
+               "'time' has 1 missing or non-finite")
+  expect_error(createData(badOutcomes(offset = c(0, Inf, 0, 0, 0, 0)), cv, modelType = "lr"),
+               "'offset' has 1 missing or non-finite")
+  expect_error(createData(x = badX, y = badOutcomes()$y, offset = c(0, 0, -Inf, 0, 0, 0),
+                          modelType = "lr"), "'offset' has 1 missing or non-finite")
+})
+
+test_that("negative weights and non-positive exposure time", {
+  cv <- badCovariates()
+  expect_error(createData(badOutcomes(weights = c(1, -1, 1, 1, 1, 1)), cv, modelType = "lr"),
+               "'weights' must be non-negative")
+  expect_error(createData(x = badX, y = badOutcomes()$y, weights = c(1, 1, 1, 1, 1, -0.5),
+                          modelType = "lr"), "'weights' must be non-negative")
+  data <- createData(badOutcomes(), cv, modelType = "lr")
+  expect_error(fitModel(data, weights = c(1, -1, 1, 1, 1, 1)), "'weights' must be non-negative")
+  expect_error(createData(badOutcomes(time = c(1, 0, 3, 4, 5, 6)), cv, modelType = "pr"),
+               "'time' is an exposure length and must be positive")
+  expect_error(createData(badOutcomes(time = c(1, 2, -3, 4, 5, 6)), cv, modelType = "sccs"),
+               "'time' is an exposure length and must be positive")
+  expect_error(createData(x = badX, y = badOutcomes()$y, time = c(0, 2, 3, 4, 5, 6),
+                          stratumId = badOutcomes()$stratumId, modelType = "cpr"),
+               "must be positive")
+})
+
+test_that("outcomes outside the model's range", {
+  cv <- badCovariates()
+  expect_error(createData(badOutcomes(y = c(2, 0, 0, 1, 0, 1)), cv, modelType = "lr"),
+               "'y' must be 0 or 1 for modelType 'lr'")
+  expect_error(createData(badOutcomes(y = c(1, 0, 0, 1, 0, 0.5)), cv, modelType = "clr"),
+               "'y' must be 0 or 1 for modelType 'clr'")
+  expect_error(createData(badOutcomes(y = c(1, 0, -1, 1, 0, 1)), cv, modelType = "pr"),
+               "'y' must be a non-negative count for modelType 'pr'")
+  expect_error(createData(badOutcomes(y = c(1, 0, 2.5, 1, 0, 1)), cv, modelType = "pr"),
+               "'y' must be a non-negative count")
+  expect_error(createData(badOutcomes(y = c(1, 0, 2.5, 1, 0, 1)), cv, modelType = "sccs"),
+               "'y' must be a non-negative count for modelType 'sccs'")
+})
+
+test_that("unknown modelType and empty data", {
+  cv <- badCovariates()
+  expect_error(createData(badOutcomes(), cv, modelType = "logistic"),
+               "unknown modelType 'logistic'; expected one of ls, lr, pr, clr, cpr, sccs")
+  expect_error(createData(badOutcomes(), cv), "'modelType' is required")
+  expect_error(createData(badOutcomes()[0, ], cv, modelType = "lr"), "'outcomes' has no rows")
+  expect_error(createData(x = badX[0, , drop = FALSE], y = numeric(0), modelType = "lr"),
+               "no rows")
+  expect_error(createData(x = badX[, 0, drop = FALSE], y = badOutcomes()$y, modelType = "lr"),
+               "'x' has no columns")
+  expect_error(createData(y ~ 1, data = badOutcomes(), modelType = "lr"),
+               "the formula has no covariates")
+  # no covariates at all and no intercept: nothing to fit (at createData or at fitModel)
+  expect_error(fitModel(createData(badOutcomes(), cv[0, ], modelType = "lr",
+                                   addIntercept = FALSE)), "no covariates|no columns")
+  expect_error(fitModel(createData(badOutcomes(), cv[0, ], modelType = "clr")),
+               "no covariates|no columns")
+})
+
+test_that("inconsistent identifiers in the long format", {
+  cv <- badCovariates()
+  orphan <- cv
+  orphan$rowId[5] <- 99
+  expect_error(createData(badOutcomes(), orphan, modelType = "lr"),
+               "covariates\\$rowId 99 does not appear in outcomes\\$rowId")
+  expect_error(createData(badOutcomes(), rbind(cv, cv[3, ]), modelType = "lr"),
+               "covariate '11' appears more than once for row 3")
+  expect_error(createData(badOutcomes(rowId = c(1, 2, 3, 4, 4, 6)), cv[-4, ], modelType = "lr"),
+               "'outcomes\\$rowId' must be unique; 4 appears more than once")
+  chr <- cv
+  chr$covariateId <- as.character(chr$covariateId)
+  expect_error(createData(badOutcomes(), chr, modelType = "lr"),
+               "'covariates\\$covariateId' must be numeric \\(or bit64::integer64\\), not character")
+  expect_error(createData(badOutcomes(), cv[, c("rowId", "covariateValue")], modelType = "lr"),
+               "'covariates' lacks column\\(s\\) 'covariateId'")
+  expect_error(createData(badOutcomes()[, c("rowId", "stratumId")], cv, modelType = "lr"),
+               "'outcomes' lacks column\\(s\\) 'y'")
+})
+
+test_that("conditional models need strata, no intercept, and at least one event", {
+  cv <- badCovariates()
+  noStrata <- badOutcomes()[, c("rowId", "y")]
+  expect_error(createData(noStrata, cv, modelType = "sccs"),
+               "modelType 'sccs' needs a 'stratumId'")
+  expect_error(createData(noStrata, cv, modelType = "clr"),
+               "modelType 'clr' needs a 'stratumId'")
+  expect_error(createData(x = badX, y = badOutcomes()$y, modelType = "clr"),
+               "needs a stratum for each row")
+  expect_error(createData(badOutcomes(stratumId = c(1, 1, NA, 2, 3, 3)), cv, modelType = "clr"),
+               "'stratumId' has missing values")
+  expect_error(createData(badOutcomes(), cv, modelType = "clr", addIntercept = TRUE),
+               "intercept is not identifiable in a conditional model \\('clr'\\)")
+  expect_error(createData(x = badX, y = badOutcomes()$y, stratumId = badOutcomes()$stratumId,
+                          modelType = "sccs", addIntercept = TRUE),
+               "intercept is not identifiable")
+  for (model in c("clr", "cpr", "sccs")) {
+    expect_error(createData(badOutcomes(y = rep(0, 6)), cv, modelType = model),
+                 "no stratum has an event")
+  }
+})
+
+test_that("priors and fitModel arguments of the wrong shape", {
+  data <- createData(badOutcomes(), badCovariates(), modelType = "lr")   # 3 covariates
+  expect_error(fitModel(data, createPrior("laplace", variance = c(1, 2))),
+               "'variance' has 2 values but the data have 3 covariates")
+  expect_error(fitModel(data, createPrior(c("laplace", "normal"))),
+               "'priorType' has 2 values but the data have 3 covariates")
+  expect_error(fitModel(data, createPrior("laplace", exclude = 999)),
+               "'exclude' names covariate\\(s\\) not in the data: 999")
+  expect_error(createPrior("laplace", variance = 0), "'variance' must be positive")
+  expect_error(createPrior("lasso"), "'priorType' must be one of none, laplace, normal")
+  expect_error(fitModel(data, weights = c(1, 2)), "'weights' has length 2 but 6 values")
+  expect_error(fitModel(data, startingCoefficients = c(0.1, 0.2)),
+               "'startingCoefficients' has 2 values but the data have 3 covariates")
+  expect_error(fitModel(data, fixedCoefficients = 12345),
+               "'fixedCoefficients' names covariate\\(s\\) not in the data")
+  expect_error(fitModel(data, createPrior("laplace", useCrossValidation = TRUE)),
+               "cross-validation is not available yet")
+  expect_error(fitModel(list(), createPrior()), "'data' must come from createData\\(\\)")
+  expect_error(createControl(device = "gpu"), "'device' must be")
+  expect_error(createControl(tolerance = -1), "'tolerance' must be between")
+})
+
+test_that("a CUDA device in a CPU-only build is refused with a message about CUDA", {
+  skip_if(hasCuda(), "this build has CUDA and a GPU")
+  data <- createData(badOutcomes(), badCovariates(), modelType = "lr")
+  expect_error(fitModel(data, control = createControl(device = "cuda")), "CUDA")
+  expect_error(fitModel(data, control = createControl(device = "cuda:1")), "CUDA")
+  expect_false("cuda:0" %in% listDevices())
+})
