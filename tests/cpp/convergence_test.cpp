@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -215,8 +216,12 @@ TEST(FitCcd, FixedCoefficientsDoNotMove) {
   req.fixed[2] = 1;
   req.start[4] = -0.3;
   req.fixed[4] = 1;
+  ASSERT_EQ(p->kind(0), ColumnKind::Intercept);  // the solver revisits a free intercept
+  req.start[0] = 0.2;
+  req.fixed[0] = 1;
   const FitResult fit = fitCcd(req);
   ASSERT_EQ(fit.status, FitStatus::Success);
+  EXPECT_EQ(fit.beta[0], 0.2);
   EXPECT_EQ(fit.beta[2], 0.7);
   EXPECT_EQ(fit.beta[4], -0.3);
   // The free coefficients are optimal given the fixed ones.
@@ -416,7 +421,7 @@ TEST(FitCcd, RejectsInvalidRequests) {
   EXPECT_THROW(fitCcd(r), ArgusError);
   r = good;
   r.start.assign(p->nColumns(), 0.0);
-  r.start[0] = NAN;
+  r.start[0] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(fitCcd(r), ArgusError);
   r = good;
   r.fixed.assign(2, 0);

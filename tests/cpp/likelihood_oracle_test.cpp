@@ -216,35 +216,50 @@ TEST(NaiveOracleExtras, IntegerWeightsEqualDuplicatedRows) {
   }
 }
 
-// Conditional logistic regression has no exposure: MODELS.md §2 defines
-// den_s = sum_{r in s} w_r exp(eta_r), and conditional_functors.h says "exposure 1 for clr".
-// A `time` array that happens to be present (the R bridge binds data$time for every model)
-// must not change a clr likelihood.
-TEST(NaiveOracleExtras, ClrIgnoresTime) {
-  ProblemSpec spec;
-  spec.model = ModelType::ConditionalLogistic;
-  spec.seed = 91;
-  auto prob = makeProblem(spec);
-  ASSERT_EQ(prob->data.outcomes.time, nullptr);
-  std::vector<double> time(static_cast<std::size_t>(prob->nRows()));
-  for (std::size_t r = 0; r < time.size(); ++r) time[r] = 0.5 + static_cast<double>(r % 7);
-  Dataset withTime = prob->data;
-  withTime.outcomes.time = time.data();
+// `time` is an exposure length only for pr, cpr and sccs (MODELS.md §1; model_type.h
+// usesExposureTime). For ls and lr it means nothing, and conditional logistic regression has
+// den_s = sum_{r in s} w_r exp(eta_r) (MODELS.md §2; conditional_functors.h says "exposure 1
+// for clr"). A `time` array that happens to be present must not change these likelihoods or
+// their derivatives. (The R layer currently drops time for these models, so this is reachable
+// only from C++ callers, but the engine's own contract is dataset.h's "absent means 1".)
+//
+// ENGINE BUG (see report): Likelihood::exposure() (models/likelihood.h) returns
+// data.outcomes.time for every model, so ConditionalLikelihood::scale() multiplies clr rows by
+// `time`, and GlmLikelihood's wt = w * exposure makes ls / lr gradients and Hessians use
+// w * time while their logLikelihood() uses w: g and h no longer match L.
+TEST(NaiveOracleExtras, TimeIsIgnoredByModelsWithoutExposure) {
+  for (ModelType model :
+       {ModelType::LeastSquares, ModelType::Logistic, ModelType::ConditionalLogistic}) {
+    SCOPED_TRACE(modelTypeName(model));
+    ProblemSpec spec;
+    spec.model = model;
+    spec.seed = 91;
+    auto prob = makeProblem(spec);
+    ASSERT_EQ(prob->data.outcomes.time, nullptr);
+    std::vector<double> time(static_cast<std::size_t>(prob->nRows()));
+    for (std::size_t r = 0; r < time.size(); ++r) time[r] = 0.5 + static_cast<double>(r % 7);
+    Dataset withTime = prob->data;
+    withTime.outcomes.time = time.data();
 
-  const std::vector<double> beta = prob->randomBeta(0.5);
-  auto plain = makeLikelihood(prob->data, prob->weightPtr());
-  auto timed = makeLikelihood(withTime, prob->weightPtr());
-  plain->reset(beta);
-  timed->reset(beta);
-  // ENGINE BUG (see report): Likelihood::exposure() returns data.outcomes.time for every
-  // model, so ConditionalLikelihood::scale() multiplies clr rows by `time`.
-  EXPECT_TRUE(closeRel(timed->logLikelihood(), plain->logLikelihood(), 1e-12))
-      << "clr log-likelihood changed with time: " << timed->logLikelihood() << " vs "
-      << plain->logLikelihood();
-  for (std::size_t j = 0; j < prob->nColumns(); ++j) {
-    const GradHess a = timed->gradHess(j), b = plain->gradHess(j);
-    EXPECT_TRUE(closeRel(a.g, b.g, 1e-12)) << "column " << j;
-    EXPECT_TRUE(closeRel(a.h, b.h, 1e-12)) << "column " << j;
+    const std::vector<double> beta = prob->randomBeta(0.5);
+    auto plain = makeLikelihood(prob->data, prob->weightPtr());
+    auto timed = makeLikelihood(withTime, prob->weightPtr());
+    plain->reset(beta);
+    timed->reset(beta);
+    EXPECT_TRUE(closeRel(timed->logLikelihood(), plain->logLikelihood(), 1e-12))
+        << "log-likelihood changed with time: " << timed->logLikelihood() << " vs "
+        << plain->logLikelihood();
+    int bad = 0;
+    for (std::size_t j = 0; j < prob->nColumns(); ++j) {
+      const GradHess a = timed->gradHess(j), b = plain->gradHess(j);
+      bad += !closeRel(a.g, b.g, 1e-12) || !closeRel(a.h, b.h, 1e-12);
+      if (j == 0 || bad == 1) {
+        EXPECT_TRUE(closeRel(a.g, b.g, 1e-12) && closeRel(a.h, b.h, 1e-12))
+            << "column " << j << ": g " << a.g << " vs " << b.g << ", h " << a.h << " vs "
+            << b.h;
+      }
+    }
+    EXPECT_EQ(bad, 0) << "columns whose g or h changed with time";
   }
 }
 

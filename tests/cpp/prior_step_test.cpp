@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "priors/prior.h"
@@ -116,9 +117,13 @@ TEST(NewtonStep, LaplaceStepMaximizesQuadraticModel) {
       return gh.g * d + 0.5 * gh.h * d * d - lambda * std::fabs(beta + d);
     };
     const double d = newtonStep(gh, beta, p);
-    if (beta > 0.0) ASSERT_GE(beta + d, 0.0);
-    if (beta < 0.0) ASSERT_LE(beta + d, 0.0);
-    double best = -INFINITY;
+    if (beta > 0.0) {
+      ASSERT_GE(beta + d, 0.0);
+    }
+    if (beta < 0.0) {
+      ASSERT_LE(beta + d, 0.0);
+    }
+    double best = -std::numeric_limits<double>::infinity();
     for (int k = -40000; k <= 40000; ++k) {
       const double cand = k * 1e-4;  // grid on [-4, 4]
       if (beta > 0.0 && beta + cand < 0.0) continue;

@@ -11,9 +11,10 @@ ComputeDevice parseComputeDevice(const std::string& name) {
   if (name == "cpu") return device;
   if (name == "cuda" || name.rfind("cuda:", 0) == 0) {
     device.kind = ComputeDevice::Kind::Cuda;
-    if (name.size() > 5) {
+    if (name != "cuda") {
       const std::string digits = name.substr(5);
-      require(!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos,
+      require(!digits.empty() && digits.size() <= 6 &&
+                  digits.find_first_not_of("0123456789") == std::string::npos,
               "device '" + name + "' is not of the form cuda:N");
       device.index = std::stoi(digits);
     }

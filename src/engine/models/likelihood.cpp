@@ -7,7 +7,10 @@
 namespace argus {
 
 Likelihood::Likelihood(const Dataset& data, const double* weights)
-    : data_(data), weights_(weights), eta_(static_cast<std::size_t>(data.nRows()), 0.0) {}
+    : data_(data),
+      weights_(weights),
+      hasExposure_(data.outcomes.time != nullptr && usesExposureTime(data.model)),
+      eta_(static_cast<std::size_t>(data.nRows()), 0.0) {}
 
 void Likelihood::reset(const std::vector<double>& beta) {
   require(beta.size() == data_.design.nColumns(), "beta has the wrong length");

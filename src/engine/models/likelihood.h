@@ -41,14 +41,16 @@ class Likelihood {
   virtual void rebuildFromEta() = 0;
 
   double weight(std::int64_t r) const { return weights_ ? weights_[r] : 1.0; }
+  // Exposure time enters only the models where `time` means exposure (MODELS.md §1).
   double exposure(std::int64_t r) const {
-    return data_.outcomes.time ? data_.outcomes.time[r] : 1.0;
+    return hasExposure_ ? data_.outcomes.time[r] : 1.0;
   }
   const ColumnView& column(std::size_t j) const { return data_.design.columns[j]; }
   std::int64_t nRows() const { return data_.nRows(); }
 
   const Dataset& data_;
   const double* weights_;
+  const bool hasExposure_;
   std::vector<double> eta_;
 };
 

@@ -1,4 +1,4 @@
-// Registers the .Call entry points (NAMESPACE: useDynLib(Argus, .registration = TRUE)).
+// Registers the .Call entry points (kept at the top of src/ so R sees a source file there) (NAMESPACE: useDynLib(Argus, .registration = TRUE)).
 #include <R.h>
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
