@@ -4,10 +4,17 @@
 #   Rscript bench/lr.R                         # N = 1e5, P = 1000, density 5%
 #   Rscript bench/lr.R --quick                 # N = 1e4, P = 200
 #   Rscript bench/lr.R --n=2e5 --p=500 --density=0.02 --reps=3 --profile=TRUE
+#   Rscript bench/lr.R --convergence=gradient,mittal --tolerances=1e-6 --glmnetThresh=0
+#
+# Argus runs every --convergence criterion at every --tolerances value; glmnet runs at its
+# default thresh 1e-7 (the time reference) and at each --glmnetThresh (the tightest one is
+# the accuracy reference: coefficients and penalized objective). "setup s" and "ms/cycle"
+# split Argus's engine time using an extra fit stopped after one cycle. --profile=TRUE
+# prints an Rprof summary of createData() to stderr.
 #
 # Laplace variance v is lambda = sqrt(2 / v) on the summed log-likelihood, i.e.
 # lambda_glmnet = sqrt(2 / v) / N; glmnet runs with standardize = FALSE and its default
-# thresh = 1e-7 (plus --glmnetThresh, if given, as a tighter reference). Both leave the
+# thresh = 1e-7 (and at --glmnetThresh as a tighter reference). Both leave the
 # intercept unpenalized, so they target the same optimum.
 #
 # Environment: ARGUS_LIB = library holding the Argus build to test (prepended to .libPaths()).
@@ -22,7 +29,7 @@ local({
 })
 
 opts <- parseBenchArgs(list(quick = FALSE, n = 1e5, p = 1000, density = 0.05, variance = 1,
-                            tolerances = c(1e-6, 1e-8), convergence = "gradient", reps = 1,
+                            tolerances = c(1e-6, 1e-8), convergence = c("gradient", "lange"), reps = 1,
                             dataReps = 2, glmnet = TRUE, glmnetThresh = 1e-10,
                             profile = FALSE, seed = 42),
                        quick = list(n = 1e4, p = 200, dataReps = 1))
@@ -104,10 +111,10 @@ glmnetFit <- function(thresh) {
   list(time = g$median, cpu = g$cpu, intercept = cf[1], beta = cf[-1], npasses = g$value$npasses)
 }
 
-cat(sprintf("### Logistic fits, N = %s, P = %s, density %g, Laplace variance %g (lambda_glmnet = %.3g), Argus convergence '%s'; seconds as 'elapsed (cpu)', medians of %d; engine = fit$seconds\n\n",
+cat(sprintf("### Logistic fits, N = %s, P = %s, density %g, Laplace variance %g (lambda_glmnet = %.3g); Argus convergence criteria: %s; seconds as 'elapsed (cpu)', medians of %d; engine = fit$seconds, split into a fixed setup cost and a per-cycle cost by an extra fit stopped after 1 cycle\n\n",
             fmtN(opts$n), fmtN(opts$p), opts$density, opts$variance, lambda / opts$n,
-            opts$convergence, opts$reps))
-mdHeader(c("method", "tolerance", "fit s", "engine s", "cycles / passes", "ms/cycle",
+            paste(opts$convergence, collapse = ", "), opts$reps))
+mdHeader(c("method", "tolerance", "fit s", "engine s", "cycles / passes", "setup s", "ms/cycle",
            "status", "nonzero", "time / glmnet 1e-7 (cpu)", "max abs diff vs glmnet 1e-7",
            "max abs diff vs tightest glmnet", "objective - tightest glmnet objective"))
 
@@ -137,11 +144,11 @@ fmtRef <- function(intercept, beta, t) {
 }
 
 prior <- createPrior("laplace", variance = opts$variance)
-for (tol in opts$tolerances) {
+for (conv in opts$convergence) for (tol in opts$tolerances) {
   engineTimes <- numeric(0)
   f <- timeIt({
     fm <- fitModel(data, prior = prior,
-                   control = createControl(tolerance = tol, convergenceType = opts$convergence))
+                   control = createControl(tolerance = tol, convergenceType = conv))
     engineTimes <<- c(engineTimes, fm$seconds)
     fm
   }, reps = opts$reps)
@@ -149,15 +156,18 @@ for (tol in opts$tolerances) {
   cf <- coef(fm)
   beta <- unname(cf[colnames(s$x)])
   engine <- stats::median(engineTimes)
-  metric("lr_fit", method = "argus", tol = fmtG(tol), n = opts$n, p = opts$p, density = opts$density,
+  control <- createControl(tolerance = tol, convergenceType = conv)
+  split <- setupSplit(data, prior, control, engine, fm$iterations, opts$reps)
+  metric("lr_fit", method = "argus", convergence = conv, tol = fmtG(tol), n = opts$n, p = opts$p, density = opts$density,
          elapsed = f$median, cpu = f$cpu, engine = engine, cycles = fm$iterations,
+         setup = split[["setup"]], perCycle = split[["perCycle"]],
          status = fm$status)
-  mdRow("Argus", fmtG(tol), both(f), fmtS(engine), fm$iterations,
-        fmtS(1000 * engine / max(fm$iterations, 1), 1), fm$status, sum(beta != 0),
+  mdRow(sprintf("Argus (%s)", conv), fmtG(tol), both(f), fmtS(engine), fm$iterations,
+        fmtS(split[["setup"]]), fmtS(1000 * split[["perCycle"]], 1), fm$status, sum(beta != 0),
         fmtRef(cf[["(Intercept)"]], beta, f))
 }
 for (g in glmnetRows)
-  mdRow("glmnet", g$label, both(list(median = g$time, cpu = g$cpu)), "", g$npasses, "", "",
+  mdRow("glmnet", g$label, both(list(median = g$time, cpu = g$cpu)), "", g$npasses, "", "", "",
         sum(g$beta != 0), fmtRef(g$intercept, g$beta, list(median = g$time, cpu = g$cpu)))
 cat("\n")
 cat(sprintf("Objective: penalized negative log-likelihood -loglik + %.4g * sum|beta| (intercept unpenalized); 'objective - tightest glmnet objective' near 0 or negative means the fit reached the optimum.\n", lambda))

@@ -94,17 +94,23 @@ parse <- function(l) {
   c(metric = parts[1], stats::setNames(vapply(kv, `[`, "", 2), vapply(kv, `[`, "", 1)))
 }
 m <- lapply(lines, parse)
-pick <- function(name, ...) {
+same <- function(a, b) {  # metric text a against wanted value b (number or text)
+  if (is.numeric(b)) isTRUE(suppressWarnings(as.numeric(a)) == b) else identical(a, b)
+}
+pick <- function(.metric, ...) {
   want <- list(...)
-  for (x in m) if (x[["metric"]] == name &&
-                   all(vapply(names(want), function(k) !is.na(x[k]) &&
-                     isTRUE(as.numeric(x[[k]]) == want[[k]] || x[[k]] == want[[k]]), TRUE)))
+  for (x in m) if (x[["metric"]] == .metric &&
+                   all(vapply(names(want), function(k) !is.na(x[k]) && same(x[[k]], want[[k]]),
+                              TRUE)))
     return(x)
   NULL
 }
 num <- function(x, k) as.numeric(x[[k]])
-row <- function(target, measured, pass) cat(sprintf("| %s | %s | %s |\n", target, measured,
-  if (is.na(pass)) "not measured" else if (pass) "PASS" else "FAIL"))
+verdict <- function(p) if (p) "PASS" else "FAIL"
+# pass: judged on elapsed time; passCpu: the same test on CPU time (steadier when shared).
+row <- function(target, measured, pass, passCpu = pass) cat(sprintf("| %s | %s | %s |\n",
+  target, measured, if (is.na(pass)) "not measured" else if (pass == passCpu) verdict(pass)
+  else sprintf("%s (%s on cpu time)", verdict(pass), verdict(passCpu))))
 cat("| target | measured | result |\n| --- | --- | --- |\n")
 s <- pick("sccs", cases = 1e5, drugs = 200, variance = 1)
 if (is.null(s)) row("SCCS 1e5 cases x 200 drugs, Laplace var 1: fit <= 0.2 s", "-", NA) else
@@ -112,22 +118,22 @@ if (is.null(s)) row("SCCS 1e5 cases x 200 drugs, Laplace var 1: fit <= 0.2 s", "
       sprintf("%.3f s elapsed (%.3f s cpu, engine %.3f s, %s cycles, %s); %.1fx over",
               num(s, "fit"), num(s, "fitcpu"), num(s, "engine"), s[["cycles"]], s[["status"]],
               num(s, "fit") / 0.2),
-      num(s, "fit") <= 0.2)
-a <- pick("lr_fit", method = "argus", tol = "1e-06", n = 1e5, p = 1000, density = 0.05)
+      num(s, "fit") <= 0.2, num(s, "fitcpu") <= 0.2)
+a <- pick("lr_fit", method = "argus", convergence = "gradient", tol = 1e-6, n = 1e5, p = 1000, density = 0.05)
 g <- pick("lr_fit", method = "glmnet", n = 1e5, p = 1000, density = 0.05)
-if (is.null(a) || is.null(g)) row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argus < 0.5 x glmnet", "-", NA) else
-  row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argus < 0.5 x glmnet",
+if (is.null(a) || is.null(g)) row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argus (default tolerance 1e-6) < 0.5 x glmnet", "-", NA) else
+  row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argus (default tolerance 1e-6) < 0.5 x glmnet",
       sprintf("Argus %.3f s (%s cycles) vs glmnet %.3f s (%s passes): ratio %.2f elapsed, %.2f cpu; need <= %.3f s",
               num(a, "elapsed"), a[["cycles"]], num(g, "elapsed"), g[["cycles"]],
               num(a, "elapsed") / num(g, "elapsed"), num(a, "cpu") / num(g, "cpu"),
               0.5 * num(g, "elapsed")),
-      num(a, "elapsed") < 0.5 * num(g, "elapsed"))
+      num(a, "elapsed") < 0.5 * num(g, "elapsed"), num(a, "cpu") < 0.5 * num(g, "cpu"))
 d <- pick("lr_createData", input = "sorted", n = 1e5, p = 1000)
 if (is.null(d)) row("createData from 5M (rowId, covariateId) pairs <= 2 s", "-", NA) else
   row("createData from 5M (rowId, covariateId) pairs <= 2 s",
       sprintf("%.3f s elapsed (%.3f s cpu), %s pairs sorted by rowId", num(d, "elapsed"),
               num(d, "cpu"), format(as.numeric(d[["entries"]]), big.mark = ",")),
-      num(d, "elapsed") <= 2)
+      num(d, "elapsed") <= 2, num(d, "cpu") <= 2)
 EOF
 )"
 
@@ -144,6 +150,8 @@ EOF
   echo "- load average before / after: $load0 / $load1 (a load above nproc means other work shared the CPUs: prefer the cpu times)"
   echo
   echo "## Targets"
+  echo
+  echo "Judged on elapsed time (median); where CPU time gives another verdict it is shown in parentheses."
   echo
   echo "$targets"
   echo

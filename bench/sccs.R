@@ -29,10 +29,10 @@ haveGlmnet <- opts$glmnet && requireNamespace("glmnet", quietly = TRUE)
 
 note("Argus %s from %s", as.character(utils::packageVersion("Argus")), find.package("Argus"))
 warmUp(glmnet = haveGlmnet)
-cat(sprintf("SCCS, Laplace prior variance %g, tolerance %g. Times in seconds as 'elapsed (cpu)'; fit = median of %d runs of fitModel(), engine = median fit$seconds (the solver alone).\n\n",
+cat(sprintf("SCCS, Laplace prior variance %g, tolerance %g. Times in seconds as 'elapsed (cpu)'; fit = median of %d runs of fitModel(), engine = median fit$seconds (the solver alone); setup and ms/cycle split the engine time into a fixed per-fit cost and a per-cycle cost (from an extra fit stopped after 1 cycle).\n\n",
             opts$variance, opts$tolerance, opts$reps))
 mdHeader(c("cases", "drugs", "rows", "entries", "events", "simulate s", "createData s",
-           "fit s", "engine s", "cycles", "ms/cycle", "status", "nonzero",
+           "fit s", "engine s", "cycles", "setup s", "ms/cycle", "status", "nonzero",
            "max err (true nonzero)", "glmnet Poisson s (not SCCS)", "fit / glmnet (cpu)"))
 
 both <- function(t) if (is.na(t$median)) "NA" else sprintf("%s (%s)", fmtS(t$median), fmtS(t$cpu))
@@ -55,6 +55,7 @@ for (nCases in opts$cases) for (nDrugs in opts$drugs) {
   truth <- s$trueBeta[names(beta)]
   err <- max(abs(beta - truth)[truth != 0])
   engine <- stats::median(engineTimes)
+  split <- setupSplit(data, prior, control, engine, fm$iterations, opts$reps)
 
   glmnetTime <- glmnetCpu <- NA
   if (haveGlmnet) {
@@ -73,12 +74,13 @@ for (nCases in opts$cases) for (nDrugs in opts$drugs) {
 
   mdRow(fmtN(nCases), nDrugs, fmtN(nrow(s$outcomes)), fmtN(nrow(s$covariates)),
         fmtN(sum(s$outcomes$y)), fmtS(sim$median, 2), both(d), both(fit),
-        fmtS(engine), fm$iterations, fmtS(1000 * engine / max(fm$iterations, 1), 2),
+        fmtS(engine), fm$iterations, fmtS(split[["setup"]]), fmtS(1000 * split[["perCycle"]], 2),
         fm$status, sum(beta != 0), fmtS(err), both(list(median = glmnetTime, cpu = glmnetCpu)),
         if (is.na(glmnetTime)) "NA" else fmtS(fit$cpu / glmnetCpu, 2))
   note("cases %g drugs %d: fit times %s", nCases, nDrugs, paste(fmtS(fit$times), collapse = " "))
   metric("sccs", cases = nCases, drugs = nDrugs, variance = opts$variance, fit = fit$median,
-         fitcpu = fit$cpu, engine = engine, cycles = fm$iterations, createData = d$median,
+         fitcpu = fit$cpu, engine = engine, cycles = fm$iterations,
+         setup = split[["setup"]], perCycle = split[["perCycle"]], createData = d$median,
          status = fm$status)
   rm(s, data, fm, sim, d, fit)
   invisible(gc(FALSE))

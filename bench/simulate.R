@@ -12,103 +12,8 @@ suppressPackageStartupMessages(library(Matrix))
 # Self-controlled case series
 # ---------------------------------------------------------------------------------------
 
-#' Simulate SCCS data (cases only) in the OHDSI long format.
-#'
-#' Per patient: an observation period of `minObsDays..maxObsDays` days (uniform), 1..maxEras
-#' drug exposure eras (uniform count) whose drugs follow a Zipf popularity
-#' (`1 / rank^popularityExponent`, so most drugs are rare), era starts uniform in the
-#' observation period and era lengths `1 + round(Exp(mean = meanEraDays))`, cut at the end of
-#' observation. Era starts and ends split the observation period into constant-exposure
-#' intervals: one outcome row per interval with stratumId = patient and time = its length in
-#' days, and one covariate entry (value 1) per drug active on the interval.
-#'
-#' Events: every patient is a case. Patient i gets n_i = 1 + Poisson(extraEvents) events,
-#' spread over its rows by a multinomial with probabilities proportional to
-#' time * exp(x beta). That is exactly the SCCS model (Poisson rows with a patient baseline,
-#' conditioned on n_i >= 1 and on the patient total), so the baseline drops out.
-#'
-#' True beta: `nNonzero` drugs, drawn from the 5 * nNonzero most popular so that they are
-#' estimable, get log relative incidences uniform on +-effectRange; all others are 0.
-#'
-#' @return list(outcomes = data.frame(rowId, stratumId, y, time),
-#'   covariates = data.frame(rowId, covariateId, covariateValue = 1),
-#'   trueBeta (named by covariateId, length nDrugs), nDrugsObserved)
-simulateSccs <- function(nCases, nDrugs, minObsDays = 180, maxObsDays = 3 * 365, maxEras = 4,
-                         meanEraDays = 60, popularityExponent = 1, nNonzero = 10,
-                         effectRange = c(0.2, 1), extraEvents = 0.3, seed = NULL) {
-  if (!is.null(seed)) set.seed(seed)
-  nCases <- as.integer(nCases)
-  nDrugs <- as.integer(nDrugs)
-  nNonzero <- min(nNonzero, nDrugs)
-
-  # Observation periods [0, obs) and exposure eras [eraStart, eraEnd) in whole days.
-  obs <- sample.int(maxObsDays - minObsDays + 1L, nCases, replace = TRUE) + (minObsDays - 1L)
-  nEras <- sample.int(maxEras, nCases, replace = TRUE)
-  eraPatient <- rep.int(seq_len(nCases), nEras)
-  nErasTotal <- length(eraPatient)
-  popularity <- 1 / seq_len(nDrugs)^popularityExponent
-  eraDrug <- sample.int(nDrugs, nErasTotal, replace = TRUE, prob = popularity)
-  eraObs <- obs[eraPatient]
-  eraStart <- floor(runif(nErasTotal) * eraObs)
-  eraEnd <- pmin(eraStart + 1 + round(rexp(nErasTotal, 1 / meanEraDays)), eraObs)
-
-  # All change points of every patient as one sorted key (patient, day).
-  M <- maxObsDays + 1
-  key <- sort(unique(c(seq_len(nCases) * M, seq_len(nCases) * M + obs,
-                       eraPatient * M + eraStart, eraPatient * M + eraEnd)))
-  nKeys <- length(key)
-  keyPatient <- key %/% M
-  keyDay <- key - keyPatient * M
-  startsRow <- c(keyPatient[-1] == keyPatient[-nKeys], FALSE)  # key k opens an interval
-  rowOfKey <- cumsum(startsRow)                              # row opened by key k
-  at <- which(startsRow)
-  nRows <- length(at)
-  rowPatient <- keyPatient[at]
-  rowTime <- keyDay[at + 1L] - keyDay[at]
-
-  # Each era covers the contiguous rows opened by its start key up to its end key.
-  ks <- match(eraPatient * M + eraStart, key)
-  ke <- match(eraPatient * M + eraEnd, key)
-  count <- ke - ks
-  entryRow <- rep.int(rowOfKey[ks], count) + sequence(count) - 1L
-  entryDrug <- rep.int(eraDrug, count)
-  keep <- !duplicated(entryRow * (nDrugs + 1) + entryDrug)  # same drug twice on a row
-  entryRow <- entryRow[keep]
-  entryDrug <- entryDrug[keep]
-
-  # True effects.
-  beta <- numeric(nDrugs)
-  pool <- seq_len(min(nDrugs, 5L * nNonzero))
-  chosen <- pool[sample.int(length(pool), nNonzero)]
-  beta[chosen] <- runif(nNonzero, effectRange[1], effectRange[2]) *
-    sample(c(-1, 1), nNonzero, replace = TRUE)
-  xb <- numeric(nRows)
-  nz <- beta[entryDrug] != 0
-  if (any(nz)) {
-    s <- rowsum(beta[entryDrug[nz]], entryRow[nz], reorder = FALSE)
-    xb[as.integer(rownames(s))] <- s[, 1]
-  }
-
-  # Multinomial allocation of each patient's events over its rows (rows are grouped by
-  # patient in increasing order, and every patient has at least one row).
-  w <- rowTime * exp(xb)
-  C <- cumsum(w)
-  first <- match(seq_len(nCases), rowPatient)
-  last <- c(first[-1] - 1L, nRows)
-  before <- c(0, C)[first]                     # cumulative weight before the patient
-  total <- C[last] - before
-  nEvents <- 1L + rpois(nCases, extraEvents)
-  ep <- rep.int(seq_len(nCases), nEvents)
-  eventRow <- findInterval(before[ep] + runif(length(ep)) * total[ep], C) + 1L
-  eventRow <- pmin(pmax(eventRow, first[ep]), last[ep])
-  y <- tabulate(eventRow, nbins = nRows)
-
-  list(outcomes = data.frame(rowId = seq_len(nRows), stratumId = rowPatient, y = y,
-                             time = rowTime),
-       covariates = data.frame(rowId = entryRow, covariateId = entryDrug, covariateValue = 1),
-       trueBeta = stats::setNames(beta, seq_len(nDrugs)),
-       nDrugsObserved = length(unique(entryDrug)))
-}
+# simulateSccs() is the package's own (R/simulate.R): Argus::simulateSccs(nCases, nDrugs, ...).
+simulateSccs <- Argus::simulateSccs
 
 # Sparse design (rows x covariates) of long tables, columns in order of `columns`.
 longToSparse <- function(outcomes, covariates, columns = sort(unique(covariates$covariateId))) {
@@ -190,7 +95,7 @@ parseBenchArgs <- function(defaults, quick = list(), args = commandArgs(trailing
     old <- opts[[name]]
     opts[[name]] <- if (is.logical(old)) as.logical(value)
                     else if (is.numeric(old)) as.numeric(strsplit(value, ",")[[1]])
-                    else value
+                    else strsplit(value, ",")[[1]]
   }
   opts
 }
@@ -233,6 +138,18 @@ metric <- function(.name, ...) {
   kv <- list(...)
   message("METRIC ", .name, " ", paste(sprintf("%s=%s", names(kv), vapply(kv, function(v)
     format(v, scientific = FALSE, trim = TRUE, digits = 6), "")), collapse = " "))
+}
+
+# Split a fit's engine time into a fixed per-fit setup cost and a per-cycle cost, from a
+# second fit stopped after one cycle: perCycle = (T_full - T_1) / (cycles - 1) and
+# setup = T_1 - perCycle (engine seconds, median of `reps`). NA when the fit took 1 cycle.
+setupSplit <- function(data, prior, control, fullSeconds, cycles, reps = 1) {
+  if (cycles < 2) return(c(setup = NA, perCycle = NA))
+  control$maxIterations <- 1L
+  one <- stats::median(vapply(seq_len(reps), function(r)
+    suppressWarnings(fitModel(data, prior = prior, control = control))$seconds, 0))
+  perCycle <- max(fullSeconds - one, 0) / (cycles - 1)
+  c(setup = one - perCycle, perCycle = perCycle)
 }
 
 # One tiny fit of each kind, so that no timed call pays first-call costs (lazy loading,

@@ -30,8 +30,8 @@ Rcpp::NumericVector fromInt64(const std::vector<std::int64_t>& ids, bool isInteg
 
 const double* optionalDoubles(SEXP x, R_xlen_t expectedLength, const char* what) {
   if (Rf_isNull(x)) return nullptr;
-  require(TYPEOF(x) == REALSXP, std::string(what) + " must be a double vector");
-  require(Rf_xlength(x) == expectedLength, std::string(what) + " has the wrong length");
+  ARGUS_REQUIRE(TYPEOF(x) == REALSXP, std::string(what) + " must be a double vector");
+  ARGUS_REQUIRE(Rf_xlength(x) == expectedLength, std::string(what) + " has the wrong length");
   return REAL(x);
 }
 
@@ -45,7 +45,7 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   const Rcpp::NumericVector valueStart = design["valueStart"];
   const Rcpp::IntegerVector rows = design["rows"];
   const Rcpp::NumericVector values = design["values"];
-  require(rowStart.size() == kinds.size() + 1 && valueStart.size() == kinds.size() + 1,
+  ARGUS_REQUIRE(rowStart.size() == kinds.size() + 1 && valueStart.size() == kinds.size() + 1,
           "corrupt design: column offsets have the wrong length");
   d.design = makeDesignView(n, static_cast<std::size_t>(kinds.size()), kinds.begin(),
                             rowStart.begin(), valueStart.begin(), rows.begin(), values.begin());
@@ -55,7 +55,7 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   SEXP stratum = data["stratum"];
   SEXP stratumStart = data["stratumStart"];
   if (!Rf_isNull(stratum)) {
-    require(TYPEOF(stratum) == INTSXP && Rf_xlength(stratum) == n, "corrupt strata");
+    ARGUS_REQUIRE(TYPEOF(stratum) == INTSXP && Rf_xlength(stratum) == n, "corrupt strata");
     d.outcomes.stratum = INTEGER(stratum);
   }
   if (!Rf_isNull(stratumStart)) {

@@ -19,8 +19,12 @@ class UnsupportedError : public ArgusError {
   explicit UnsupportedError(const std::string& what) : ArgusError(what) {}
 };
 
-inline void require(bool condition, const std::string& message) {
-  if (!condition) throw ArgusError(message);
-}
+// Checks a condition and throws ArgusError with `message` when it fails. A macro, so that
+// the message (often built with std::to_string) is only evaluated on failure: checks run
+// once per row and per covariate entry, and eager messages once cost a third of a fit.
+#define ARGUS_REQUIRE(condition, message)                        \
+  do {                                                           \
+    if (!(condition)) throw ::argus::ArgusError(message);        \
+  } while (0)
 
 }  // namespace argus

@@ -14,44 +14,44 @@ std::string at(std::int64_t r) { return " (internal row " + std::to_string(r + 1
 void validateDataset(const Dataset& data, const double* weights) {
   const std::int64_t n = data.nRows();
   const OutcomeView& o = data.outcomes;
-  require(n > 0, "the data have no rows");
-  require(o.y != nullptr, "the outcome y is missing");
+  ARGUS_REQUIRE(n > 0, "the data have no rows");
+  ARGUS_REQUIRE(o.y != nullptr, "the outcome y is missing");
   for (std::int64_t r = 0; r < n; ++r) {
     const double y = o.y[r];
-    require(std::isfinite(y), "y is not finite" + at(r));
+    ARGUS_REQUIRE(std::isfinite(y), "y is not finite" + at(r));
     if (requiresBinaryOutcome(data.model))
-      require(y == 0.0 || y == 1.0, "y must be 0 or 1 for this model" + at(r));
+      ARGUS_REQUIRE(y == 0.0 || y == 1.0, "y must be 0 or 1 for this model" + at(r));
     if (requiresCountOutcome(data.model))
-      require(y >= 0.0 && y == std::floor(y), "y must be a non-negative count" + at(r));
+      ARGUS_REQUIRE(y >= 0.0 && y == std::floor(y), "y must be a non-negative count" + at(r));
     if (o.time) {
-      require(std::isfinite(o.time[r]), "time is not finite" + at(r));
+      ARGUS_REQUIRE(std::isfinite(o.time[r]), "time is not finite" + at(r));
       if (usesExposureTime(data.model))
-        require(o.time[r] > 0.0, "exposure time must be positive" + at(r));
+        ARGUS_REQUIRE(o.time[r] > 0.0, "exposure time must be positive" + at(r));
     }
-    if (o.offset) require(std::isfinite(o.offset[r]), "offset is not finite" + at(r));
+    if (o.offset) ARGUS_REQUIRE(std::isfinite(o.offset[r]), "offset is not finite" + at(r));
     if (weights)
-      require(std::isfinite(weights[r]) && weights[r] >= 0.0,
+      ARGUS_REQUIRE(std::isfinite(weights[r]) && weights[r] >= 0.0,
               "weights must be finite and non-negative" + at(r));
   }
   if (isConditional(data.model)) {
-    require(o.stratum != nullptr && o.stratumStart != nullptr, "conditional models need strata");
+    ARGUS_REQUIRE(o.stratum != nullptr && o.stratumStart != nullptr, "conditional models need strata");
     for (std::int32_t s = 0; s < o.nStrata; ++s)
       for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r)
-        require(o.stratum[r] == s, "strata are not contiguous in the internal row order");
-    require(o.stratumStart[o.nStrata] == n, "strata do not cover every row");
+        ARGUS_REQUIRE(o.stratum[r] == s, "strata are not contiguous in the internal row order");
+    ARGUS_REQUIRE(o.stratumStart[o.nStrata] == n, "strata do not cover every row");
   }
   for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
     const ColumnView& c = data.design.columns[j];
     if (c.kind == ColumnKind::Intercept) {
-      require(!isConditional(data.model),
+      ARGUS_REQUIRE(!isConditional(data.model),
               "an intercept is not identifiable in a conditional model");
       continue;
     }
     std::int64_t last = -1;
     forEachEntry(c, n, [&](std::int64_t r, double x) {
-      require(std::isfinite(x), "covariate column " + std::to_string(j + 1) +
+      ARGUS_REQUIRE(std::isfinite(x), "covariate column " + std::to_string(j + 1) +
                                     " has a non-finite value");
-      require(r > last && r < n, "covariate column " + std::to_string(j + 1) +
+      ARGUS_REQUIRE(r > last && r < n, "covariate column " + std::to_string(j + 1) +
                                      " has unsorted or out-of-range rows");
       last = r;
     });

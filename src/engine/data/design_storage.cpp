@@ -14,7 +14,7 @@ DesignView makeDesignView(std::int64_t nRows, std::size_t nColumns, const int* k
   view.columns.resize(nColumns);
   for (std::size_t j = 0; j < nColumns; ++j) {
     ColumnView& c = view.columns[j];
-    require(kinds[j] >= 0 && kinds[j] <= 3, "unknown column kind " + std::to_string(kinds[j]));
+    ARGUS_REQUIRE(kinds[j] >= 0 && kinds[j] <= 3, "unknown column kind " + std::to_string(kinds[j]));
     c.kind = static_cast<ColumnKind>(kinds[j]);
     const auto r0 = static_cast<std::int64_t>(rowStart[j]);
     const auto v0 = static_cast<std::int64_t>(valueStart[j]);
@@ -27,13 +27,13 @@ DesignView makeDesignView(std::int64_t nRows, std::size_t nColumns, const int* k
         c.nnz = static_cast<std::int64_t>(rowStart[j + 1]) - r0;
         c.rows = rows + r0;
         c.values = values + v0;
-        require(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == c.nnz,
+        ARGUS_REQUIRE(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == c.nnz,
                 "sparse column " + std::to_string(j) + " has mismatched rows and values");
         break;
       case ColumnKind::Dense:
         c.nnz = nRows;
         c.values = values + v0;
-        require(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == nRows,
+        ARGUS_REQUIRE(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == nRows,
                 "dense column " + std::to_string(j) + " does not have one value per row");
         break;
       case ColumnKind::Intercept:
@@ -70,8 +70,8 @@ std::vector<std::int64_t> countingSort(const std::vector<std::int64_t>& entries,
 }  // namespace
 
 BuiltDesign buildDesign(const TripletInput& in) {
-  require(in.nRows > 0, "the data have no rows");
-  require(in.nRows <= INT32_MAX, "more than 2^31 - 1 rows are not supported");
+  ARGUS_REQUIRE(in.nRows > 0, "the data have no rows");
+  ARGUS_REQUIRE(in.nRows <= INT32_MAX, "more than 2^31 - 1 rows are not supported");
   BuiltDesign out;
 
   // Keep the entries that carry information, checking indices as we go.
@@ -80,22 +80,28 @@ BuiltDesign buildDesign(const TripletInput& in) {
   for (std::int64_t e = 0; e < in.nEntries; ++e) {
     const std::int32_t r = in.row[e];
     const std::int32_t c = in.column[e];
-    require(c >= 0 && c < in.nColumns, "covariate entry " + std::to_string(e + 1) +
+    ARGUS_REQUIRE(c >= 0 && c < in.nColumns, "covariate entry " + std::to_string(e + 1) +
                                            " refers to a column that does not exist");
     if (r < 0) { ++out.skippedEntries; continue; }
-    require(r < in.nRows, "covariate entry " + std::to_string(e + 1) +
+    ARGUS_REQUIRE(r < in.nRows, "covariate entry " + std::to_string(e + 1) +
                               " refers to a row that does not exist");
     if (in.value && in.value[e] == 0.0) { ++out.zeroEntries; continue; }
     kept.push_back(e);
   }
 
-  // Sort by row, then stably by column: each column's rows come out increasing.
-  std::vector<std::int64_t> byRow = countingSort(kept, in.row, in.nRows, nullptr);
+  // Sort by row, then stably by column: each column's rows come out increasing. OHDSI
+  // tables usually arrive sorted by row already, and then the first sort is skipped.
+  bool sortedByRow = true;
+  for (std::size_t k = 1; k < kept.size() && sortedByRow; ++k)
+    sortedByRow = in.row[kept[k - 1]] <= in.row[kept[k]];
+  if (!sortedByRow) kept = countingSort(kept, in.row, in.nRows, nullptr);
   std::vector<std::int64_t> colStart;
-  std::vector<std::int64_t> byColumn = countingSort(byRow, in.column, in.nColumns, &colStart);
+  std::vector<std::int64_t> byColumn = countingSort(kept, in.column, in.nColumns, &colStart);
+  kept = std::vector<std::int64_t>();  // release before the storage grows
 
   DesignStorage& s = out.storage;
   s.nRows = in.nRows;
+  s.rows.reserve(byColumn.size());
   if (in.addIntercept) {
     s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
     s.rowStart.push_back(0);

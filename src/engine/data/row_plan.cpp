@@ -6,12 +6,12 @@ namespace argus {
 
 RowPlan planRows(ModelType type, std::int64_t nRows, const double* y,
                  const std::int32_t* stratumCode, std::int32_t nCodes) {
-  require(nRows > 0, "the data have no rows");
+  ARGUS_REQUIRE(nRows > 0, "the data have no rows");
   RowPlan plan;
   plan.internalOfUser.assign(static_cast<std::size_t>(nRows), -1);
 
   if (!isConditional(type) || stratumCode == nullptr) {
-    require(!isConditional(type), "model '" + modelTypeName(type) + "' needs stratumId");
+    ARGUS_REQUIRE(!isConditional(type), "model '" + modelTypeName(type) + "' needs stratumId");
     plan.order.resize(static_cast<std::size_t>(nRows));
     plan.stratum.resize(static_cast<std::size_t>(nRows));
     for (std::int64_t r = 0; r < nRows; ++r) {
@@ -29,7 +29,7 @@ RowPlan planRows(ModelType type, std::int64_t nRows, const double* y,
   std::vector<std::int64_t> count(static_cast<std::size_t>(nCodes) + 1, 0);
   for (std::int64_t r = 0; r < nRows; ++r) {
     const std::int32_t s = stratumCode[r];
-    require(s >= 0 && s < nCodes, "stratum code out of range");
+    ARGUS_REQUIRE(s >= 0 && s < nCodes, "stratum code out of range");
     events[s] += y[r];
     ++count[s + 1];
   }
@@ -46,7 +46,7 @@ RowPlan planRows(ModelType type, std::int64_t nRows, const double* y,
     }
   }
   const std::int64_t kept = plan.stratumStart.back();
-  require(kept > 0, "no stratum has an event: a conditional model has nothing to fit");
+  ARGUS_REQUIRE(kept > 0, "no stratum has an event: a conditional model has nothing to fit");
 
   // Stable counting sort by new stratum code.
   std::vector<std::int64_t> next(plan.stratumStart.begin(), plan.stratumStart.end() - 1);

@@ -13,7 +13,7 @@ ComputeDevice parseComputeDevice(const std::string& name) {
     device.kind = ComputeDevice::Kind::Cuda;
     if (name != "cuda") {
       const std::string digits = name.substr(5);
-      require(!digits.empty() && digits.size() <= 6 &&
+      ARGUS_REQUIRE(!digits.empty() && digits.size() <= 6 &&
                   digits.find_first_not_of("0123456789") == std::string::npos,
               "device '" + name + "' is not of the form cuda:N");
       device.index = std::stoi(digits);

@@ -13,7 +13,7 @@ Likelihood::Likelihood(const Dataset& data, const double* weights)
       eta_(static_cast<std::size_t>(data.nRows()), 0.0) {}
 
 void Likelihood::reset(const std::vector<double>& beta) {
-  require(beta.size() == data_.design.nColumns(), "beta has the wrong length");
+  ARGUS_REQUIRE(beta.size() == data_.design.nColumns(), "beta has the wrong length");
   const double* offset = data_.outcomes.offset;
   for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = offset ? offset[r] : 0.0;
   for (std::size_t j = 0; j < beta.size(); ++j) {

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <numeric>
 
 #include "common/errors.h"
@@ -28,20 +27,21 @@ namespace {
 
 CycleState initialState(const FitRequest& req) {
   const std::size_t p = req.data->design.nColumns();
-  require(p > 0, "the data have no covariates");
-  require(req.prior.size() == p, "one prior per covariate is required");
+  ARGUS_REQUIRE(p > 0, "the data have no covariates");
+  ARGUS_REQUIRE(req.prior.size() == p, "one prior per covariate is required");
   for (const CoordinatePrior& cp : req.prior)
-    require(cp.kind == PriorKind::None || (cp.variance > 0.0 && std::isfinite(cp.variance)),
+    ARGUS_REQUIRE(cp.kind == PriorKind::None || (cp.variance > 0.0 && std::isfinite(cp.variance)),
             "prior variances must be positive and finite");
-  require(req.start.empty() || req.start.size() == p, "starting coefficients have the wrong length");
-  require(req.fixed.empty() || req.fixed.size() == p, "fixed flags have the wrong length");
-  require(req.control.tolerance > 0.0, "tolerance must be positive");
-  require(req.control.maxIterations > 0, "maxIterations must be positive");
-  require(req.control.initialBound > 0.0, "initialBound must be positive");
+  ARGUS_REQUIRE(req.start.empty() || req.start.size() == p, "starting coefficients have the wrong length");
+  ARGUS_REQUIRE(req.fixed.empty() || req.fixed.size() == p, "fixed flags have the wrong length");
+  ARGUS_REQUIRE(req.control.tolerance > 0.0, "tolerance must be positive");
+  ARGUS_REQUIRE(req.control.maxIterations > 0, "maxIterations must be positive");
+  ARGUS_REQUIRE(req.control.initialBound > 0.0, "initialBound must be positive");
+  ARGUS_REQUIRE(req.control.interceptEvery >= 0, "interceptEvery must be non-negative");
 
   CycleState s;
   s.beta = req.start.empty() ? std::vector<double>(p, 0.0) : req.start;
-  for (double b : s.beta) require(std::isfinite(b), "starting coefficients must be finite");
+  for (double b : s.beta) ARGUS_REQUIRE(std::isfinite(b), "starting coefficients must be finite");
   s.bound.assign(p, req.control.initialBound);
   s.prior = req.prior;
   s.fixed = req.fixed.empty() ? std::vector<unsigned char>(p, 0) : req.fixed;
@@ -51,15 +51,14 @@ CycleState initialState(const FitRequest& req) {
 // The order of one cycle. Columns with x >= 0 all correlate with an intercept, and plain
 // cyclic order then zig-zags between the intercept and the rest (glmnet avoids this by
 // centering). Revisiting the intercept every few coordinates removes most of it; a visit
-// costs one O(N) pass. ARGUS_INTERCEPT_EVERY overrides the spacing for experiments.
+// costs one O(N) pass (logistic 1e5 x 1000: 88 cycles at 0, 12 at 8, 26 at 16).
 std::vector<std::int32_t> cycleOrder(const DesignView& design,
-                                     const std::vector<unsigned char>& fixed) {
+                                     const std::vector<unsigned char>& fixed,
+                                     std::size_t every) {
   std::int32_t intercept = -1;
   for (std::size_t j = 0; j < design.nColumns(); ++j)
     if (design.columns[j].kind == ColumnKind::Intercept && !fixed[j])
       intercept = static_cast<std::int32_t>(j);
-  std::size_t every = 8;
-  if (const char* env = std::getenv("ARGUS_INTERCEPT_EVERY")) every = std::strtoul(env, nullptr, 10);
   std::vector<std::int32_t> order;
   std::size_t sinceIntercept = 0;
   for (std::size_t j = 0; j < design.nColumns(); ++j) {
@@ -82,13 +81,14 @@ bool finite(const CycleReadout& r) {
 }  // namespace
 
 FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
-  require(req.data != nullptr, "no data");
+  ARGUS_REQUIRE(req.data != nullptr, "no data");
   const auto started = std::chrono::steady_clock::now();
   validateDataset(*req.data, req.weights);
   CycleState state = initialState(req);
   std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights);
 
-  const std::vector<std::int32_t> coordinates = cycleOrder(req.data->design, state.fixed);
+  const std::vector<std::int32_t> coordinates = cycleOrder(req.data->design, state.fixed,
+                 static_cast<std::size_t>(req.control.interceptEvery));
 
   const ReadoutNeeds needs = readoutNeeds(req.control.convergence, req.control.verbose);
   FitResult result;
