@@ -32,7 +32,6 @@ class Likelihood {
   virtual double logLikelihood() const = 0;
 
   const std::vector<double>& eta() const { return eta_; }
-  const Dataset& data() const { return data_; }
   // sum_r w_r y_r eta_r: the quantity whose change the "gradient" criterion watches.
   double weightedOutcomeEta() const;
 
