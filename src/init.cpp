@@ -7,7 +7,7 @@ extern "C" {
 SEXP argus_code_ids(SEXP, SEXP);
 SEXP argus_lookup_ids(SEXP, SEXP, SEXP);
 SEXP argus_first_duplicate(SEXP, SEXP);
-SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP);
+SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_fit(SEXP, SEXP);
 SEXP argus_cuda_info();
@@ -16,7 +16,7 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_code_ids", (DL_FUNC)&argus_code_ids, 2},
     {"argus_lookup_ids", (DL_FUNC)&argus_lookup_ids, 3},
     {"argus_first_duplicate", (DL_FUNC)&argus_first_duplicate, 2},
-    {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 4},
+    {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 5},
     {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},

@@ -52,6 +52,16 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   d.outcomes.y = optionalDoubles(data["y"], n, "y");
   d.outcomes.time = optionalDoubles(data["time"], n, "time");
   d.outcomes.offset = optionalDoubles(data["offset"], n, "offset");
+  // Survival fields (absent from data made for other models).
+  if (data.containsElementNamed("startTime"))
+    d.outcomes.startTime = optionalDoubles(data["startTime"], n, "startTime");
+  if (data.containsElementNamed("censoringSurvival"))
+    d.outcomes.censoringSurvival =
+        optionalDoubles(data["censoringSurvival"], n, "censoringSurvival");
+  if (data.containsElementNamed("ties"))
+    d.ties = Rcpp::as<std::string>(data["ties"]) == "efron" ? TieMethod::Efron : TieMethod::Breslow;
+  if (data.containsElementNamed("censoringByStratum"))
+    d.censoringByStratum = Rcpp::as<bool>(data["censoringByStratum"]);
   SEXP stratum = data["stratum"];
   SEXP stratumStart = data["stratumStart"];
   if (!Rf_isNull(stratum)) {

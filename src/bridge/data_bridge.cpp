@@ -37,13 +37,15 @@ extern "C" SEXP argus_first_duplicate(SEXP idsSexp, SEXP isInteger64) {
   END_RCPP
 }
 
-extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP stratumCode, SEXP nCodes) {
+extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP timeSexp, SEXP stratumCode,
+                                SEXP nCodes) {
   BEGIN_RCPP
   const NumericVector y(ySexp);
+  const double* time = argus::bridge::optionalDoubles(timeSexp, y.size(), "time");
   const std::int32_t* codes = Rf_isNull(stratumCode) ? nullptr : INTEGER(stratumCode);
   const argus::RowPlan plan =
       argus::planRows(argus::parseModelType(as<std::string>(modelType)), y.size(), y.begin(),
-                      codes, as<int>(nCodes));
+                      time, codes, as<int>(nCodes));
   return List::create(_["order"] = wrap(plan.order), _["stratum"] = wrap(plan.stratum),
                       _["internalOfUser"] = wrap(plan.internalOfUser),
                       _["stratumStart"] = wrap(plan.stratumStart),

@@ -250,7 +250,7 @@ TEST(PlanRows, ConditionalGroupsStrataStablyAndDropsEventlessStrata) {
   const std::vector<std::int32_t> code = {2, 0, 1, 2, 0, 1, 2, 0, 3};
   const std::vector<double> y = {1, 0, 0, 0, 1, 0, 1, 0, 1};
   // Code 1 (rows 2, 5) has no event; code 4 is unused.
-  const RowPlan plan = planRows(ModelType::ConditionalLogistic, 9, y.data(), code.data(), 5);
+  const RowPlan plan = planRows(ModelType::ConditionalLogistic, 9, y.data(), nullptr, code.data(), 5);
   EXPECT_EQ(plan.nStrata, 3);
   EXPECT_EQ(plan.droppedStrata, 1);
   EXPECT_EQ(plan.droppedRows, 2);
@@ -264,7 +264,7 @@ TEST(PlanRows, CountsAreEventsForConditionalPoisson) {
   const std::vector<std::int32_t> code = {1, 1, 0, 0, 2};
   const std::vector<double> y = {0, 2, 0, 0, 3};
   const RowPlan plan =
-      planRows(ModelType::SelfControlledCaseSeries, 5, y.data(), code.data(), 3);
+      planRows(ModelType::SelfControlledCaseSeries, 5, y.data(), nullptr, code.data(), 3);
   EXPECT_EQ(plan.nStrata, 2);
   EXPECT_EQ(plan.droppedStrata, 1);
   EXPECT_EQ(plan.droppedRows, 2);
@@ -275,20 +275,20 @@ TEST(PlanRows, CountsAreEventsForConditionalPoisson) {
 TEST(PlanRows, ConditionalErrors) {
   const std::vector<std::int32_t> code = {0, 1, 1, 0};
   const std::vector<double> none = {0, 0, 0, 0};
-  EXPECT_THROW(planRows(ModelType::ConditionalLogistic, 4, none.data(), code.data(), 2),
+  EXPECT_THROW(planRows(ModelType::ConditionalLogistic, 4, none.data(), nullptr, code.data(), 2),
                ArgusError);
   const std::vector<double> y = {1, 0, 0, 0};
-  EXPECT_THROW(planRows(ModelType::ConditionalPoisson, 4, y.data(), nullptr, 0), ArgusError);
+  EXPECT_THROW(planRows(ModelType::ConditionalPoisson, 4, y.data(), nullptr, nullptr, 0), ArgusError);
   const std::vector<std::int32_t> bad = {0, 1, 2, 0};
-  EXPECT_THROW(planRows(ModelType::ConditionalLogistic, 4, y.data(), bad.data(), 2),
+  EXPECT_THROW(planRows(ModelType::ConditionalLogistic, 4, y.data(), nullptr, bad.data(), 2),
                ArgusError);
-  EXPECT_THROW(planRows(ModelType::Logistic, 0, y.data(), nullptr, 0), ArgusError);
+  EXPECT_THROW(planRows(ModelType::Logistic, 0, y.data(), nullptr, nullptr, 0), ArgusError);
 }
 
 TEST(PlanRows, NonConditionalKeepsIdentityOrder) {
   const std::vector<double> y = {0, 0, 0, 0, 0, 0};  // no events needed
   for (ModelType m : {ModelType::LeastSquares, ModelType::Logistic, ModelType::Poisson}) {
-    const RowPlan plan = planRows(m, 6, y.data(), nullptr, 0);
+    const RowPlan plan = planRows(m, 6, y.data(), nullptr, nullptr, 0);
     EXPECT_EQ(plan.order, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}));
     EXPECT_EQ(plan.internalOfUser, (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5}));
     EXPECT_EQ(plan.droppedRows, 0);
@@ -298,7 +298,7 @@ TEST(PlanRows, NonConditionalKeepsIdentityOrder) {
   }
   // Strata given to a non-conditional model do not reorder anything.
   const std::vector<std::int32_t> code = {1, 0, 1, 0, 2, 2};
-  const RowPlan plan = planRows(ModelType::Logistic, 6, y.data(), code.data(), 3);
+  const RowPlan plan = planRows(ModelType::Logistic, 6, y.data(), nullptr, code.data(), 3);
   EXPECT_EQ(plan.order, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(plan.droppedRows, 0);
 }
@@ -434,7 +434,7 @@ TEST(ModelTypeNames, RoundTripAndErrors) {
     EXPECT_EQ(parseModelType(modelTypeName(m)), m);
   EXPECT_EQ(parseModelType("sccs"), ModelType::SelfControlledCaseSeries);
   EXPECT_EQ(parseModelType("clr"), ModelType::ConditionalLogistic);
-  for (const char* bad : {"", "LR", "logistic", "cox", "sccs ", "pr2"})
+  for (const char* bad : {"", "LR", "logistic", "Cox", "sccs ", "pr2"})
     EXPECT_THROW(parseModelType(bad), ArgusError) << "'" << bad << "'";
 }
 

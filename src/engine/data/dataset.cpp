@@ -23,28 +23,53 @@ void validateDataset(const Dataset& data, const double* weights) {
       ARGUS_REQUIRE(y == 0.0 || y == 1.0, "y must be 0 or 1 for this model" + at(r));
     if (requiresCountOutcome(data.model))
       ARGUS_REQUIRE(y >= 0.0 && y == std::floor(y), "y must be a non-negative count" + at(r));
+    if (data.model == ModelType::FineGray)
+      ARGUS_REQUIRE(y == 0.0 || y == 1.0 || y == 2.0,
+                    "y must be 0 (censored), 1 (event) or 2 (competing event) for fgr" + at(r));
     if (o.time) {
       ARGUS_REQUIRE(std::isfinite(o.time[r]), "time is not finite" + at(r));
       if (usesExposureTime(data.model))
         ARGUS_REQUIRE(o.time[r] > 0.0, "exposure time must be positive" + at(r));
+      if (isSurvival(data.model)) ARGUS_REQUIRE(o.time[r] >= 0.0, "time is negative" + at(r));
     }
+    if (o.startTime) {
+      ARGUS_REQUIRE(std::isfinite(o.startTime[r]), "startTime is not finite" + at(r));
+      ARGUS_REQUIRE(o.startTime[r] < o.time[r], "startTime must be before time" + at(r));
+    }
+    if (o.censoringSurvival)
+      ARGUS_REQUIRE(o.censoringSurvival[r] > 0.0 && o.censoringSurvival[r] <= 1.0,
+                    "censoring survival must lie in (0, 1]" + at(r));
     if (o.offset) ARGUS_REQUIRE(std::isfinite(o.offset[r]), "offset is not finite" + at(r));
     if (weights)
       ARGUS_REQUIRE(std::isfinite(weights[r]) && weights[r] >= 0.0,
               "weights must be finite and non-negative" + at(r));
   }
-  if (isConditional(data.model)) {
-    ARGUS_REQUIRE(o.stratum != nullptr && o.stratumStart != nullptr, "conditional models need strata");
+  if (isSurvival(data.model)) {
+    ARGUS_REQUIRE(o.time != nullptr, "survival models need time");
+    ARGUS_REQUIRE(data.model == ModelType::Cox || o.startTime == nullptr,
+                  "fgr does not take counting-process (startTime) data");
+    ARGUS_REQUIRE(data.model == ModelType::Cox || data.ties == TieMethod::Breslow,
+                  "fgr uses Breslow ties only");
+  } else {
+    ARGUS_REQUIRE(o.startTime == nullptr, "startTime is only for survival models");
+  }
+  if (hasStratumBaseline(data.model)) {
+    ARGUS_REQUIRE(o.stratum != nullptr && o.stratumStart != nullptr,
+                  "conditional and survival models need strata (one stratum is fine)");
     for (std::int32_t s = 0; s < o.nStrata; ++s)
       for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r)
         ARGUS_REQUIRE(o.stratum[r] == s, "strata are not contiguous in the internal row order");
     ARGUS_REQUIRE(o.stratumStart[o.nStrata] == n, "strata do not cover every row");
   }
+  if (isSurvival(data.model))
+    for (std::int64_t r = 1; r < n; ++r)
+      ARGUS_REQUIRE(o.stratum[r] != o.stratum[r - 1] || o.time[r] <= o.time[r - 1],
+                    "survival rows are not sorted by time descending" + at(r));
   for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
     const ColumnView& c = data.design.columns[j];
     if (c.kind == ColumnKind::Intercept) {
-      ARGUS_REQUIRE(!isConditional(data.model),
-              "an intercept is not identifiable in a conditional model");
+      ARGUS_REQUIRE(!hasStratumBaseline(data.model),
+              "an intercept is not identifiable in a conditional or survival model");
       continue;
     }
     std::int64_t last = -1;

@@ -12,24 +12,35 @@
 
 namespace argus {
 
+// How tied event times enter a Cox partial likelihood (MODELS.md §2).
+enum class TieMethod : int { Breslow = 0, Efron = 1 };
+
 struct OutcomeView {
   const double* y = nullptr;
   const double* time = nullptr;
+  // Survival models only. startTime: counting-process entry, the row is at risk on
+  // (startTime, time]. censoringSurvival: user-supplied G(time_r-) for Fine-Gray (probability
+  // of remaining uncensored just before the row's time); nullptr: Kaplan-Meier inside.
+  const double* startTime = nullptr;
+  const double* censoringSurvival = nullptr;
   const double* offset = nullptr;
-  const std::int32_t* stratum = nullptr;       // conditional models: contiguous strata
+  const std::int32_t* stratum = nullptr;       // conditional and survival: contiguous strata
   const std::int64_t* stratumStart = nullptr;  // nStrata + 1 offsets
   std::int32_t nStrata = 1;
 };
 
 struct Dataset {
   ModelType model = ModelType::LeastSquares;
+  TieMethod ties = TieMethod::Breslow;  // cox
+  bool censoringByStratum = false;      // fgr: one censoring distribution per stratum
   DesignView design;
   OutcomeView outcomes;
   std::int64_t nRows() const { return design.nRows; }
 };
 
 // Throws ArgusError naming the first problem: non-finite values, y outside the model's set,
-// non-positive exposure time, negative weights, strata that are not contiguous.
+// non-positive exposure time, negative survival times, startTime >= time, negative weights,
+// strata that are not contiguous, survival rows not sorted by time descending in a stratum.
 void validateDataset(const Dataset& data, const double* weights);
 
 }  // namespace argus

@@ -4,7 +4,9 @@
 // work can walk a column's nonzeros (in increasing row order) and meet each touched stratum
 // exactly once. planRows() computes that order with a stable counting sort, drops strata
 // that hold no event (they contribute nothing to a conditional likelihood), and says what it
-// dropped. Survival models will extend the sort key with time.
+// dropped. Survival models (cox, fgr) sort each stratum by time descending; a survival model
+// without strata is one stratum. Fine-Gray keeps strata without events (their rows still
+// shape the censoring distribution).
 #pragma once
 
 #include <cstdint>
@@ -24,8 +26,9 @@ struct RowPlan {
   std::int32_t droppedStrata = 0;
 };
 
-// stratumCode: user-order codes in 0..nCodes-1, or nullptr for no strata.
-RowPlan planRows(ModelType type, std::int64_t nRows, const double* y,
+// stratumCode: user-order codes in 0..nCodes-1, or nullptr for no strata. time: needed for
+// survival models (event or censoring time), ignored otherwise.
+RowPlan planRows(ModelType type, std::int64_t nRows, const double* y, const double* time,
                  const std::int32_t* stratumCode, std::int32_t nCodes);
 
 }  // namespace argus

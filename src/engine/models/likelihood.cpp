@@ -3,6 +3,7 @@
 #include "common/errors.h"
 #include "models/conditional_likelihood.h"
 #include "models/glm_likelihood.h"
+#include "models/survival_likelihood.h"
 
 namespace argus {
 
@@ -42,6 +43,9 @@ std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* we
     case ModelType::ConditionalPoisson:
     case ModelType::SelfControlledCaseSeries:
       return std::make_unique<ConditionalLikelihood>(data, weights);
+    case ModelType::Cox:
+    case ModelType::FineGray:
+      return std::make_unique<SurvivalLikelihood>(data, weights);
   }
   throw ArgusError("no likelihood for model " + modelTypeName(data.model));
 }

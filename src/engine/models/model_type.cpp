@@ -11,7 +11,10 @@ ModelType parseModelType(const std::string& name) {
   if (name == "clr") return ModelType::ConditionalLogistic;
   if (name == "cpr") return ModelType::ConditionalPoisson;
   if (name == "sccs") return ModelType::SelfControlledCaseSeries;
-  throw ArgusError("unknown modelType '" + name + "'; expected one of ls, lr, pr, clr, cpr, sccs");
+  if (name == "cox") return ModelType::Cox;
+  if (name == "fgr") return ModelType::FineGray;
+  throw ArgusError("unknown modelType '" + name +
+                   "'; expected one of ls, lr, pr, clr, cpr, sccs, cox, fgr");
 }
 
 std::string modelTypeName(ModelType type) {
@@ -22,6 +25,8 @@ std::string modelTypeName(ModelType type) {
     case ModelType::ConditionalLogistic: return "clr";
     case ModelType::ConditionalPoisson: return "cpr";
     case ModelType::SelfControlledCaseSeries: return "sccs";
+    case ModelType::Cox: return "cox";
+    case ModelType::FineGray: return "fgr";
   }
   return "unknown";
 }
@@ -37,12 +42,17 @@ bool usesExposureTime(ModelType type) {
 }
 
 bool requiresBinaryOutcome(ModelType type) {
-  return type == ModelType::Logistic || type == ModelType::ConditionalLogistic;
+  return type == ModelType::Logistic || type == ModelType::ConditionalLogistic ||
+         type == ModelType::Cox;
 }
 
 bool requiresCountOutcome(ModelType type) {
   return type == ModelType::Poisson || type == ModelType::ConditionalPoisson ||
          type == ModelType::SelfControlledCaseSeries;
 }
+
+bool isSurvival(ModelType type) { return type == ModelType::Cox || type == ModelType::FineGray; }
+
+bool hasStratumBaseline(ModelType type) { return isConditional(type) || isSurvival(type); }
 
 }  // namespace argus

@@ -12,6 +12,8 @@ enum class ModelType {
   ConditionalLogistic,       // "clr"
   ConditionalPoisson,        // "cpr"
   SelfControlledCaseSeries,  // "sccs"
+  Cox,                       // "cox"
+  FineGray,                  // "fgr"
 };
 
 ModelType parseModelType(const std::string& name);  // throws on an unknown name
@@ -25,5 +27,10 @@ bool usesExposureTime(ModelType type);
 bool requiresBinaryOutcome(ModelType type);
 // y must be a non-negative count.
 bool requiresCountOutcome(ModelType type);
+// Risk sets over event times: rows are sorted by stratum, then time descending; `time` is an
+// event or censoring time; y codes 0 = censored, 1 = event (and 2 = competing event for fgr).
+bool isSurvival(ModelType type);
+// Strata, if any, carry their own baseline: no intercept, rows grouped by stratum.
+bool hasStratumBaseline(ModelType type);
 
 }  // namespace argus

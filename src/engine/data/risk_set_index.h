@@ -1,0 +1,36 @@
+// Buckets of the survival risk sets (MODELS.md §5, "Cox, bucketed").
+//
+// Within stratum s let t_1 < ... < t_E be the distinct event times (rows with y = 1). The
+// stratum owns E + 1 consecutive slots: slot base_s + i stands for "at risk at the first i
+// event times" (i = 0: at none), and slot base_s + e (e >= 1) is also where event time t_e
+// keeps its sums. A row leaves the risk set at its exit slot b(r) = base_s + #{e : t_e <=
+// time_r} and, with counting-process data, enters after its entry slot a(r) = base_s +
+// #{e : t_e <= startTime_r}: it is at risk at t_e iff a(r) < base_s + e <= b(r).
+//
+// The index depends only on y, time, startTime and the strata, never on weights, so the
+// cross-validation folds and bootstrap replicates of one data set could share it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace argus {
+
+struct RiskSetIndex {
+  std::int32_t nSlots = 0;
+  std::vector<std::int32_t> slotStart;  // nStrata + 1: stratum s owns [slotStart[s], slotStart[s+1])
+  std::vector<double> slotTime;         // event time of each slot (base slots: -infinity)
+  std::vector<std::int32_t> exitSlot;   // per row
+  std::vector<std::int32_t> entrySlot;  // per row; empty without startTime
+  bool countingProcess() const { return !entrySlot.empty(); }
+  bool isBase(std::int32_t slot, std::int32_t stratum) const {
+    return slot == slotStart[stratum];
+  }
+};
+
+// Rows must be sorted by stratum, then time descending (validateDataset checks it).
+RiskSetIndex buildRiskSetIndex(const Dataset& data);
+
+}  // namespace argus

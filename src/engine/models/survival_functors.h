@@ -1,0 +1,80 @@
+// Formulas of the survival likelihoods (cox, fgr), MODELS.md §2 and §5, written once.
+//
+// Per event slot e (a distinct event time of a stratum) the log-likelihood subtracts
+//   Breslow: d_e log den_e
+//   Efron:   (d_e / m_e) sum_{k<m_e} log(den_e - (k/m_e) F_e)
+// where d_e is the weighted event count, m_e the number of (positively weighted) events,
+// den_e the risk-set sum of u = w exp(eta) and F_e the part of den_e owed to the tied events.
+// With f_k = k / m_e and D_k = den_e - f_k F_e, the coordinate derivatives need only
+//   A = meanwt sum 1/D_k,     B  = meanwt sum f_k/D_k,
+//   Q0 = meanwt sum 1/D_k^2,  Q1 = meanwt sum f_k/D_k^2,  Q2 = meanwt sum f_k^2/D_k^2,
+// because with N1 = sum_{at risk} u x, F1 = sum_{tied events} u x (N2, F2 with x^2):
+//   -dL_e/dbeta_j   = A N1 - B F1
+//   -d2L_e/dbeta_j2 = (A N2 - B F2) - (Q0 N1^2 - 2 Q1 N1 F1 + Q2 F1^2).
+// Breslow is the case B = Q1 = Q2 = 0, A = d/den, Q0 = d/den^2.
+#pragma once
+
+#include <cmath>
+
+#include "common/host_device.h"
+
+namespace argus {
+
+struct EventSlotTerms {
+  double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
+  double logTerm = 0.0;  // what the slot subtracts from the log-likelihood
+};
+
+ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double den) {
+  EventSlotTerms t;
+  if (events == 0.0) return t;
+  t.a = events / den;
+  t.q0 = t.a / den;
+  t.logTerm = events * std::log(den);
+  return t;
+}
+
+ARGUS_HOST_DEVICE inline EventSlotTerms efronEventTerms(double events, double count, double den,
+                                                        double tiedRisk) {
+  EventSlotTerms t;
+  if (events == 0.0 || count == 0.0) return t;
+  const int m = static_cast<int>(count);
+  for (int k = 0; k < m; ++k) {
+    const double f = static_cast<double>(k) / m;
+    const double inv = 1.0 / (den - f * tiedRisk);
+    t.a += inv;
+    t.b += f * inv;
+    t.q0 += inv * inv;
+    t.q1 += f * inv * inv;
+    t.q2 += f * f * inv * inv;
+    t.logTerm -= std::log(inv);
+  }
+  const double meanWeight = events / m;
+  t.a *= meanWeight;
+  t.b *= meanWeight;
+  t.q0 *= meanWeight;
+  t.q1 *= meanWeight;
+  t.q2 *= meanWeight;
+  t.logTerm *= meanWeight;
+  return t;
+}
+
+// Running sums of one coordinate over its risk-set items, visited per stratum in descending
+// slot order (MODELS.md §5). An item is a row's exit (+u x at b(r)) or, with counting-process
+// data, its entry (-u x at a(r)); c1, c2 are the cumulative A and Q0 at the item's slot.
+// The squared term sum_e Q0_e N1(e)^2 is summed by parts: with `prefix` the signed sum of
+// the items already visited in the stratum, each item adds c2 v (2 prefix + v).
+struct RiskSetItemSums {
+  double gradient = 0.0;  // sum v c1: subtract from the linear term
+  double first = 0.0;     // sum v x c1
+  double squared = 0.0;   // sum_e Q0_e N1(e)^2
+  double prefix = 0.0;
+  ARGUS_HOST_DEVICE void add(double v, double x, double c1, double c2) {
+    gradient += v * c1;
+    first += v * x * c1;
+    squared += c2 * v * (2.0 * prefix + v);
+    prefix += v;
+  }
+};
+
+}  // namespace argus

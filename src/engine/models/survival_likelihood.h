@@ -1,0 +1,71 @@
+// Cox (Breslow or Efron ties, strata, counting-process data) and Fine-Gray partial
+// likelihoods with the bucketed per-coordinate algorithm of MODELS.md §5.
+//
+// State, per risk-set slot (data/risk_set_index.h): D (u of the rows exiting there, minus u of
+// the rows entering after it), den (suffix sums of D within the stratum, plus for Fine-Gray
+// the competing rows kept at risk by G), the event-slot terms (survival_functors.h) and their
+// cumulative sums c1 = sum_{e<=k} A_e, c2 = sum_{e<=k} Q0_e. One coordinate's g and h then
+// need only its own nonzeros, walked in row order = descending slot within a stratum: O(nnz_j).
+// A step updates u and D on those rows and refreshes the slot arrays in O(slots + events).
+// src/engine/DESIGN.md maps every term to the code.
+#pragma once
+
+#include <vector>
+
+#include "data/risk_set_index.h"
+#include "models/likelihood.h"
+#include "models/survival_functors.h"
+
+namespace argus {
+
+class SurvivalLikelihood final : public Likelihood {
+ public:
+  SurvivalLikelihood(const Dataset& data, const double* weights);
+
+  void refreshSums() override;
+  GradHess gradHess(std::size_t j) const override;
+  void applyStep(std::size_t j, double delta) override;
+  double logLikelihood() const override;
+
+ private:
+  struct Item {  // one risk-set item of a coordinate (see RiskSetItemSums)
+    std::int32_t stratum, slot;
+    double v, x;
+    bool event;        // an event row's exit: Efron's tied-event sums
+    double inverseG;   // Fine-Gray: 1/G(time_r-) for a competing row's exit, else 0
+  };
+  class CoordinateScan;
+
+  void rebuildFromEta() override;
+  void scatterRows();   // D, competing and tied sums from u
+  void refreshSlots();  // den, terms, cumulative arrays: O(slots + events)
+  void buildEntryOrder();
+  bool isEvent(std::int64_t r) const { return data_.outcomes.y[r] == 1.0; }
+
+  const std::int32_t* stratum_;
+  RiskSetIndex index_;
+  const bool efron_;
+  const bool fineGray_;
+
+  std::vector<double> u_;              // w exp(eta - shift of the row's stratum)
+  std::vector<double> shift_;          // per stratum: max eta, against exp overflow
+  std::vector<double> inverseG_;       // per row: 1/G(time_r-) for competing rows, else 0
+  std::vector<double> slotG_;          // per slot: G(t_e-) (Fine-Gray)
+  std::vector<double> exitRisk_;       // D
+  std::vector<double> competingRisk_;  // per slot: sum of u/G of competing rows exiting there
+  std::vector<double> tiedRisk_;       // per slot: F, u of the events there (Efron)
+  std::vector<double> events_;         // d_e
+  std::vector<double> eventCount_;     // m_e: events with positive weight
+  std::vector<double> den_;
+  std::vector<EventSlotTerms> terms_;
+  std::vector<double> c1_, c2_;        // cumulative A and Q0 within the stratum
+  std::vector<double> cumG_;           // Fine-Gray: cumulative Q0 G
+  std::vector<double> tail1_, tail2_;  // Fine-Gray: sum_{e > k} G A and G^2 Q0
+  std::vector<double> linearTerm_;     // sum over events of w x_j
+  double logTermTotal_ = 0.0;
+  // Counting process: per column, entry positions sorted by (stratum, entry slot descending).
+  std::vector<std::vector<std::int32_t>> entryOrder_;
+  mutable std::vector<Item> scratch_;
+};
+
+}  // namespace argus
