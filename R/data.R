@@ -45,7 +45,9 @@
 #' @export
 createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, y = NULL,
                        formula = NULL, data = NULL, stratumId = NULL, time = NULL,
-                       weights = NULL, offset = NULL, addIntercept = NULL) {
+                       weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
+                       ties = c("breslow", "efron"), censoringSurvival = NULL,
+                       censoringByStratum = FALSE) {
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL
@@ -55,30 +57,40 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   }
   if (missing(modelType)) stopf("'modelType' is required: one of %s", paste(modelTypes(), collapse = ", "))
   modelType <- checkModelType(modelType)
+  ties <- match.arg(ties)
+  checkFlag(censoringByStratum, "censoringByStratum")
+  if (ties == "efron" && modelType != "cox") stopf("ties = \"efron\" is for modelType 'cox' only")
+  if (censoringByStratum && modelType != "fgr") stopf("'censoringByStratum' is for modelType 'fgr' only")
   routes <- c(!is.null(outcomes), !is.null(x), !is.null(formula))
   if (sum(routes) != 1)
     stopf("give exactly one of: 'outcomes' with 'covariates', 'x' with 'y', or 'formula' with 'data'")
   if (!is.null(addIntercept)) checkFlag(addIntercept, "addIntercept")
-  if (isTRUE(addIntercept) && isConditionalModel(modelType))
-    stopf("an intercept is not identifiable in a conditional model ('%s')", modelType)
+  if (isTRUE(addIntercept) && hasStratumBaseline(modelType))
+    stopf("an intercept is not identifiable in a conditional or survival model ('%s')", modelType)
   started <- proc.time()[["elapsed"]]
   input <- if (routes[1]) {
     longInput(outcomes, covariates, modelType)
   } else if (routes[2]) {
-    matrixInput(x, y, stratumId, time, weights, offset)
+    matrixInput(x, y, stratumId, time, weights, offset, startTime = startTime,
+                censoringSurvival = censoringSurvival)
   } else {
-    formulaInput(formula, data, modelType, stratumId, time, weights)
+    formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival)
   }
-  if (is.null(addIntercept)) addIntercept <- input$addIntercept %||% !isConditionalModel(modelType)
-  result <- assembleData(input, modelType, addIntercept && !isConditionalModel(modelType))
+  if (is.null(addIntercept)) addIntercept <- input$addIntercept %||% !hasStratumBaseline(modelType)
+  input$ties <- ties
+  input$censoringByStratum <- censoringByStratum
+  result <- assembleData(input, modelType, addIntercept && !hasStratumBaseline(modelType))
   result$seconds <- proc.time()[["elapsed"]] - started
   result
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
-modelTypes <- function() c("ls", "lr", "pr", "clr", "cpr", "sccs")
+modelTypes <- function() c("ls", "lr", "pr", "clr", "cpr", "sccs", "cox", "fgr")
 isConditionalModel <- function(modelType) modelType %in% c("clr", "cpr", "sccs")
+isSurvivalModel <- function(modelType) modelType %in% c("cox", "fgr")
+# Strata carry their own baseline (no intercept); rows are grouped by stratum in the engine.
+hasStratumBaseline <- function(modelType) isConditionalModel(modelType) || isSurvivalModel(modelType)
 usesExposure <- function(modelType) modelType %in% c("pr", "cpr", "sccs")
 
 checkModelType <- function(modelType) {
@@ -99,8 +111,15 @@ checkRows <- function(input, modelType) {
   if (modelType %in% c("pr", "cpr", "sccs") && any(y < 0 | y != round(y)))
     stopf("'y' must be a non-negative count for modelType '%s' (row %d is %g)", modelType,
           which(y < 0 | y != round(y))[1], y[which(y < 0 | y != round(y))[1]])
+  if (modelType == "cox" && any(y != 0 & y != 1))
+    stopf("'y' must be 0 (censored) or 1 (event) for modelType 'cox' (row %d is %g)",
+          which(y != 0 & y != 1)[1], y[which(y != 0 & y != 1)[1]])
+  if (modelType == "fgr" && any(!(y %in% c(0, 1, 2))))
+    stopf("'y' must be 0 (censored), 1 (event of interest) or 2 (competing event) for modelType 'fgr' (row %d is %g)",
+          which(!(y %in% c(0, 1, 2)))[1], y[which(!(y %in% c(0, 1, 2)))[1]])
   time <- checkNumericVector(input$time, "time", n)
-  if (!is.null(time)) {
+  survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType)
+  if (!is.null(time) && !isSurvivalModel(modelType)) {
     if (!usesExposure(modelType)) {
       warning(sprintf("'time' is not used by modelType '%s' and is ignored", modelType),
               call. = FALSE)
@@ -110,10 +129,40 @@ checkRows <- function(input, modelType) {
             which(time <= 0)[1], time[which(time <= 0)[1]])
     }
   }
+  if (!isSurvivalModel(modelType)) {
+    if (!is.null(input$startTime)) stopf("'startTime' is only for modelType 'cox'")
+    if (!is.null(input$censoringSurvival)) stopf("'censoringSurvival' is only for modelType 'fgr'")
+  }
   if (isConditionalModel(modelType) && is.null(input$stratumId))
     stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
   list(n = n, y = y, time = time, weights = checkWeights(input$weights, "weights", n),
-       offset = checkNumericVector(input$offset, "offset", n))
+       offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
+       censoringSurvival = survival$censoringSurvival)
+}
+
+# Survival rows: event or censoring times, counting-process entry times, and (Fine-Gray)
+# user-supplied censoring survival probabilities.
+checkSurvivalRows <- function(input, time, y, n, modelType) {
+  if (is.null(time)) stopf("modelType '%s' needs the event or censoring 'time' of each row", modelType)
+  if (any(time < 0))
+    stopf("'time' must not be negative (row %d is %g)", which(time < 0)[1], time[which(time < 0)[1]])
+  start <- checkNumericVector(input$startTime, "startTime", n)
+  if (!is.null(start)) {
+    if (modelType != "cox") stopf("'startTime' (counting-process data) is for modelType 'cox' only")
+    bad <- which(start >= time)
+    if (length(bad))
+      stopf("'startTime' must be before 'time' (row %d: startTime %g, time %g)", bad[1],
+            start[bad[1]], time[bad[1]])
+  }
+  g <- checkNumericVector(input$censoringSurvival, "censoringSurvival", n)
+  if (!is.null(g)) {
+    if (modelType != "fgr") stopf("'censoringSurvival' is for modelType 'fgr' only")
+    bad <- which(g <= 0 | g > 1)
+    if (length(bad))
+      stopf("'censoringSurvival' must lie in (0, 1] (row %d is %g)", bad[1], g[bad[1]])
+  }
+  if (!any(y == 1)) stopf("no row has an event (y = 1): modelType '%s' has nothing to fit", modelType)
+  list(startTime = start, censoringSurvival = g)
 }
 
 # Shared by all routes. `input` holds per-row vectors in the user's row order, and the
@@ -122,7 +171,8 @@ checkRows <- function(input, modelType) {
 assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
   strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
-  plan <- .Call(argus_plan_rows, modelType, rows$y, strata$code, strata$n %||% 0L)
+  plan <- .Call(argus_plan_rows, modelType, rows$y,
+                if (isSurvivalModel(modelType)) rows$time else NULL, strata$code, strata$n %||% 0L)
   nKept <- length(plan$order)
   order1 <- plan$order + 1
   nColumns <- length(input$columnNames)
@@ -143,8 +193,12 @@ assembleData <- function(input, modelType, addIntercept) {
     time = permute(rows$time),
     weights = permute(rows$weights),
     offset = permute(rows$offset),
-    stratum = if (isConditionalModel(modelType)) plan$stratum else NULL,
-    stratumStart = if (isConditionalModel(modelType)) plan$stratumStart else NULL,
+    startTime = permute(rows$startTime),
+    censoringSurvival = permute(rows$censoringSurvival),
+    ties = input$ties %||% "breslow",
+    censoringByStratum = isTRUE(input$censoringByStratum),
+    stratum = if (hasStratumBaseline(modelType)) plan$stratum else NULL,
+    stratumStart = if (hasStratumBaseline(modelType)) plan$stratumStart else NULL,
     nStrata = if (is.null(strata)) 0L else plan$nStrata,
     order = order1,
     rowIds = input$rowIds,
@@ -162,8 +216,14 @@ assembleData <- function(input, modelType, addIntercept) {
 print.argusData <- function(x, ...) {
   cat(sprintf("Argus data: modelType '%s'\n", x$modelType))
   cat(sprintf("  rows: %s", format(x$nRows, big.mark = ",")))
-  if (isConditionalModel(x$modelType))
+  if (isConditionalModel(x$modelType) || x$nStrata > 0)
     cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))
+  if (isSurvivalModel(x$modelType)) {
+    cat(sprintf(", %s events", format(sum(x$y == 1), big.mark = ",")))
+    if (x$modelType == "fgr") cat(sprintf(", %s competing", format(sum(x$y == 2), big.mark = ",")))
+    if (!is.null(x$startTime)) cat(" (counting process)")
+    if (x$modelType == "cox") cat(sprintf("; %s ties", x$ties))
+  }
   cat(sprintf("\n  covariates: %d%s\n", length(x$columnNames),
               if (x$hasIntercept) " (including the intercept)" else ""))
   kinds <- table(factor(x$design$kinds, levels = 0:3,
@@ -184,7 +244,8 @@ summary.argusData <- function(object, ...) {
   counts <- nonzeroCounts(object)
   structure(list(
     modelType = object$modelType, nRows = object$nRows, nStrata = object$nStrata,
-    outcomes = sum(object$y), dropped = object$dropped,
+    outcomes = if (isSurvivalModel(object$modelType)) sum(object$y == 1) else sum(object$y),
+    dropped = object$dropped,
     covariates = data.frame(
       covariate = object$columnNames,
       storage = c("indicator", "sparse", "dense", "intercept")[object$design$kinds + 1],

@@ -38,6 +38,7 @@ longInput <- function(outcomes, covariates, modelType) {
 
   list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = outcomes$stratumId,
        time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
+       startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival,
        entryRow = found$position + 1L, entryColumn = coded$code + 1L, entryValue = values,
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
@@ -48,7 +49,8 @@ needColumns <- function(df, columns, name) {
     stopf("'%s' lacks column(s) %s", name, paste(sprintf("'%s'", missing), collapse = ", "))
 }
 
-matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = NULL) {
+matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = NULL,
+                        startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
   if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
   if (!(is.matrix(x) || is(x, "sparseMatrix")))
@@ -66,7 +68,7 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = N
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
   list(rowIds = seq_len(nrow(x)), y = if (is.logical(y)) as.numeric(y) else y,
        stratumId = stratumId, time = time, weights = weights, offset = offset,
-       entryRow = entries$row, entryColumn = entries$column,
+       startTime = startTime, censoringSurvival = censoringSurvival, entryRow = entries$row, entryColumn = entries$column,
        entryValue = entries$value, covariateIds = NULL, columnNames = columnNames,
        addIntercept = addIntercept)
 }
@@ -85,7 +87,8 @@ matrixEntries <- function(x) {
        value = sparse@x)
 }
 
-formulaInput <- function(formula, data, modelType, stratumId, time, weights) {
+formulaInput <- function(formula, data, modelType, stratumId, time, weights,
+                         censoringSurvival = NULL) {
   if (is.null(data)) stopf("the formula route needs 'data'")
   if (!is.data.frame(data)) stopf("'data' must be a data frame")
   if (nrow(data) == 0) stopf("'data' has no rows")
@@ -101,6 +104,14 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights) {
     label <- deparse(call, width.cutoff = 500L)
     formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
   }
+  startTime <- NULL
+  if (isSurvivalResponse(formula)) {
+    surv <- survivalResponse(formula, data, modelType)
+    time <- surv$time
+    startTime <- surv$startTime
+    formula[[2]] <- as.name(".survivalOutcome")
+    data$.survivalOutcome <- surv$status
+  }
   mf <- model.frame(formula, data, na.action = "na.pass")
   y <- model.response(mf)
   if (is.factor(y)) {
@@ -114,6 +125,33 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights) {
   x <- x[, !intercept, drop = FALSE]
   if (ncol(x) == 0) stopf("the formula has no covariates")
   input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
-                       addIntercept = hasIntercept && !isConditionalModel(modelType))
+                       addIntercept = hasIntercept && !hasStratumBaseline(modelType),
+                       startTime = startTime, censoringSurvival = censoringSurvival)
   input
+}
+
+isSurvivalResponse <- function(formula) {
+  length(formula) == 3 && is.call(formula[[2]]) &&
+    deparse(formula[[2]][[1]]) %in% c("Surv", "survival::Surv")
+}
+
+# Surv(time, status) or Surv(start, stop, status) on the left of a formula, read here (not by
+# survival::Surv, which would reject Fine-Gray's status 2). status: 0/1 (0/1/2 for fgr),
+# logical, or a two-level factor (second level = event).
+survivalResponse <- function(formula, data, modelType) {
+  if (!isSurvivalModel(modelType))
+    stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
+  env <- environment(formula) %||% parent.frame()
+  args <- lapply(as.list(formula[[2]])[-1], function(e) eval(e, data, env))
+  if (!is.null(names(args)) && any(names(args) != ""))
+    stopf("write Surv() with unnamed arguments: Surv(time, status) or Surv(start, stop, status)")
+  if (!(length(args) %in% 2:3)) stopf("Surv() needs (time, status) or (start, stop, status)")
+  status <- args[[length(args)]]
+  if (is.factor(status)) {
+    if (nlevels(status) != 2) stopf("a factor status in Surv() must have two levels")
+    status <- as.numeric(status == levels(status)[2])
+  }
+  if (is.logical(status)) status <- as.numeric(status)
+  if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
+  list(time = args[[2]], startTime = args[[1]], status = status)
 }
