@@ -72,6 +72,39 @@ simulateLogistic <- function(n, p, density, nNonzero = 20, effectRange = c(0.2, 
 }
 
 # ---------------------------------------------------------------------------------------
+# Survival (paper 003, section 3.2): sparse indicators, exponential times in whole days
+# ---------------------------------------------------------------------------------------
+
+#' Simulate Cox / Fine-Gray data as in the GPU survival paper's synthetic design.
+#'
+#' X: p indicator columns at the given density. beta ~ N(0, 1) x Bernoulli(0.2). Event times
+#' exponential with rate exp(eta) / baseScale, censoring uniform on (0, maxDays); times are
+#' rounded up to whole days (at most maxDays distinct times) unless jitter = TRUE, which adds
+#' U(0, 1) to make them unique. competing > 0 turns a share of the events into competing
+#' events (y = 2) for Fine-Gray.
+#' @return list(x = dgCMatrix, y, time, trueBeta)
+simulateSurvival <- function(n, p, density, jitter = FALSE, maxDays = 500, baseScale = 300,
+                             competing = 0, seed = NULL) {
+  if (!is.null(seed)) set.seed(seed)
+  n <- as.integer(n)
+  p <- as.integer(p)
+  counts <- stats::rbinom(p, n, density)
+  i <- unlist(lapply(counts, function(k) sort.int(sample.int(n, k))), use.names = FALSE)
+  x <- new("dgCMatrix", i = i - 1L, p = as.integer(c(0L, cumsum(counts))),
+           x = rep(1, length(i)), Dim = c(n, p),
+           Dimnames = list(NULL, as.character(seq_len(p))))
+  beta <- stats::rnorm(p) * stats::rbinom(p, 1, 0.2)
+  eta <- as.vector(x %*% beta)
+  eventTime <- stats::rexp(n, exp(eta) / baseScale)
+  censorTime <- stats::runif(n, 0, maxDays)
+  y <- as.numeric(eventTime <= censorTime)
+  time <- ceiling(pmin(eventTime, censorTime))
+  if (jitter) time <- time - stats::runif(n)
+  if (competing > 0) y[y == 1 & stats::runif(n) < competing] <- 2
+  list(x = x, y = y, time = time, trueBeta = stats::setNames(beta, colnames(x)))
+}
+
+# ---------------------------------------------------------------------------------------
 # Helpers shared by the benchmark scripts
 # ---------------------------------------------------------------------------------------
 

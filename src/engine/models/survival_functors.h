@@ -22,7 +22,6 @@ namespace argus {
 
 struct EventSlotTerms {
   double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
-  double logTerm = 0.0;  // what the slot subtracts from the log-likelihood
 };
 
 ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double den) {
@@ -30,7 +29,6 @@ ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double 
   if (events == 0.0) return t;
   t.a = events / den;
   t.q0 = t.a / den;
-  t.logTerm = events * std::log(den);
   return t;
 }
 
@@ -47,7 +45,6 @@ ARGUS_HOST_DEVICE inline EventSlotTerms efronEventTerms(double events, double co
     t.q0 += inv * inv;
     t.q1 += f * inv * inv;
     t.q2 += f * f * inv * inv;
-    t.logTerm -= std::log(inv);
   }
   const double meanWeight = events / m;
   t.a *= meanWeight;
@@ -55,8 +52,19 @@ ARGUS_HOST_DEVICE inline EventSlotTerms efronEventTerms(double events, double co
   t.q0 *= meanWeight;
   t.q1 *= meanWeight;
   t.q2 *= meanWeight;
-  t.logTerm *= meanWeight;
   return t;
+}
+
+// What an event slot subtracts from the log-likelihood (kept apart from the derivative terms:
+// a step needs those at every moved coordinate, the logarithms only once per readout).
+ARGUS_HOST_DEVICE inline double eventLogTerm(bool efron, double events, double count, double den,
+                                             double tiedRisk) {
+  if (events == 0.0) return 0.0;
+  if (!efron) return events * std::log(den);
+  const int m = static_cast<int>(count);
+  double sum = 0.0;
+  for (int k = 0; k < m; ++k) sum += std::log(den - (static_cast<double>(k) / m) * tiedRisk);
+  return events / m * sum;
 }
 
 // Running sums of one coordinate over its risk-set items, visited per stratum in descending

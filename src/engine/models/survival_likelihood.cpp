@@ -8,43 +8,50 @@
 
 namespace argus {
 
-// Accumulates one coordinate's g and h from its items, visited per stratum in descending
-// slot order. Slot groups matter twice: Efron's tied-event terms need N1(e) once every item
-// of slot e is in, and Fine-Gray's cross term needs the sums over strictly higher slots.
+// Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
+// descending slot order; a rising slot starts a new stratum. Slot groups matter twice:
+// Efron's tied-event terms need N1(e) once every item of slot e is in, and Fine-Gray's
+// cross term needs the sums over strictly higher slots. Compile-time flags keep the
+// Breslow path free of the other models' branches.
+template <bool Efron, bool FineGray>
 class SurvivalLikelihood::CoordinateScan {
  public:
-  CoordinateScan(const SurvivalLikelihood& lik, std::vector<Item>* competing)
-      : lik_(lik), competing_(competing) {
-    competing_->clear();
+  CoordinateScan(const SurvivalLikelihood& lik, std::vector<std::pair<std::int32_t, double>>* competing)
+      : c1_(lik.c1_.data()), c2_(lik.c2_.data()), cumG_(lik.cumG_.data()),
+        tail1_(lik.tail1_.data()), tail2_(lik.tail2_.data()), terms_(lik.terms_.data()),
+        competing_(competing) {
+    if (FineGray) competing_->clear();
   }
 
-  void visit(const Item& it) {
-    if (it.stratum != stratum_) {
-      endStratum();
-      stratum_ = it.stratum;
+  // v = u x (negative for a counting-process entry); inverseG: 1/G(time_r-) for a competing
+  // row's exit under Fine-Gray, else 0.
+  void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
+    if (slot != slot_) {
+      if (slot > slot_) {
+        endStratum();
+      } else {
+        if (Efron) endSlot();
+      }
+      slot_ = slot;
+      if (FineGray) {
+        groupPrefix_ = sums_.prefix;
+        groupPrefixCG_ = prefixCG_;
+      }
     }
-    if (it.slot != slot_) {
-      endSlot();
-      slot_ = it.slot;
-      groupPrefix_ = sums_.prefix;
-      groupPrefixCG_ = prefixCG_;
+    sums_.add(v, x, c1_[slot], c2_[slot]);
+    if (Efron && event) {
+      tied1_ += v;
+      tied2_ += v * x;
     }
-    const std::size_t k = static_cast<std::size_t>(it.slot);
-    sums_.add(it.v, it.x, lik_.c1_[k], lik_.c2_[k]);
-    if (lik_.efron_ && it.event) {
-      tied1_ += it.v;
-      tied2_ += it.v * it.x;
-    }
-    if (lik_.fineGray_) {
-      prefixCG_ += it.v * lik_.cumG_[k];
-      if (it.inverseG != 0.0) {
+    if (FineGray) {
+      prefixCG_ += v * cumG_[slot];
+      if (inverseG != 0.0) {
         // A competing row stays at risk after its exit, weighted by G(t_e) / G(time_r).
-        const double b = it.v * it.inverseG;
-        sums_.gradient += b * lik_.tail1_[k];
-        sums_.first += b * it.x * lik_.tail1_[k];
-        cross_ += 2.0 * b * (groupPrefixCG_ - lik_.cumG_[k] * groupPrefix_);
-        competing_->push_back(it);
-        competing_->back().v = b;
+        const double b = v * inverseG;
+        sums_.gradient += b * tail1_[slot];
+        sums_.first += b * x * tail1_[slot];
+        cross_ += 2.0 * b * (groupPrefixCG_ - cumG_[slot] * groupPrefix_);
+        competing_->emplace_back(slot, b);
       }
     }
   }
@@ -60,7 +67,7 @@ class SurvivalLikelihood::CoordinateScan {
  private:
   void endSlot() {
     if (tied1_ == 0.0 && tied2_ == 0.0) return;
-    const EventSlotTerms& t = lik_.terms_[static_cast<std::size_t>(slot_)];
+    const EventSlotTerms& t = terms_[slot_];
     tiedGradient_ += t.b * tied1_;
     sums_.first -= t.b * tied2_;
     tiedSquared_ += -2.0 * t.q1 * sums_.prefix * tied1_ + t.q2 * tied1_ * tied1_;
@@ -68,25 +75,26 @@ class SurvivalLikelihood::CoordinateScan {
   }
 
   void endStratum() {
-    endSlot();
-    // Fine-Gray: the competing rows' share, sum_e Q0 G^2 B(e)^2 with B(e) the sum over
-    // competing rows that exited below e, summed by parts in ascending slot order.
-    double below = 0.0;
-    for (auto it = competing_->rbegin(); it != competing_->rend(); ++it) {
-      sums_.squared += lik_.tail2_[static_cast<std::size_t>(it->slot)] * it->v *
-                       (2.0 * below + it->v);
-      below += it->v;
+    if (Efron) endSlot();
+    if (FineGray) {
+      // The competing rows' share, sum_e Q0 G^2 B(e)^2 with B(e) the sum over competing
+      // rows that exited below e, summed by parts in ascending slot order.
+      double below = 0.0;
+      for (auto it = competing_->rbegin(); it != competing_->rend(); ++it) {
+        sums_.squared += tail2_[it->first] * it->second * (2.0 * below + it->second);
+        below += it->second;
+      }
+      competing_->clear();
+      prefixCG_ = 0.0;
     }
-    competing_->clear();
     sums_.prefix = 0.0;
-    prefixCG_ = 0.0;
-    slot_ = -1;
   }
 
-  const SurvivalLikelihood& lik_;
-  std::vector<Item>* competing_;
+  const double *c1_, *c2_, *cumG_, *tail1_, *tail2_;
+  const EventSlotTerms* terms_;
+  std::vector<std::pair<std::int32_t, double>>* competing_;
   RiskSetItemSums sums_;
-  std::int32_t stratum_ = -1, slot_ = -1;
+  std::int32_t slot_ = -1;
   double groupPrefix_ = 0.0, groupPrefixCG_ = 0.0, prefixCG_ = 0.0, cross_ = 0.0;
   double tied1_ = 0.0, tied2_ = 0.0, tiedGradient_ = 0.0, tiedSquared_ = 0.0;
 };
@@ -97,7 +105,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       index_(buildRiskSetIndex(data)),
       efron_(data.ties == TieMethod::Efron),
       fineGray_(data.model == ModelType::FineGray),
-      u_(static_cast<std::size_t>(data.nRows())),
+      rows_(static_cast<std::size_t>(data.nRows()), RowState{0.0, 0.0, 0, 0, 0.0}),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design.nColumns(), 0.0) {
   const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
@@ -113,10 +121,9 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
   }
   if (fineGray_) {
     const std::vector<double> g = censoringSurvivalBefore(data, weights);
-    inverseG_.assign(g.size(), 0.0);
     std::vector<unsigned char> seen(slots, 0);
     for (std::int64_t r = 0; r < nRows(); ++r) {
-      if (data.outcomes.y[r] == 2.0) inverseG_[r] = 1.0 / g[r];
+      if (data.outcomes.y[r] == 2.0) rows_[r].inverseG = 1.0 / g[r];
       if (!isEvent(r)) continue;
       const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
       ARGUS_REQUIRE(!seen[k] || std::fabs(slotG_[k] - g[r]) <= 1e-12,
@@ -133,6 +140,8 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
     });
     linearTerm_[j] = sum;
   }
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    rows_[r].code = index_.exitSlot[r] * 2 + (isEvent(r) ? 1 : 0);
   if (index_.countingProcess()) buildEntryOrder();
 }
 
@@ -185,13 +194,19 @@ void SurvivalLikelihood::rebuildFromEta() {
     shift_[s] = std::isfinite(top) ? top : 0.0;
   }
   for (std::int64_t r = 0; r < nRows(); ++r)
-    u_[r] = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
+  {
+    rows_[r].eta = eta_[r];
+    rows_[r].u = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
+  }
   scatterRows();
   refreshSlots();
 }
 
 // Recomputed from eta once per cycle: incremental updates of u and D drift.
-void SurvivalLikelihood::refreshSums() { rebuildFromEta(); }
+void SurvivalLikelihood::refreshSums() {
+  for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = rows_[r].eta;
+  rebuildFromEta();
+}
 
 void SurvivalLikelihood::scatterRows() {
   std::fill(exitRisk_.begin(), exitRisk_.end(), 0.0);
@@ -199,15 +214,15 @@ void SurvivalLikelihood::scatterRows() {
   std::fill(tiedRisk_.begin(), tiedRisk_.end(), 0.0);
   for (std::int64_t r = 0; r < nRows(); ++r) {
     const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-    exitRisk_[k] += u_[r];
-    if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= u_[r];
-    if (efron_ && isEvent(r)) tiedRisk_[k] += u_[r];
-    if (fineGray_) competingRisk_[k] += u_[r] * inverseG_[r];
+    const double u = rows_[r].u;
+    exitRisk_[k] += u;
+    if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= u;
+    if (efron_ && isEvent(r)) tiedRisk_[k] += u;
+    if (fineGray_) competingRisk_[k] += u * rows_[r].inverseG;
   }
 }
 
 void SurvivalLikelihood::refreshSlots() {
-  logTermTotal_ = 0.0;
   for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s) {
     const std::size_t lo = static_cast<std::size_t>(index_.slotStart[s]);
     const std::size_t hi = static_cast<std::size_t>(index_.slotStart[s + 1]);
@@ -223,7 +238,6 @@ void SurvivalLikelihood::refreshSlots() {
       den_[k] += atRisk;
       terms_[k] = efron_ ? efronEventTerms(events_[k], eventCount_[k], den_[k], tiedRisk_[k])
                          : breslowEventTerms(events_[k], den_[k]);
-      logTermTotal_ += terms_[k].logTerm + events_[k] * shift_[s];
     }
     c1_[lo] = c2_[lo] = cumG_[lo] = 0.0;
     for (std::size_t k = lo + 1; k < hi; ++k) {
@@ -241,64 +255,89 @@ void SurvivalLikelihood::refreshSlots() {
   }
 }
 
-GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
-  CoordinateScan scan(*this, &scratch_);
-  const ColumnView& c = column(j);
-  auto exitItem = [&](std::int64_t r, double x) {
-    return Item{stratum_[r], index_.exitSlot[r], u_[r] * x, x, isEvent(r),
-                fineGray_ ? inverseG_[r] : 0.0};
-  };
-  if (!index_.countingProcess()) {
-    forEachEntry(c, nRows(), [&](std::int64_t r, double x) { scan.visit(exitItem(r, x)); });
-    return scan.finish(linearTerm_[j]);
-  }
-  // Counting process: merge the exits (row order) with the entries (pre-sorted) by stratum,
-  // then slot descending. Entries subtract: the row was not yet at risk at or below a(r).
-  const std::vector<std::int32_t>& entries = entryOrder_[j];
-  std::size_t e = 0;
-  auto entryItem = [&](std::int32_t p) {
-    const std::int64_t r = entryRow(c, p);
-    const double x = entryValue(c, p);
-    return Item{stratum_[r], index_.entrySlot[r], -u_[r] * x, x, false, 0.0};
-  };
-  auto before = [](const Item& a, const Item& b) {
-    return a.stratum < b.stratum || (a.stratum == b.stratum && a.slot > b.slot);
-  };
-  forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
-    const Item exit = exitItem(r, x);
-    for (; e < entries.size(); ++e) {
-      const Item entry = entryItem(entries[e]);
-      if (!before(entry, exit)) break;
-      scan.visit(entry);
-    }
-    scan.visit(exit);
+template <bool Efron, bool FineGray>
+GradHess SurvivalLikelihood::scanColumn(std::size_t j) const {
+  CoordinateScan<Efron, FineGray> scan(*this, &scratch_);
+  const RowState* rows = rows_.data();
+  forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
+    const RowState& row = rows[r];
+    scan.visit(row.code >> 1, row.u * x, x, row.code & 1, FineGray ? row.inverseG : 0.0);
   });
-  for (; e < entries.size(); ++e) scan.visit(entryItem(entries[e]));
   return scan.finish(linearTerm_[j]);
 }
 
-void SurvivalLikelihood::applyStep(std::size_t j, double delta) {
+GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
+  if (index_.countingProcess()) return scanCountingProcess(j);
+  if (fineGray_) return scanColumn<false, true>(j);
+  return efron_ ? scanColumn<true, false>(j) : scanColumn<false, false>(j);
+}
+
+// Counting process (Cox only): merge the exits (row order) with the entries (pre-sorted) by
+// stratum, then slot descending. Entries subtract: the row is not at risk at or below a(r).
+GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
+  const ColumnView& c = column(j);
+  const std::vector<std::int32_t>& entries = entryOrder_[j];
+  std::size_t e = 0;
+  auto run = [&](auto& scan) {
+    auto visitEntry = [&](std::int64_t r, double x) {
+      scan.visit(index_.entrySlot[r], -rows_[r].u * x, x, false, 0.0);
+    };
+    forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
+      const std::int32_t slot = index_.exitSlot[r];
+      for (; e < entries.size(); ++e) {
+        const std::int64_t q = entryRow(c, entries[e]);
+        const bool before = stratum_[q] < stratum_[r] ||
+                            (stratum_[q] == stratum_[r] && index_.entrySlot[q] > slot);
+        if (!before) break;
+        visitEntry(q, entryValue(c, entries[e]));
+      }
+      scan.visit(slot, rows_[r].u * x, x, isEvent(r), 0.0);
+    });
+    for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
+    return scan.finish(linearTerm_[j]);
+  };
+  if (efron_) {
+    CoordinateScan<true, false> scan(*this, &scratch_);
+    return run(scan);
+  }
+  CoordinateScan<false, false> scan(*this, &scratch_);
+  return run(scan);
+}
+
+template <bool Efron, bool FineGray>
+void SurvivalLikelihood::stepColumn(std::size_t j, double delta) {
   const double unitFactor = std::exp(delta);
+  const bool counting = index_.countingProcess();
   forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
     const double change = delta * x;
-    eta_[r] += change;
-    const double updated = u_[r] * ((x == 1.0) ? unitFactor : std::exp(change));
-    const double du = updated - u_[r];
-    u_[r] = updated;
-    const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-    exitRisk_[k] += du;
-    if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= du;
-    if (efron_ && isEvent(r)) tiedRisk_[k] += du;
-    if (fineGray_) competingRisk_[k] += du * inverseG_[r];
+    RowState& row = rows_[r];
+    row.eta += change;
+    const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
+    const double du = updated - row.u;
+    row.u = updated;
+    const std::int32_t code = row.code;
+    exitRisk_[code >> 1] += du;
+    if (counting) exitRisk_[index_.entrySlot[r]] -= du;
+    if (Efron && (code & 1)) tiedRisk_[code >> 1] += du;
+    if (FineGray) competingRisk_[code >> 1] += du * row.inverseG;
   });
   refreshSlots();
+}
+
+void SurvivalLikelihood::applyStep(std::size_t j, double delta) {
+  if (fineGray_) return stepColumn<false, true>(j, delta);
+  return efron_ ? stepColumn<true, false>(j, delta) : stepColumn<false, false>(j, delta);
 }
 
 double SurvivalLikelihood::logLikelihood() const {
   double sum = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r)
-    if (isEvent(r)) sum += weight(r) * eta_[r];
-  return sum - logTermTotal_;
+    if (isEvent(r)) sum += weight(r) * rows_[r].eta;
+  for (std::size_t s = 0; s + 1 < index_.slotStart.size(); ++s)
+    for (std::int32_t k = index_.slotStart[s] + 1; k < index_.slotStart[s + 1]; ++k)
+      sum -= eventLogTerm(efron_, events_[k], eventCount_[k], den_[k], tiedRisk_[k]) +
+             events_[k] * shift_[s];
+  return sum;
 }
 
 }  // namespace argus
