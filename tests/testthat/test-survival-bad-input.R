@@ -232,3 +232,19 @@ test_that("a cox stratum without events is dropped and reported, not a crash", {
                           data = transform(frame, status = 0), modelType = "cox"),
                "no row has an event")
 })
+
+test_that("user-supplied censoringSurvival must agree between events tied at one time", {
+  # G(t_e-) weights every competing row at event time t_e, so tied events need one value
+  # (per stratum). Per-group G, as crr's cengroup would use, gives tied events of two groups
+  # different values: refused rather than fitted with one of them.
+  x <- cbind(a = c(0.5, -1, 2, 0, 1, -0.3))
+  y <- c(1, 1, 2, 0, 1, 0)
+  time <- c(5, 5, 3, 2, 6, 4)
+  expect_error(fitModel(createData(x = x, y = y, time = time, modelType = "fgr",
+                                   censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1))),
+               "censoring survival differs between events tied at one time")
+  # in different strata the two events are not tied
+  fit <- fitModel(createData(x = x, y = y, time = time, stratumId = c(1, 2, 1, 2, 1, 2),
+                             modelType = "fgr", censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1)))
+  expect_s3_class(fit, "argusFit")
+})
