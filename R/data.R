@@ -118,7 +118,8 @@ checkRows <- function(input, modelType) {
     stopf("'y' must be 0 (censored), 1 (event of interest) or 2 (competing event) for modelType 'fgr' (row %d is %g)",
           which(!(y %in% c(0, 1, 2)))[1], y[which(!(y %in% c(0, 1, 2)))[1]])
   time <- checkNumericVector(input$time, "time", n)
-  survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType)
+  weights <- checkWeights(input$weights, "weights", n)
+  survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType, weights)
   if (!is.null(time) && !isSurvivalModel(modelType)) {
     if (!usesExposure(modelType)) {
       warning(sprintf("'time' is not used by modelType '%s' and is ignored", modelType),
@@ -135,14 +136,14 @@ checkRows <- function(input, modelType) {
   }
   if (isConditionalModel(modelType) && is.null(input$stratumId))
     stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
-  list(n = n, y = y, time = time, weights = checkWeights(input$weights, "weights", n),
+  list(n = n, y = y, time = time, weights = weights,
        offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
        censoringSurvival = survival$censoringSurvival)
 }
 
 # Survival rows: event or censoring times, counting-process entry times, and (Fine-Gray)
 # user-supplied censoring survival probabilities.
-checkSurvivalRows <- function(input, time, y, n, modelType) {
+checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
   if (is.null(time)) stopf("modelType '%s' needs the event or censoring 'time' of each row", modelType)
   if (any(time < 0))
     stopf("'time' must not be negative (row %d is %g)", which(time < 0)[1], time[which(time < 0)[1]])
@@ -162,7 +163,14 @@ checkSurvivalRows <- function(input, time, y, n, modelType) {
       stopf("'censoringSurvival' must lie in (0, 1] (row %d is %g)", bad[1], g[bad[1]])
   }
   if (!any(y == 1)) stopf("no row has an event (y = 1): modelType '%s' has nothing to fit", modelType)
+  checkWeightedEvents(y, weights, modelType)
   list(startTime = start, censoringSurvival = g)
+}
+
+# Events with zero weight carry nothing: a survival fit needs one with a positive weight.
+checkWeightedEvents <- function(y, weights, modelType) {
+  if (!is.null(weights) && !any(y == 1 & weights > 0))
+    stopf("every event (y = 1) has weight 0: modelType '%s' has nothing to fit", modelType)
 }
 
 # Shared by all routes. `input` holds per-row vectors in the user's row order, and the

@@ -33,6 +33,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   if (any(fixed) && is.null(start) && data$hasIntercept && fixed[1])
     message("the intercept is fixed at 0")
   rowWeights <- internalWeights(weights, data)
+  if (isSurvivalModel(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
 
   settings <- list(priorKind = resolved$kind, variance = resolved$variance, start = start,
                    fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,

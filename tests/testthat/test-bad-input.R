@@ -119,7 +119,7 @@ test_that("conditional models need strata, no intercept, and at least one event"
   expect_error(createData(badOutcomes(stratumId = c(1, 1, NA, 2, 3, 3)), cv, modelType = "clr"),
                "'stratumId' has missing values")
   expect_error(createData(badOutcomes(), cv, modelType = "clr", addIntercept = TRUE),
-               "intercept is not identifiable in a conditional model \\('clr'\\)")
+               "intercept is not identifiable in a conditional or survival model \\('clr'\\)")
   expect_error(createData(x = badX, y = badOutcomes()$y, stratumId = badOutcomes()$stratumId,
                           modelType = "sccs", addIntercept = TRUE),
                "intercept is not identifiable")

@@ -1,0 +1,250 @@
+# Invalid survival input (cox, fgr) stops with a clear message naming the problem; a stratum
+# without events is handled and reported.
+
+survX <- matrix(c(0.5, -1, 2, 0, 1, -0.3, 1, 0, 0, 1, 1, 0), 6,
+                dimnames = list(NULL, c("a", "b")))
+survY <- c(1, 0, 1, 1, 0, 0)
+survTime <- c(5, 3, 8, 2, 6, 4)
+survOutcomes <- function(...) {
+  o <- data.frame(rowId = 1:6, y = survY, time = survTime)
+  changes <- list(...)
+  for (name in names(changes)) o[[name]] <- changes[[name]]
+  o
+}
+survCovariates <- function() toLong(survX, survY)$covariates
+survFrame <- function(...) {
+  f <- data.frame(survX, status = survY, time = survTime, start = 0, site = c(1, 1, 1, 2, 2, 2))
+  changes <- list(...)
+  for (name in names(changes)) f[[name]] <- changes[[name]]
+  f
+}
+
+test_that("negative, missing or non-finite times are refused", {
+  for (model in c("cox", "fgr")) {
+    expect_error(createData(x = survX, y = survY, time = replace(survTime, 2, -1),
+                            modelType = model),
+                 "'time' must not be negative \\(row 2 is -1\\)")
+    expect_error(createData(x = survX, y = survY, time = replace(survTime, 3, NA),
+                            modelType = model),
+                 "'time' has 1 missing or non-finite value\\(s\\), the first at position 3")
+    expect_error(createData(x = survX, y = survY, time = replace(survTime, 4, Inf),
+                            modelType = model), "'time' has 1 missing or non-finite")
+    expect_error(createData(survOutcomes(time = replace(survTime, 5, -0.5)), survCovariates(),
+                            modelType = model), "'time' must not be negative \\(row 5 is -0.5\\)")
+    expect_error(createData(survOutcomes(time = replace(survTime, 1, NaN)), survCovariates(),
+                            modelType = model), "'time' has 1 missing or non-finite")
+  }
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(time = -survTime),
+                          modelType = "cox"), "'time' must not be negative \\(row 1 is -5\\)")
+  expect_error(createData(Surv(time, status) ~ a + b,
+                          data = survFrame(time = replace(survTime, 6, NA)), modelType = "cox"),
+               "'time' has 1 missing or non-finite value\\(s\\), the first at position 6")
+})
+
+test_that("a missing time is refused", {
+  for (model in c("cox", "fgr")) {
+    expect_error(createData(x = survX, y = survY, modelType = model),
+                 sprintf("modelType '%s' needs the event or censoring 'time' of each row", model))
+    expect_error(createData(survOutcomes()[, c("rowId", "y")], survCovariates(),
+                            modelType = model), "needs the event or censoring 'time'")
+  }
+  # a plain response in the formula: no time
+  expect_error(createData(status ~ a + b, data = survFrame(), modelType = "cox"),
+               "needs the event or censoring 'time'")
+  expect_error(createData(Surv(time) ~ a + b, data = survFrame(), modelType = "cox"),
+               "Surv\\(\\) needs \\(time, status\\) or \\(start, stop, status\\)")
+  expect_error(createData(x = survX, y = survY, time = survTime[1:5], modelType = "cox"),
+               "'time' has length 5 but 6 values are needed")
+})
+
+test_that("startTime must be before time, finite, and is for cox only", {
+  expect_error(createData(x = survX, y = survY, time = survTime,
+                          startTime = c(0, 0, 8, 0, 0, 0), modelType = "cox"),
+               "'startTime' must be before 'time' \\(row 3: startTime 8, time 8\\)")
+  expect_error(createData(x = survX, y = survY, time = survTime,
+                          startTime = c(0, 0, 0, 0, 7, 0), modelType = "cox"),
+               "'startTime' must be before 'time' \\(row 5: startTime 7, time 6\\)")
+  expect_error(createData(survOutcomes(startTime = c(0, 3, 0, 0, 0, 0)), survCovariates(),
+                          modelType = "cox"), "'startTime' must be before 'time' \\(row 2")
+  expect_error(createData(Surv(start, time, status) ~ a + b,
+                          data = survFrame(start = c(0, 0, 0, 2, 0, 0)), modelType = "cox"),
+               "'startTime' must be before 'time' \\(row 4: startTime 2, time 2\\)")
+  expect_error(createData(x = survX, y = survY, time = survTime,
+                          startTime = c(0, NA, 0, 0, 0, 0), modelType = "cox"),
+               "'startTime' has 1 missing or non-finite value\\(s\\), the first at position 2")
+  expect_error(createData(x = survX, y = survY, time = survTime, startTime = rep(0, 5),
+                          modelType = "cox"), "'startTime' has length 5 but 6 values are needed")
+  # Fine-Gray takes no counting-process data
+  expect_error(createData(x = survX, y = survY, time = survTime, startTime = rep(0, 6),
+                          modelType = "fgr"), "'startTime' .* is for modelType 'cox' only")
+  expect_error(createData(Surv(start, time, status) ~ a + b, data = survFrame(),
+                          modelType = "fgr"), "'startTime' .* is for modelType 'cox' only")
+  expect_error(createData(survOutcomes(startTime = rep(0, 6)), survCovariates(),
+                          modelType = "fgr"), "is for modelType 'cox' only")
+  expect_error(createData(x = survX, y = survY, startTime = rep(0, 6), modelType = "lr"),
+               "'startTime' is only for modelType 'cox'")
+})
+
+test_that("y codes outside the model's set are refused", {
+  expect_error(createData(x = survX, y = replace(survY, 2, 2), time = survTime, modelType = "cox"),
+               "'y' must be 0 \\(censored\\) or 1 \\(event\\) for modelType 'cox' \\(row 2 is 2\\)")
+  expect_error(createData(survOutcomes(y = replace(survY, 6, -1)), survCovariates(),
+                          modelType = "cox"), "for modelType 'cox' \\(row 6 is -1\\)")
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(status = c(1, 0, 2, 1, 0, 0)),
+                          modelType = "cox"), "for modelType 'cox' \\(row 3 is 2\\)")
+  expect_error(createData(x = survX, y = replace(survY, 2, 3), time = survTime, modelType = "fgr"),
+               paste0("'y' must be 0 \\(censored\\), 1 \\(event of interest\\) or 2 \\(competing ",
+                      "event\\) for modelType 'fgr' \\(row 2 is 3\\)"))
+  expect_error(createData(x = survX, y = replace(survY, 4, 0.5), time = survTime, modelType = "fgr"),
+               "for modelType 'fgr' \\(row 4 is 0.5\\)")
+  expect_error(createData(x = survX, y = replace(survY, 1, NA), time = survTime, modelType = "fgr"),
+               "'y' has 1 missing or non-finite")
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(status = c(1, 0, 3, 1, 2, 0)),
+                          modelType = "fgr"), "for modelType 'fgr' \\(row 3 is 3\\)")
+})
+
+test_that("options that belong to the other survival model are refused", {
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                          ties = "efron"), "ties = \"efron\" is for modelType 'cox' only")
+  expect_error(createData(x = survX, y = survY, modelType = "lr", ties = "efron"),
+               "ties = \"efron\" is for modelType 'cox' only")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+                          ties = "exact"), "should be one of")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+                          censoringSurvival = rep(1, 6)),
+               "'censoringSurvival' is for modelType 'fgr' only")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+                          censoringByStratum = TRUE),
+               "'censoringByStratum' is for modelType 'fgr' only")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                          censoringByStratum = NA), "censoringByStratum")
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = "lr"),
+               "a Surv\\(\\) response is for modelType 'cox' or 'fgr', not 'lr'")
+})
+
+test_that("censoringSurvival must lie in (0, 1], one finite value per row", {
+  bad <- list(c(1, 1, 0, 1, 1, 1), c(1, 1, 1.2, 1, 1, 1), c(1, -0.1, 1, 1, 1, 1))
+  rows <- c(3, 3, 2)
+  for (k in seq_along(bad)) {
+    expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                            censoringSurvival = bad[[k]]),
+                 sprintf("'censoringSurvival' must lie in \\(0, 1\\] \\(row %d is", rows[k]))
+  }
+  expect_error(createData(survOutcomes(censoringSurvival = c(1, 1, 0, 1, 1, 1)),
+                          survCovariates(), modelType = "fgr"),
+               "'censoringSurvival' must lie in \\(0, 1\\] \\(row 3 is 0\\)")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                          censoringSurvival = c(1, 1, NA, 1, 1, 1)),
+               "'censoringSurvival' has 1 missing or non-finite value\\(s\\), the first at position 3")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                          censoringSurvival = c(1, 0.5)),
+               "'censoringSurvival' has length 2 but 6 values are needed")
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = "fgr",
+                          censoringSurvival = rep(2, 6)), "must lie in \\(0, 1\\]")
+  # the boundary 1 is allowed
+  expect_s3_class(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
+                             censoringSurvival = rep(1, 6)), "argusData")
+})
+
+test_that("an intercept is refused for survival models, and none is added", {
+  for (model in c("cox", "fgr")) {
+    expect_error(createData(x = survX, y = survY, time = survTime, modelType = model,
+                            addIntercept = TRUE),
+                 sprintf("an intercept is not identifiable in a conditional or survival model \\('%s'\\)",
+                         model))
+    expect_error(createData(survOutcomes(), survCovariates(), modelType = model,
+                            addIntercept = TRUE), "intercept is not identifiable")
+    d <- createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = model)
+    expect_false(d$hasIntercept)
+    expect_equal(d$columnNames, c("a", "b"))
+    expect_false(createData(x = survX, y = survY, time = survTime, modelType = model)$hasIntercept)
+  }
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = "cox",
+                          addIntercept = TRUE), "intercept is not identifiable")
+})
+
+test_that("data without events (or with only zero-weight events) are refused", {
+  expect_error(createData(x = survX, y = rep(0, 6), time = survTime, modelType = "cox"),
+               "no row has an event \\(y = 1\\): modelType 'cox' has nothing to fit")
+  expect_error(createData(survOutcomes(y = rep(0, 6)), survCovariates(), modelType = "cox"),
+               "no row has an event")
+  # competing events alone are not events of interest
+  expect_error(createData(x = survX, y = c(0, 2, 0, 2, 0, 2), time = survTime, modelType = "fgr"),
+               "no row has an event \\(y = 1\\): modelType 'fgr' has nothing to fit")
+  expect_error(createData(Surv(start, time, status) ~ a + b, data = survFrame(status = 0),
+                          modelType = "cox"), "no row has an event")
+  # every event weighted 0: nothing to fit either
+  zeroOnEvents <- ifelse(survY == 1, 0, 1)
+  for (model in c("cox", "fgr")) {
+    expect_error(createData(x = survX, y = survY, time = survTime, modelType = model,
+                            weights = zeroOnEvents),
+                 sprintf("every event \\(y = 1\\) has weight 0: modelType '%s'", model))
+    data <- createData(x = survX, y = survY, time = survTime, modelType = model)
+    expect_error(fitModel(data, weights = zeroOnEvents), "every event \\(y = 1\\) has weight 0")
+    # one event with a positive weight is enough
+    expect_s3_class(fitModel(data, weights = replace(zeroOnEvents, 3, 1)), "argusFit")
+  }
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+                          weights = replace(rep(1, 6), 2, -1)),
+               "'weights' must be non-negative \\(position 2 is -1\\)")
+})
+
+test_that("a cox stratum without events is dropped and reported, not a crash", {
+  skip_if_not_installed("survival")
+  set.seed(401)
+  n <- 60
+  frame <- data.frame(a = rnorm(n), b = rbinom(n, 1, 0.5), time = sample(1:30, n, TRUE),
+                      status = rbinom(n, 1, 0.6), site = rep(c(1, 2, 3), each = 20))
+  frame$status[frame$site == 2] <- 0
+  data <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "cox")
+  expect_equal(data$nStrata, 2L)
+  expect_equal(data$nRows, 40)
+  expect_equal(data$dropped$strata, 1)
+  expect_equal(data$dropped$rows, 20)
+  expect_output(print(data), "rows: 40 in 2 strata")
+  entries <- sum(frame[frame$site == 2, c("a", "b")] != 0)   # the zeros of b are not stored
+  expect_output(print(data), sprintf("dropped: 1 strata without events \\(20 rows, %d covariate entries\\)",
+                                     entries))
+  expect_output(print(summary(data)), "Dropped 1 strata without events \\(20 rows\\)")
+  fit <- fitModel(data, control = survivalControl())
+  expect_equal(fit$status, "SUCCESS")
+  expect_output(print(fit), "1 strata without events were dropped \\(20 rows\\)")
+  ref <- coxRef(Surv(time, status) ~ a + b + strata(site), frame)
+  expect_lte(maxRelDiff(coef(fit), coef(ref)), 1e-6)
+  # the same through the matrix and long routes; weights for fitModel() are given for all the
+  # user's rows (the dropped stratum's included)
+  byMatrix <- createData(x = as.matrix(frame[, c("a", "b")]), y = frame$status, time = frame$time,
+                         stratumId = frame$site, modelType = "cox")
+  expect_equal(byMatrix$dropped$strata, 1)
+  w <- runif(n, 0.5, 2)
+  weighted <- fitModel(byMatrix, weights = w, control = survivalControl())
+  expect_lte(maxRelDiff(coef(weighted),
+                        coef(coxRef(Surv(time, status) ~ a + b + strata(site), frame, weights = w))),
+             1e-6)
+  expect_error(fitModel(byMatrix, weights = w[1:40]), "'weights' has length 40 but 60")
+  # a Fine-Gray stratum without events of interest is kept: its rows still shape the
+  # censoring distribution
+  fg <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "fgr")
+  expect_equal(fg$nStrata, 3L)
+  expect_equal(fg$dropped$strata, 0)
+  # every stratum without events: nothing to fit
+  expect_error(createData(Surv(time, status) ~ a + b + strata(site),
+                          data = transform(frame, status = 0), modelType = "cox"),
+               "no row has an event")
+})
+
+test_that("user-supplied censoringSurvival must agree between events tied at one time", {
+  # G(t_e-) weights every competing row at event time t_e, so tied events need one value
+  # (per stratum). Per-group G, as crr's cengroup would use, gives tied events of two groups
+  # different values: refused rather than fitted with one of them.
+  x <- cbind(a = c(0.5, -1, 2, 0, 1, -0.3))
+  y <- c(1, 1, 2, 0, 1, 0)
+  time <- c(5, 5, 3, 2, 6, 4)
+  expect_error(fitModel(createData(x = x, y = y, time = time, modelType = "fgr",
+                                   censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1))),
+               "censoring survival differs between events tied at one time")
+  # in different strata the two events are not tied
+  fit <- fitModel(createData(x = x, y = y, time = time, stratumId = c(1, 2, 1, 2, 1, 2),
+                             modelType = "fgr", censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1)))
+  expect_s3_class(fit, "argusFit")
+})
