@@ -43,23 +43,39 @@ class LogScale {
   std::map<double, double> points_;
 };
 
-// Step 1 of the auto search; returns whether a maximum was bracketed.
-bool bracket(LogScale& scale, int maxSteps) {
-  if (scale.at(1.0) >= scale.at(0.0)) {
+// Step 1 of the auto search: returns whether a maximum was bracketed, and where. Scores are
+// requested one statement at a time: the order of evaluation is part of the result (warm
+// starts), and the order of operands of a comparison is unspecified in C++.
+struct Bracket {
+  bool found = true;
+  double center = 0.0;
+};
+
+// Scores within a relative 1e-8 of each other are tied: fold fits that differ only within
+// the solver's tolerance (all penalized coefficients at 0, say) must not look like a trend.
+bool clearlyBelow(double a, double b) { return a < b - 1e-8 * (1.0 + std::fabs(b)); }
+
+Bracket bracket(LogScale& scale, int maxSteps) {
+  const double atStart = scale.at(0.0);
+  const double above = scale.at(1.0);
+  if (!clearlyBelow(above, atStart)) {
     double c = 1.0;
     for (int steps = 1;; ++steps, c += 1.0) {
-      if (scale.at(c + 1.0) < scale.at(c)) return true;
-      if (steps >= maxSteps) return false;
+      const double next = scale.at(c + 1.0);
+      if (clearlyBelow(next, scale.at(c))) return {true, c};
+      if (steps >= maxSteps) return {false, c + 1.0};
     }
   }
-  if (scale.at(-1.0) > scale.at(0.0)) {
+  const double below = scale.at(-1.0);
+  if (clearlyBelow(atStart, below)) {
     double c = -1.0;
     for (int steps = 1;; ++steps, c -= 1.0) {
-      if (scale.at(c - 1.0) <= scale.at(c)) return true;
-      if (steps >= maxSteps) return false;
+      const double next = scale.at(c - 1.0);
+      if (!clearlyBelow(scale.at(c), next)) return {true, c};
+      if (steps >= maxSteps) return {false, c - 1.0};
     }
   }
-  return true;  // 0 is no worse than either neighbour
+  return {true, 0.0};  // 0 is no worse than either neighbour
 }
 
 // Vertex of the parabola through three points (ta < tb < tc) with fb no lower than fa, fc;
@@ -74,8 +90,13 @@ double parabolaVertex(double ta, double fa, double tb, double fb, double tc, dou
   return tb - 0.5 * ((tb - ta) * left - (tb - tc) * right) / denominator;
 }
 
-// Step 2 of the auto search.
-void refine(LogScale& scale, const SearchSettings& settings) {
+// Step 2 of the auto search. A parabola through points a decade apart places the vertex
+// poorly when the curve is skewed in log(variance), so the bracket is first narrowed to half
+// decades around its center.
+void refine(LogScale& scale, const SearchSettings& settings, double center) {
+  if (settings.maxRefineSteps == 0) return;
+  scale.at(center - 0.5);
+  scale.at(center + 0.5);
   for (int step = 0; step < settings.maxRefineSteps; ++step) {
     const auto best = scale.best();
     if (best == scale.points().begin() || std::next(best) == scale.points().end()) return;
@@ -120,8 +141,9 @@ SearchOutcome searchVariance(const SearchSettings& settings, const ScoreFunction
   ARGUS_REQUIRE(settings.maxBracketSteps >= 1 && settings.maxRefineSteps >= 0,
                 "the search needs at least one bracketing step");
   LogScale scale(settings.start, score);
-  outcome.bracketed = bracket(scale, settings.maxBracketSteps);
-  if (outcome.bracketed) refine(scale, settings);
+  const Bracket found = bracket(scale, settings.maxBracketSteps);
+  outcome.bracketed = found.found;
+  if (outcome.bracketed) refine(scale, settings, found.center);
   const auto best = scale.best();
   outcome.variance = scale.variance(best->first);
   outcome.score = best->second;

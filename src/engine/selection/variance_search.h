@@ -13,11 +13,13 @@
 //     time while the score does not fall; otherwise score t = -1 and, if that is better, walk
 //     down while the score rises. Stop at a point no worse than both neighbours (a bracket)
 //     or after maxBracketSteps moves (then `bracketed` is false and the best end is kept).
-//     Ties go up so that a flat region of all-zero coefficients (a strong Laplace penalty)
-//     does not stop the walk early.
-//  2. Refine: fit a parabola through the best evaluated point and its evaluated neighbours,
-//     score its vertex, repeat at most maxRefineSteps times, stop when the vertex moves by
-//     less than refineTolerance decades or the three points are not concave.
+//     Ties (scores within a relative 1e-8) go up, so that a flat region of all-zero
+//     coefficients (a strong Laplace penalty) does not stop the walk early. A curve that
+//     keeps rising, however slowly, is not bracketed: the data prefer (almost) no penalty.
+//  2. Refine: score the two half-decade points around the bracket's center, then fit a
+//     parabola through the best evaluated point and its evaluated neighbours, score its
+//     vertex, and repeat at most maxRefineSteps times; stop when the vertex is less than
+//     refineTolerance decades from the best point or the three points are not concave.
 //  The result is the best variance evaluated (ties: the smaller variance).
 //
 // The starting variance is the caller's (see initialVarianceGuess in cross_validation.h).
