@@ -120,7 +120,7 @@ plot.argusFit <- function(x, ...) {
   graphics::plot(curve$variance[ok], curve$mean[ok], log = "x", type = "b", pch = 19,
                  ylim = range(c(low[ok], high[ok]), finite = TRUE),
                  xlab = "prior variance",
-                 ylab = "held-out predictive log-likelihood",
+                 ylab = "held-out log-likelihood (mean, sd over folds)",
                  main = sprintf("%d-fold cross-validation%s", cv$folds,
                                 if (cv$repetitions > 1) sprintf(" x %d", cv$repetitions) else ""),
                  ...)
