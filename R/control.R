@@ -6,14 +6,38 @@
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear
 #'   predictor).
-#' @param threads Number of threads for cross-validation and bootstrap.
-#' @param seed Random seed for cross-validation and bootstrap.
+#' @param threads Number of threads for the fold fits of cross-validation. Results are
+#'   identical for any number of threads.
+#' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
+#'   random number generator (so `set.seed()` makes it reproducible); the seed used is kept in
+#'   `fit$cv$seed`. Argus uses its own generator, so results depend on the seed only.
 #' @param noiseLevel `"silent"`, `"quiet"` (one line per fit) or `"noisy"` (one line per
 #'   cycle).
 #' @param initialBound Initial half-width of each coordinate's trust region.
 #' @param device Where to fit: `"cpu"`, or `"cuda"` / `"cuda:N"` in a CUDA build.
-#' @param cvType,fold,cvRepetitions,lowerLimit,upperLimit,gridSteps,selectorType
-#'   Cross-validation settings, reserved for the cross-validation search.
+#' @param cvType How cross-validation searches the variance: `"grid"` scores `gridSteps`
+#'   variances log-spaced from `lowerLimit` to `upperLimit`; `"auto"` starts at
+#'   `startingVariance`, moves by factors of 10 until the best variance is bracketed (at most
+#'   10 moves), then refines it with a parabola in log(variance) (at most 3 steps).
+#' @param fold Number of folds.
+#' @param cvRepetitions Number of times the rows (or strata) are re-permuted into folds; the
+#'   objective is the mean over all folds of all repetitions.
+#' @param lowerLimit,upperLimit,gridSteps The grid of `cvType = "grid"`.
+#' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
+#'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models and whenever
+#'   the data have strata, rows otherwise.
+#' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess,
+#'   `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin, Lewis and Madigan's
+#'   default), which makes the prior variance of a typical linear predictor about 1.
+#' @param resetCoefficients `FALSE`: each fold's fit starts from its fit at the previous
+#'   candidate variance (warm start). `TRUE`: every fit starts from the starting coefficients.
+#' @param foldStratification `"none"`, or `"outcome"`: rows (or strata) with an event
+#'   (`y > 0`) are spread evenly over the folds, so that every fold gets its share.
+#' @param foldIds Folds chosen by the user instead: one label per row of the data, in the
+#'   user's row order (the order of the input to [createData()], including rows of dropped
+#'   strata); the number of folds is the number of distinct labels. To give folds per stratum,
+#'   repeat each stratum's fold on its rows: with stratum-based folds (`selectorType`) the
+#'   rows of a stratum must share their fold. `cvRepetitions` must then be 1.
 #' @return An object of class `argusControl`.
 #' @examples
 #' createControl(tolerance = 1e-8, noiseLevel = "quiet")
@@ -24,14 +48,16 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                           noiseLevel = c("silent", "quiet", "noisy"), initialBound = 2,
                           device = "cpu", cvType = c("auto", "grid"), fold = 10,
                           cvRepetitions = 1, lowerLimit = 0.01, upperLimit = 20,
-                          gridSteps = 10, selectorType = c("auto", "byRow", "byPid")) {
+                          gridSteps = 10, selectorType = c("auto", "byRow", "byPid"),
+                          startingVariance = NULL, resetCoefficients = FALSE,
+                          foldStratification = c("none", "outcome"), foldIds = NULL) {
   checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
   checkScalar(maxIterations, "maxIterations", lower = 1, upper = .Machine$integer.max,
               integer = TRUE)
   convergenceType <- match.arg(convergenceType)
   noiseLevel <- match.arg(noiseLevel)
-  checkScalar(threads, "threads", lower = 1, integer = TRUE)
-  if (!is.null(seed)) checkScalar(seed, "seed", integer = TRUE)
+  checkScalar(threads, "threads", lower = 1, upper = 1024, integer = TRUE)
+  if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
   checkScalar(initialBound, "initialBound", lower = .Machine$double.xmin)
   if (!is.character(device) || length(device) != 1 || !grepl("^(cpu|cuda(:[0-9]+)?)$", device))
     stopf("'device' must be \"cpu\", \"cuda\" or \"cuda:N\"")
@@ -42,12 +68,26 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
   checkScalar(lowerLimit, "lowerLimit", lower = .Machine$double.xmin)
   checkScalar(upperLimit, "upperLimit", lower = lowerLimit)
   checkScalar(gridSteps, "gridSteps", lower = 2, integer = TRUE)
+  if (!is.null(startingVariance))
+    checkScalar(startingVariance, "startingVariance", lower = .Machine$double.xmin)
+  checkFlag(resetCoefficients, "resetCoefficients")
+  foldStratification <- match.arg(foldStratification)
+  if (!is.null(foldIds)) {
+    if (!is.atomic(foldIds) || length(foldIds) < 2 || anyNA(foldIds))
+      stopf("'foldIds' must be a vector of fold labels, one per row, without missing values")
+    if (cvRepetitions != 1)
+      stopf("'cvRepetitions' must be 1 with user-supplied 'foldIds'")
+    if (foldStratification != "none")
+      stopf("'foldStratification' does not apply to user-supplied 'foldIds'")
+  }
   structure(list(tolerance = tolerance, maxIterations = as.integer(maxIterations),
                  convergenceType = convergenceType, threads = as.integer(threads), seed = seed,
                  noiseLevel = noiseLevel, initialBound = initialBound, device = device,
                  cvType = cvType, fold = as.integer(fold), cvRepetitions = as.integer(cvRepetitions),
                  lowerLimit = lowerLimit, upperLimit = upperLimit,
-                 gridSteps = as.integer(gridSteps), selectorType = selectorType),
+                 gridSteps = as.integer(gridSteps), selectorType = selectorType,
+                 startingVariance = startingVariance, resetCoefficients = resetCoefficients,
+                 foldStratification = foldStratification, foldIds = foldIds),
             class = "argusControl")
 }
 

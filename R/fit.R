@@ -11,8 +11,25 @@
 #'   (or named by covariate).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
 #'   logical vector in `coef()` order, or covariate identifiers / names.
+#' @details With `createPrior(..., useCrossValidation = TRUE)` the prior variance is chosen by
+#'   cross-validation first (settings in [createControl()]: `cvType`, `fold`,
+#'   `cvRepetitions`, `selectorType`, `foldStratification`, `foldIds`, ...): every candidate
+#'   variance is scored by the mean held-out predictive log-likelihood of fold fits, which are
+#'   weighted fits of the same data (held-out rows get weight 0, the others keep `weights`).
+#'   The returned model is then fitted on all data at the chosen variance, with `weights`.
+#'   The chosen variance applies to every penalized covariate.
 #' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()` work on
-#'   it, and `fit$status` is `"SUCCESS"`, `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`.
+#'   it, and `fit$status` is `"SUCCESS"`, `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. With
+#'   cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
+#'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and
+#'   `notConverged` fold fits), every fold's value (`values`, one column per repetition and
+#'   fold), `folds`, `repetitions`, `selectorType`, `seed` and `bracketed`; `plot(fit)` draws
+#'   the curve.
+#'
+#'   The fit keeps the data it was fitted to in `fit$data` (the `argusData` object itself: R
+#'   does not copy it, and `saveRDS(fit)` saves it along), with `fit$weights` and
+#'   `fit$startingCoefficients`, so that [runBootstrap()] can refit it. Set `fit$data <- NULL`
+#'   to drop the data and give them to `runBootstrap(data = )` instead.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -25,22 +42,20 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
   resolved <- resolvePrior(prior, data)
-  if (prior$useCrossValidation)
-    stopf("cross-validation is not available yet; give the variance in createPrior()")
-  p <- length(data$columnNames)
   start <- coefficientVector(startingCoefficients, data, "startingCoefficients")
   fixed <- fixedFlags(fixedCoefficients, data)
   if (any(fixed) && is.null(start) && data$hasIntercept && fixed[1])
     message("the intercept is fixed at 0")
   rowWeights <- internalWeights(weights, data)
   if (isSurvivalModel(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
+  settings <- fitSettings(resolved, start, fixed, rowWeights, control)
 
-  settings <- list(priorKind = resolved$kind, variance = resolved$variance, start = start,
-                   fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
-                   tolerance = control$tolerance, maxIterations = control$maxIterations,
-                   convergenceType = control$convergenceType,
-                   initialBound = control$initialBound, device = control$device,
-                   verbose = control$noiseLevel == "noisy")
+  cv <- NULL
+  if (prior$useCrossValidation) {
+    cv <- crossValidateVariance(data, prior, resolved, control, settings)
+    resolved$variance[resolved$kind != 0L] <- cv$variance
+    settings$variance <- resolved$variance
+  }
   result <- .Call(argus_fit, data, settings)
   if (control$noiseLevel != "silent")
     message(sprintf("Argus %s fit: %s after %d cycles in %.3f s (log-likelihood %.6g)",
@@ -57,8 +72,20 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     priorType = c("none", "laplace", "normal")[resolved$kind + 1], variance = resolved$variance,
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
-    covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, call = match.call()
+    covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, cv = cv,
+    data = data, weights = weights, startingCoefficients = start, call = match.call()
   ), class = "argusFit")
+}
+
+# The settings list that the engine's fit entry points read (src/bridge/fit_bridge.cpp,
+# requestFromList()): per-column prior kinds and variances, start, fixed flags, weights in
+# the internal row order, and the solver controls.
+fitSettings <- function(resolved, start, fixed, rowWeights, control) {
+  list(priorKind = resolved$kind, variance = resolved$variance, start = start,
+       fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
+       tolerance = control$tolerance, maxIterations = control$maxIterations,
+       convergenceType = control$convergenceType, initialBound = control$initialBound,
+       device = control$device, verbose = control$noiseLevel == "noisy")
 }
 
 coefficientVector <- function(v, data, name) {

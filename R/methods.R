@@ -13,6 +13,11 @@ print.argusFit <- function(x, ...) {
   cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
   cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
               x$iterations, x$seconds, x$logLikelihood))
+  if (!is.null(x$cv))
+    cat(sprintf("Variance %.6g chosen by %d-fold cross-validation%s (%s, %d candidates)\n",
+                x$cv$variance, x$cv$folds,
+                if (x$cv$repetitions > 1) sprintf(" x %d", x$cv$repetitions) else "",
+                x$cv$cvType, nrow(x$cv$curve)))
   if (x$dropped$strata > 0)
     cat(sprintf("%d strata without events were dropped (%s rows)\n", x$dropped$strata,
                 format(x$dropped$rows, big.mark = ",")))

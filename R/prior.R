@@ -9,7 +9,9 @@
 #' @param variance Prior variance; a single value or one per covariate.
 #' @param exclude Covariates that get a flat prior: covariate identifiers (long format) or
 #'   column names (matrix and formula routes), `"(Intercept)"` included.
-#' @param useCrossValidation Choose the variance by cross-validation (not available yet).
+#' @param useCrossValidation Choose the variance by cross-validation in [fitModel()] (settings
+#'   in [createControl()]); `variance` is then ignored, and the chosen variance applies to
+#'   every penalized covariate.
 #' @param forceIntercept Penalize the intercept too (by default it is not).
 #' @return An object of class `argusPrior`.
 #' @examples

@@ -10,6 +10,9 @@ SEXP argus_first_duplicate(SEXP, SEXP);
 SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_fit(SEXP, SEXP);
+SEXP argus_cross_validate(SEXP, SEXP, SEXP);
+SEXP argus_bootstrap(SEXP, SEXP, SEXP);
+SEXP argus_plan_folds(SEXP, SEXP);
 SEXP argus_cuda_info();
 
 static const R_CallMethodDef callMethods[] = {
@@ -19,6 +22,9 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 5},
     {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
+    {"argus_cross_validate", (DL_FUNC)&argus_cross_validate, 3},
+    {"argus_bootstrap", (DL_FUNC)&argus_bootstrap, 3},
+    {"argus_plan_folds", (DL_FUNC)&argus_plan_folds, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
     {NULL, NULL, 0}};
 

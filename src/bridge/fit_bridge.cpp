@@ -6,7 +6,8 @@
 
 using namespace Rcpp;
 
-namespace {
+namespace argus {
+namespace bridge {
 
 argus::FitRequest requestFromList(const argus::Dataset& data, const List& settings) {
   argus::FitRequest req;
@@ -34,14 +35,15 @@ argus::FitRequest requestFromList(const argus::Dataset& data, const List& settin
   return req;
 }
 
-}  // namespace
+}  // namespace bridge
+}  // namespace argus
 
 extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
   BEGIN_RCPP
   argus::bridge::DatasetBinding binding;
   argus::bridge::bindDataset(List(dataSexp), &binding);
   const List settings(settingsSexp);
-  argus::FitRequest req = requestFromList(binding.data, settings);
+  argus::FitRequest req = argus::bridge::requestFromList(binding.data, settings);
   req.weights =
       argus::bridge::optionalDoubles(settings["weights"], binding.data.nRows(), "weights");
   argus::bridge::RProgressSink progress;

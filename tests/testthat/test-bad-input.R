@@ -145,7 +145,7 @@ test_that("priors and fitModel arguments of the wrong shape", {
   expect_error(fitModel(data, fixedCoefficients = 12345),
                "'fixedCoefficients' names covariate\\(s\\) not in the data")
   expect_error(fitModel(data, createPrior("laplace", useCrossValidation = TRUE)),
-               "cross-validation is not available yet")
+               "10 folds need at least as many rows \\(the data have 6\\)")
   expect_error(fitModel(list(), createPrior()), "'data' must come from createData\\(\\)")
   expect_error(createControl(device = "gpu"), "'device' must be")
   expect_error(createControl(tolerance = -1), "'tolerance' must be between")

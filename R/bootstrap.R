@@ -1,0 +1,122 @@
+#' Bootstrap a fit
+#'
+#' Resamples the rows (or whole strata, as `selectorType` of the fit's control says) with
+#' replacement, refits the model at the fit's prior and variance (the one chosen by
+#' cross-validation, if it was), and summarizes each coefficient over the replicates.
+#'
+#' A replicate in which a row (or stratum) was drawn `c` times is the fit with that row's
+#' weight multiplied by `c`: `fitModel(data, prior, control, weights = c * w)` with the fit's
+#' prior at its variance, `w` the fit's weights, and the fit's starting coefficients. Each
+#' replicate has its own random stream derived from `seed`, so the results are the same for
+#' any number of `threads`.
+#'
+#' The data come from the fit: [fitModel()] keeps its `argusData` in `fit$data` (R shares it,
+#' nothing is copied; `saveRDS(fit)` saves it too). Give `data` if `fit$data` was removed.
+#'
+#' @param fit An `argusFit` from [fitModel()].
+#' @param replicates Number of bootstrap replicates.
+#' @param level Confidence level of the percentile intervals.
+#' @param threads Number of threads.
+#' @param seed Seed of the resampling (a whole number); `NULL` draws one from R's random
+#'   number generator. The seed used is kept in the result.
+#' @param data The `argusData` the fit was made from, when `fit$data` is `NULL`.
+#' @param keepCounts Keep every replicate's resampling counts (`counts`, an integer matrix
+#'   with one row per row of the user's data, in the user's row order, and one column per
+#'   replicate; 4 bytes per entry).
+#' @return An object of class `argusBootstrap`: `estimates` (one row per replicate, one column
+#'   per coefficient), `summary` (a data frame with, per coefficient, the fit's `estimate`,
+#'   `bias` = mean of the replicates - estimate, `se` = their standard deviation, the
+#'   percentile interval `lower`, `upper`, and `nonzero`, the proportion of replicates in
+#'   which the coefficient is not 0), `status` of each replicate's fit, `counts`, `seed`,
+#'   `level` and `selectorType`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(400), 200, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(200, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"), createPrior("laplace", 1))
+#' runBootstrap(fit, replicates = 50, seed = 1)
+#' @export
+runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed = NULL,
+                         data = NULL, keepCounts = FALSE) {
+  if (!inherits(fit, "argusFit")) stopf("'fit' must come from fitModel()")
+  checkScalar(replicates, "replicates", lower = 2, upper = .Machine$integer.max, integer = TRUE)
+  checkScalar(level, "level", lower = 0, upper = 1)
+  if (level <= 0 || level >= 1) stopf("'level' must be between 0 and 1 (exclusive)")
+  checkScalar(threads, "threads", lower = 1, upper = 1024, integer = TRUE)
+  if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
+  checkFlag(keepCounts, "keepCounts")
+  data <- data %||% fit$data
+  if (is.null(data)) stopf("the fit holds no data (fit$data is NULL): give them as 'data'")
+  if (!inherits(data, "argusData") || !identical(data$columnNames, names(fit$coefficients)) ||
+      data$modelType != fit$modelType)
+    stopf("'data' are not the data this fit was made from")
+  control <- fit$control
+  resolved <- list(kind = match(fit$priorType, c("none", "laplace", "normal")) - 1L,
+                   variance = fit$variance)
+  settings <- fitSettings(resolved, fit$startingCoefficients, fit$fixed,
+                          internalWeights(fit$weights, data), control)
+  settings$verbose <- FALSE
+  seed <- resolveSeed(seed)
+  bootSettings <- list(replicates = as.integer(replicates), seed = seed,
+                       selectorType = control$selectorType, threads = as.integer(threads),
+                       keepCounts = keepCounts, messages = control$noiseLevel != "silent")
+  started <- proc.time()[["elapsed"]]
+  result <- .Call(argus_bootstrap, data, settings, bootSettings)
+  seconds <- proc.time()[["elapsed"]] - started
+  estimates <- t(result$beta)
+  dimnames(estimates) <- list(NULL, names(fit$coefficients))
+  failed <- result$status != "SUCCESS"
+  if (any(failed))
+    warning(sprintf("%d of %d bootstrap fits did not converge (see $status)", sum(failed),
+                    replicates), call. = FALSE)
+  if (control$noiseLevel != "silent")
+    message(sprintf("Argus bootstrap: %d replicates (%s) in %.3f s", replicates,
+                    result$selectorType, seconds))
+  structure(list(
+    estimates = estimates,
+    summary = bootstrapSummary(fit$coefficients, estimates, result$status, level),
+    status = result$status, counts = userRowCounts(result$counts, result$selectorType, data),
+    replicates = as.integer(replicates), level = level, seed = seed,
+    selectorType = result$selectorType, seconds = seconds
+  ), class = "argusBootstrap")
+}
+
+# Per coefficient: estimate, bias, standard error, percentile interval and the proportion of
+# nonzero replicates, over the replicates whose fit did not break down.
+bootstrapSummary <- function(estimate, estimates, status, level) {
+  usable <- status != "ILLCONDITIONED" & apply(is.finite(estimates), 1, all)
+  kept <- estimates[usable, , drop = FALSE]
+  if (nrow(kept) < 2) stopf("fewer than 2 bootstrap fits succeeded; nothing to summarize")
+  probs <- c((1 - level) / 2, (1 + level) / 2)
+  interval <- apply(kept, 2, stats::quantile, probs = probs, names = FALSE, type = 7)
+  data.frame(covariate = names(estimate), estimate = unname(estimate),
+             bias = unname(colMeans(kept) - estimate),
+             se = unname(apply(kept, 2, stats::sd)),
+             lower = interval[1, ], upper = interval[2, ],
+             nonzero = unname(colMeans(kept != 0)), stringsAsFactors = FALSE)
+}
+
+# Engine counts per unit (internal rows or strata) -> counts per user row (0 for rows of
+# dropped strata).
+userRowCounts <- function(unitCounts, selectorType, data) {
+  if (is.null(unitCounts)) return(NULL)
+  perRow <- if (selectorType == "byPid") unitCounts[data$stratum + 1L, , drop = FALSE]
+            else unitCounts
+  counts <- matrix(0L, length(data$rowIds), ncol(unitCounts))
+  counts[data$order, ] <- perRow
+  counts
+}
+
+#' @method print argusBootstrap
+#' @export
+print.argusBootstrap <- function(x, ...) {
+  cat(sprintf("Argus bootstrap: %d replicates (%s), %g%% percentile intervals, seed %s\n",
+              x$replicates, x$selectorType, 100 * x$level, format(x$seed, scientific = FALSE)))
+  failed <- sum(x$status != "SUCCESS")
+  if (failed) cat(sprintf("%d replicate fit(s) did not converge\n", failed))
+  shown <- x$summary
+  shown[-1] <- lapply(shown[-1], signif, digits = 4)
+  print(utils::head(shown, 20), row.names = FALSE)
+  if (nrow(shown) > 20) cat(sprintf("... and %d more covariates\n", nrow(shown) - 20))
+  invisible(x)
+}

@@ -1,0 +1,133 @@
+# Cross-validation of the prior variance: fitModel() calls crossValidateVariance() when the
+# prior asks for it. The engine (src/engine/selection/) plans the folds, runs the fold fits on
+# `threads` threads and searches the variance; this file checks the settings, passes them on
+# and shapes the result into `fit$cv`.
+
+crossValidateVariance <- function(data, prior, resolved, control, settings) {
+  if (all(resolved$kind == 0L))
+    stopf("cross-validation needs a laplace or normal prior on at least one covariate")
+  if (length(prior$variance) > 1)
+    stopf("cross-validation chooses one variance for all penalized covariates; give a single 'variance'")
+  seed <- resolveSeed(control$seed)
+  cvSettings <- c(foldSettings(control, data, seed), list(
+    cvType = control$cvType, lowerLimit = control$lowerLimit,
+    upperLimit = control$upperLimit, gridSteps = control$gridSteps,
+    startingVariance = control$startingVariance %||% 0,
+    resetCoefficients = control$resetCoefficients, threads = control$threads,
+    messages = control$noiseLevel != "silent"))
+  started <- proc.time()[["elapsed"]]
+  result <- .Call(argus_cross_validate, data, settings, cvSettings)
+  seconds <- proc.time()[["elapsed"]] - started
+  if (!result$bracketed)
+    warning(sprintf(paste("cross-validation did not bracket the best variance within 10",
+                          "decades of %g: the held-out log-likelihood still rises at %g, the",
+                          "best variance tried (the data may prefer almost no penalty)"),
+                    result$startingVariance, result$variance), call. = FALSE)
+  curve <- result$curve
+  if (any(curve$notConverged > 0))
+    warning(sprintf("%d fold fit(s) did not converge during cross-validation",
+                    sum(curve$notConverged)), call. = FALSE)
+  values <- curve$values
+  dimnames(values) <- list(NULL, sprintf("rep%d.fold%d", rep(seq_len(result$repetitions),
+                                                            each = result$folds),
+                                         rep(seq_len(result$folds), result$repetitions)))
+  if (control$noiseLevel != "silent")
+    message(sprintf("Argus cross-validation: %d folds x %d, variance %.6g chosen in %.3f s",
+                    result$folds, result$repetitions, result$variance, seconds))
+  list(variance = result$variance, score = result$score,
+       curve = data.frame(variance = curve$variance, mean = curve$mean, sd = curve$sd,
+                          notConverged = curve$notConverged),
+       values = values, folds = result$folds, repetitions = result$repetitions,
+       selectorType = result$selectorType, cvType = control$cvType,
+       foldStratification = control$foldStratification,
+       userFolds = !is.null(control$foldIds), seed = seed, bracketed = result$bracketed,
+       startingVariance = if (control$cvType == "auto") result$startingVariance else NULL,
+       seconds = seconds)
+}
+
+# The fold part of the engine's cross-validation settings (src/bridge/selection_bridge.cpp).
+foldSettings <- function(control, data, seed) {
+  list(fold = control$fold, cvRepetitions = control$cvRepetitions,
+       selectorType = control$selectorType, foldStratification = control$foldStratification,
+       seed = seed, foldIds = internalFoldIds(control$foldIds, data))
+}
+
+#' Cross-validation folds
+#'
+#' The folds that [fitModel()] uses for cross-validation with these data, control settings
+#' and seed (`fold`, `cvRepetitions`, `selectorType`, `foldStratification`, `foldIds` of
+#' [createControl()]), to inspect them or to reuse them elsewhere.
+#'
+#' @param data An `argusData` object from [createData()].
+#' @param control An `argusControl` from [createControl()].
+#' @param seed The seed; by default the control's. `NULL` draws one from R's generator, as
+#'   [fitModel()] does, so after the same `set.seed()` both use the same folds.
+#' @return An integer matrix with one row per row of the user's data (in the order given to
+#'   [createData()]) and one column per repetition, holding fold numbers 1, 2, ...; `NA` for
+#'   rows of strata that were dropped. Attributes `seed` and `selectorType` (the resolved
+#'   sampling unit, `"byRow"` or `"byPid"`).
+#' @examples
+#' d <- createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.3), modelType = "lr")
+#' table(createFolds(d, createControl(fold = 4, seed = 1)))
+#' @export
+createFolds <- function(data, control = createControl(), seed = control$seed) {
+  if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
+  if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
+  seed <- resolveSeed(seed)
+  plan <- .Call(argus_plan_folds, data, foldSettings(control, data, seed))
+  folds <- matrix(NA_integer_, length(data$rowIds), ncol(plan$folds))
+  folds[data$order, ] <- plan$folds + 1L
+  structure(folds, seed = seed, selectorType = plan$selectorType)
+}
+
+# A seed for the engine's generator: the user's, or one drawn from R's generator.
+resolveSeed <- function(seed) {
+  if (!is.null(seed)) return(as.double(seed))
+  as.double(sample.int(.Machine$integer.max, 1))
+}
+
+# User fold labels (user row order) -> 0-based fold codes in the internal row order.
+internalFoldIds <- function(foldIds, data) {
+  if (is.null(foldIds)) return(NULL)
+  n <- length(data$rowIds)
+  if (length(foldIds) != n)
+    stopf("'foldIds' has %d labels but the data have %d rows (one label per row, in the order given to createData())",
+          length(foldIds), n)
+  labels <- sort(unique(foldIds))
+  codes <- match(foldIds, labels) - 1L
+  as.integer(codes[data$order])
+}
+
+#' Plot a cross-validation curve
+#'
+#' Draws the mean held-out predictive log-likelihood of each candidate variance (with
+#' +/- one standard deviation over the folds) against the variance on a log scale, and marks
+#' the chosen variance.
+#'
+#' @param x An `argusFit` fitted with `createPrior(..., useCrossValidation = TRUE)`.
+#' @param ... Passed to [graphics::plot()].
+#' @return `x`, invisibly.
+#' @method plot argusFit
+#' @export
+plot.argusFit <- function(x, ...) {
+  cv <- x$cv
+  if (is.null(cv)) stopf("this fit has no cross-validation curve (use createPrior(useCrossValidation = TRUE))")
+  curve <- cv$curve
+  ok <- is.finite(curve$mean)
+  low <- curve$mean - curve$sd
+  high <- curve$mean + curve$sd
+  graphics::plot(curve$variance[ok], curve$mean[ok], log = "x", type = "b", pch = 19,
+                 ylim = range(c(low[ok], high[ok]), finite = TRUE),
+                 xlab = "prior variance",
+                 ylab = "held-out log-likelihood (mean, sd over folds)",
+                 main = sprintf("%d-fold cross-validation%s", cv$folds,
+                                if (cv$repetitions > 1) sprintf(" x %d", cv$repetitions) else ""),
+                 ...)
+  bars <- ok & curve$sd > 0
+  if (any(bars))
+    graphics::arrows(curve$variance[bars], low[bars], curve$variance[bars], high[bars],
+                     angle = 90, code = 3, length = 0.03)
+  graphics::abline(v = cv$variance, lty = 2)
+  invisible(x)
+}

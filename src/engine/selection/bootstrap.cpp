@@ -1,0 +1,63 @@
+#include "selection/bootstrap.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/errors.h"
+#include "selection/random_stream.h"
+#include "selection/task_runner.h"
+
+namespace argus {
+
+std::vector<std::int32_t> resampleCounts(std::int64_t nUnits, std::uint64_t seed, int replicate) {
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(nUnits), 0);
+  RandomStream rng(streamSeed(seed, static_cast<std::uint64_t>(replicate)));
+  for (std::int64_t i = 0; i < nUnits; ++i)
+    ++counts[rng.uniformBelow(static_cast<std::uint64_t>(nUnits))];
+  return counts;
+}
+
+BootstrapResult runBootstrap(const BootstrapRequest& req, ProgressSink* progress) {
+  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
+  ARGUS_REQUIRE(req.replicates >= 1, "at least one bootstrap replicate is needed");
+  ARGUS_REQUIRE(req.threads >= 1, "threads must be at least 1");
+  const Dataset& data = *req.fit.data;
+  validateDataset(data, req.fit.weights);
+  const std::size_t p = data.design.nColumns();
+  const std::int64_t n = data.nRows();
+
+  BootstrapResult result;
+  result.unit = resolveSamplingUnit(data, req.unit);
+  result.units = unitCount(data, result.unit);
+  const std::size_t replicates = static_cast<std::size_t>(req.replicates);
+  result.beta.assign(replicates * p, 0.0);
+  result.status.assign(replicates, FitStatus::Success);
+  if (req.keepCounts) result.counts.assign(replicates * static_cast<std::size_t>(result.units), 0);
+
+  auto replicate = [&](std::size_t b, ProgressSink* sink) {
+    const std::vector<std::int32_t> counts =
+        resampleCounts(result.units, req.seed, static_cast<int>(b));
+    std::vector<double> weights(static_cast<std::size_t>(n));
+    for (std::int64_t r = 0; r < n; ++r)
+      weights[r] = counts[unitOfRow(data, result.unit, r)] * (req.fit.weights ? req.fit.weights[r] : 1.0);
+    FitRequest fitRequest = req.fit;
+    fitRequest.weights = weights.data();
+    fitRequest.control.verbose = false;
+    const FitResult fit = fitCcd(fitRequest, sink);
+    std::copy(fit.beta.begin(), fit.beta.end(), result.beta.begin() + b * p);
+    result.status[b] = fit.status;
+    if (req.keepCounts)
+      std::copy(counts.begin(), counts.end(), result.counts.begin() + b * result.units);
+  };
+  const std::size_t every = replicates >= 10 ? replicates / 10 : 1;
+  std::size_t lastReported = 0;
+  runTasks(replicates, req.threads, replicate, progress, [&](std::size_t done) {
+    if (!progress || !req.messages || (done - lastReported < every && done != replicates)) return;
+    lastReported = done;
+    progress->message("bootstrap: " + std::to_string(done) + " of " +
+                      std::to_string(replicates) + " replicates");
+  });
+  return result;
+}
+
+}  // namespace argus

@@ -1,0 +1,153 @@
+#include "selection/cross_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "common/errors.h"
+#include "models/predictive_likelihood.h"
+#include "selection/task_runner.h"
+
+namespace argus {
+
+double initialVarianceGuess(const Dataset& data, const std::vector<CoordinatePrior>& prior,
+                            const std::vector<unsigned char>& fixed) {
+  const std::int64_t n = data.nRows();
+  double sumSquares = 0.0;
+  int penalized = 0;
+  for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
+    if (prior[j].kind == PriorKind::None || (!fixed.empty() && fixed[j])) continue;
+    ++penalized;
+    forEachEntry(data.design.columns[j], n, [&](std::int64_t, double x) { sumSquares += x * x; });
+  }
+  const double meanSquaredNorm = n > 0 ? sumSquares / static_cast<double>(n) : 0.0;
+  if (penalized == 0 || !(meanSquaredNorm > 0.0)) return 1.0;
+  return penalized / meanSquaredNorm;
+}
+
+std::vector<CoordinatePrior> withVariance(std::vector<CoordinatePrior> prior, double variance) {
+  for (CoordinatePrior& p : prior)
+    if (p.kind != PriorKind::None) p.variance = variance;
+  return prior;
+}
+
+namespace {
+
+bool allFinite(const std::vector<double>& v) {
+  for (double x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+// The fold fits of one cross-validation run and their warm starts.
+class FoldFits {
+ public:
+  explicit FoldFits(const CrossValidationRequest& request)
+      : req_(request),
+        folds_(request.folds.folds),
+        tasks_(static_cast<std::size_t>(request.folds.folds * request.folds.repetitions())),
+        base_(request.fit.start.empty()
+                  ? std::vector<double>(request.fit.data->design.nColumns(), 0.0)
+                  : request.fit.start),
+        warm_(tasks_, base_) {}
+
+  CvEvaluation evaluate(double variance, ProgressSink* progress) {
+    CvEvaluation out;
+    out.variance = variance;
+    out.values.assign(tasks_, 0.0);
+    std::vector<unsigned char> converged(tasks_, 0);
+    const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
+    runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
+      const FitResult fit = fitOne(i, prior, sink, &out.values[i]);
+      converged[i] = fit.status == FitStatus::Success;
+    }, progress);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < tasks_; ++i) {
+      sum += out.values[i];
+      out.notConverged += converged[i] ? 0 : 1;
+    }
+    out.mean = sum / static_cast<double>(tasks_);
+    double squares = 0.0;
+    for (double v : out.values) squares += (v - out.mean) * (v - out.mean);
+    out.sd = std::sqrt(squares / static_cast<double>(tasks_ - 1));
+    return out;
+  }
+
+ private:
+  FitResult fitOne(std::size_t task, const std::vector<CoordinatePrior>& prior,
+                   ProgressSink* sink, double* score) {
+    const int repetition = static_cast<int>(task / static_cast<std::size_t>(folds_));
+    const int fold = static_cast<int>(task % static_cast<std::size_t>(folds_));
+    std::vector<double> training, heldOut;
+    foldWeights(req_.folds, repetition, fold, req_.fit.weights, &training, &heldOut);
+    FitRequest fitRequest = req_.fit;
+    fitRequest.weights = training.data();
+    fitRequest.prior = prior;
+    fitRequest.start = req_.settings.resetCoefficients ? base_ : warm_[task];
+    fitRequest.control.verbose = false;
+    const FitResult fit = fitCcd(fitRequest, sink);
+    const bool usable = allFinite(fit.beta);
+    warm_[task] = usable ? fit.beta : base_;
+    *score = usable ? predictiveLogLikelihood(*req_.fit.data, heldOut.data(), fit.beta)
+                    : std::nan("");
+    return fit;
+  }
+
+  const CrossValidationRequest& req_;
+  const int folds_;
+  const std::size_t tasks_;
+  const std::vector<double> base_;
+  std::vector<std::vector<double>> warm_;  // per task: the beta of its last fit
+};
+
+std::string describe(const CvEvaluation& e) {
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g)%s",
+                e.variance, e.mean, e.sd,
+                e.notConverged ? " (some fold fits did not converge)" : "");
+  return line;
+}
+
+}  // namespace
+
+CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressSink* progress) {
+  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
+  const Dataset& data = *req.fit.data;
+  validateDataset(data, req.fit.weights);
+  ARGUS_REQUIRE(req.fit.prior.size() == data.design.nColumns(), "one prior per covariate is required");
+  ARGUS_REQUIRE(req.folds.folds >= 2 && req.folds.repetitions() >= 1, "no folds were planned");
+  for (const std::vector<std::int32_t>& f : req.folds.foldOfRow)
+    ARGUS_REQUIRE(static_cast<std::int64_t>(f.size()) == data.nRows(), "the fold plan does not match the data");
+  bool penalized = false;
+  for (const CoordinatePrior& p : req.fit.prior) penalized = penalized || p.kind != PriorKind::None;
+  ARGUS_REQUIRE(penalized, "cross-validation needs at least one covariate with a laplace or normal prior");
+  ARGUS_REQUIRE(req.settings.threads >= 1, "threads must be at least 1");
+
+  CrossValidationResult result;
+  result.folds = req.folds.folds;
+  result.repetitions = req.folds.repetitions();
+  result.unit = req.folds.unit;
+  SearchSettings search = req.settings.search;
+  search.start = req.settings.startingVariance > 0.0
+                     ? req.settings.startingVariance
+                     : initialVarianceGuess(data, req.fit.prior, req.fit.fixed);
+  result.startingVariance = search.start;
+
+  FoldFits fits(req);
+  const SearchOutcome outcome = searchVariance(search, [&](double variance) {
+    CvEvaluation e = fits.evaluate(variance, progress);
+    if (progress && req.settings.messages) progress->message(describe(e));
+    result.curve.push_back(std::move(e));
+    return result.curve.back().mean;
+  });
+  std::stable_sort(result.curve.begin(), result.curve.end(),
+                   [](const CvEvaluation& a, const CvEvaluation& b) { return a.variance < b.variance; });
+  result.variance = outcome.variance;
+  result.score = outcome.score;
+  result.bracketed = outcome.bracketed;
+  return result;
+}
+
+}  // namespace argus

@@ -1,0 +1,116 @@
+#include "selection/folds.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/errors.h"
+#include "selection/random_stream.h"
+
+namespace argus {
+
+SamplingUnit resolveSamplingUnit(const Dataset& data, SamplingUnit requested) {
+  const bool hasStrata = data.outcomes.stratum != nullptr && data.outcomes.stratumStart != nullptr;
+  if (requested == SamplingUnit::Stratum) {
+    ARGUS_REQUIRE(hasStrata, "sampling by stratum (byPid) needs data with strata");
+    return SamplingUnit::Stratum;
+  }
+  if (requested == SamplingUnit::Row) return SamplingUnit::Row;
+  return (hasStrata || isConditional(data.model)) ? SamplingUnit::Stratum : SamplingUnit::Row;
+}
+
+std::int64_t unitCount(const Dataset& data, SamplingUnit resolved) {
+  return resolved == SamplingUnit::Stratum ? data.outcomes.nStrata : data.nRows();
+}
+
+std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved) {
+  std::vector<unsigned char> event(static_cast<std::size_t>(unitCount(data, resolved)), 0);
+  for (std::int64_t r = 0; r < data.nRows(); ++r)
+    if (data.outcomes.y[r] > 0.0) event[unitOfRow(data, resolved, r)] = 1;
+  return event;
+}
+
+namespace {
+
+std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSettings& settings,
+                                              SamplingUnit unit, int repetition) {
+  const std::int64_t nUnits = unitCount(data, unit);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(nUnits));
+  for (std::int64_t u = 0; u < nUnits; ++u) order[u] = u;
+  RandomStream rng(streamSeed(settings.seed, static_cast<std::uint64_t>(repetition)));
+  rng.shuffle(&order);
+  if (settings.balanceOutcome) {
+    const std::vector<unsigned char> event = unitHasEvent(data, unit);
+    std::stable_partition(order.begin(), order.end(),
+                          [&](std::int64_t u) { return event[u] != 0; });
+  }
+  std::vector<std::int32_t> foldOfUnit(static_cast<std::size_t>(nUnits));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    foldOfUnit[order[i]] = static_cast<std::int32_t>(i % static_cast<std::size_t>(settings.folds));
+  std::vector<std::int32_t> foldOfRow(static_cast<std::size_t>(data.nRows()));
+  for (std::int64_t r = 0; r < data.nRows(); ++r)
+    foldOfRow[r] = foldOfUnit[unitOfRow(data, unit, r)];
+  return foldOfRow;
+}
+
+}  // namespace
+
+FoldPlan makeFoldPlan(const Dataset& data, const FoldSettings& settings) {
+  ARGUS_REQUIRE(settings.folds >= 2, "at least 2 folds are needed");
+  ARGUS_REQUIRE(settings.repetitions >= 1, "at least 1 cross-validation repetition is needed");
+  FoldPlan plan;
+  plan.folds = settings.folds;
+  plan.unit = resolveSamplingUnit(data, settings.unit);
+  const std::int64_t nUnits = unitCount(data, plan.unit);
+  ARGUS_REQUIRE(nUnits >= settings.folds,
+                std::to_string(settings.folds) + " folds need at least as many " +
+                    (plan.unit == SamplingUnit::Stratum ? "strata" : "rows") + " (the data have " +
+                    std::to_string(nUnits) + ")");
+  for (int rep = 0; rep < settings.repetitions; ++rep)
+    plan.foldOfRow.push_back(assignOneRepetition(data, settings, plan.unit, rep));
+  return plan;
+}
+
+FoldPlan foldPlanFromIds(const Dataset& data, std::vector<std::int32_t> foldOfRow,
+                         SamplingUnit requested) {
+  ARGUS_REQUIRE(static_cast<std::int64_t>(foldOfRow.size()) == data.nRows(),
+                "fold ids: one per row is required");
+  FoldPlan plan;
+  plan.unit = resolveSamplingUnit(data, requested);
+  std::int32_t largest = -1;
+  for (std::int32_t f : foldOfRow) {
+    ARGUS_REQUIRE(f >= 0, "fold ids must be non-negative");
+    largest = std::max(largest, f);
+  }
+  plan.folds = largest + 1;
+  ARGUS_REQUIRE(plan.folds >= 2, "user-supplied folds: at least 2 folds are needed");
+  std::vector<std::int64_t> size(static_cast<std::size_t>(plan.folds), 0);
+  for (std::int32_t f : foldOfRow) ++size[f];
+  for (int f = 0; f < plan.folds; ++f)
+    ARGUS_REQUIRE(size[f] > 0, "user-supplied fold " + std::to_string(f + 1) +
+                                   " has no rows (after dropping strata without events)");
+  if (plan.unit == SamplingUnit::Stratum) {
+    const std::int64_t* start = data.outcomes.stratumStart;
+    for (std::int32_t s = 0; s < data.outcomes.nStrata; ++s)
+      for (std::int64_t r = start[s]; r < start[s + 1]; ++r)
+        ARGUS_REQUIRE(foldOfRow[r] == foldOfRow[start[s]],
+                      "user-supplied folds split stratum " + std::to_string(s + 1) +
+                          " (internal numbering): the rows of a stratum must share a fold");
+  }
+  plan.foldOfRow.push_back(std::move(foldOfRow));
+  return plan;
+}
+
+void foldWeights(const FoldPlan& plan, int repetition, int fold, const double* userWeights,
+                 std::vector<double>* training, std::vector<double>* heldOut) {
+  const std::vector<std::int32_t>& folds = plan.foldOfRow[repetition];
+  training->resize(folds.size());
+  heldOut->resize(folds.size());
+  for (std::size_t r = 0; r < folds.size(); ++r) {
+    const double w = userWeights ? userWeights[r] : 1.0;
+    const bool out = folds[r] == fold;
+    (*training)[r] = out ? 0.0 : w;
+    (*heldOut)[r] = out ? w : 0.0;
+  }
+}
+
+}  // namespace argus

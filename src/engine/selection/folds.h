@@ -1,0 +1,62 @@
+// Which rows go together when data are split (cross-validation) or resampled (bootstrap),
+// and the cross-validation folds themselves.
+//
+// A sampling unit is a row or a whole stratum. Strata must stay whole whenever the
+// likelihood couples the rows of a stratum (conditional models, stratified survival models):
+// splitting a matched set or a patient's eras across folds would leak information and make
+// the held-out likelihood meaningless. So Auto resolves to Stratum for conditional models and
+// whenever the data carry strata (OutcomeView::stratum), and to Row otherwise.
+//
+// Fold assignment of one repetition: the units are put in a random order (RandomStream seeded
+// with streamSeed(seed, repetition)) and dealt to folds 0, 1, ..., k-1, 0, 1, ... in that
+// order, so fold sizes (in units) differ by at most one. With outcome balancing the units that
+// hold an event (any row with y > 0) are dealt first, so each fold also gets its share of
+// event units, within one. Repetitions re-permute with their own stream.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace argus {
+
+enum class SamplingUnit { Auto, Row, Stratum };
+
+// Auto -> Row or Stratum as described above; Stratum without strata is an error.
+SamplingUnit resolveSamplingUnit(const Dataset& data, SamplingUnit requested);
+std::int64_t unitCount(const Dataset& data, SamplingUnit resolved);
+inline std::int64_t unitOfRow(const Dataset& data, SamplingUnit resolved, std::int64_t row) {
+  return resolved == SamplingUnit::Stratum ? data.outcomes.stratum[row] : row;
+}
+// Per unit: does any of its rows have y > 0?
+std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved);
+
+struct FoldSettings {
+  int folds = 10;
+  int repetitions = 1;
+  SamplingUnit unit = SamplingUnit::Auto;
+  bool balanceOutcome = false;
+  std::uint64_t seed = 0;
+};
+
+struct FoldPlan {
+  int folds = 0;
+  SamplingUnit unit = SamplingUnit::Row;                 // resolved
+  std::vector<std::vector<std::int32_t>> foldOfRow;      // [repetition][internal row]
+  int repetitions() const { return static_cast<int>(foldOfRow.size()); }
+};
+
+FoldPlan makeFoldPlan(const Dataset& data, const FoldSettings& settings);
+
+// Folds given by the user: one id in 0..k-1 per internal row, k = largest id + 1 >= 2. Every
+// fold must hold a row, and with Stratum units the rows of a stratum must share their fold.
+FoldPlan foldPlanFromIds(const Dataset& data, std::vector<std::int32_t> foldOfRow,
+                         SamplingUnit requested);
+
+// Weights of the fit that leaves `fold` out (user weight, 0 inside the fold) and of the
+// held-out rows (user weight inside the fold, 0 elsewhere). userWeights may be nullptr (1).
+void foldWeights(const FoldPlan& plan, int repetition, int fold, const double* userWeights,
+                 std::vector<double>* training, std::vector<double>* heldOut);
+
+}  // namespace argus

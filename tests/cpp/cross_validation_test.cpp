@@ -1,0 +1,182 @@
+// Cross-validation and bootstrap in the engine (selection/cross_validation.h,
+// selection/bootstrap.h, models/predictive_likelihood.h): the held-out likelihood, fold fits
+// that are plain weighted fits, every model type, and results that are bit-identical for any
+// number of threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "common/errors.h"
+#include "models/likelihood.h"
+#include "models/predictive_likelihood.h"
+#include "selection/bootstrap.h"
+#include "selection/cross_validation.h"
+#include "test_data.h"
+
+namespace argus {
+namespace {
+
+using testing_data::allModels;
+using testing_data::closeRel;
+using testing_data::makeProblem;
+using testing_data::ProblemSpec;
+using testing_data::TestProblem;
+
+FitRequest penalizedRequest(const TestProblem& problem, PriorKind kind) {
+  FitRequest req;
+  req.data = &problem.data;
+  req.weights = problem.weightPtr();
+  req.prior.assign(problem.nColumns(), {kind, 1.0});
+  for (std::size_t j = 0; j < problem.nColumns(); ++j)
+    if (problem.kind(j) == ColumnKind::Intercept) req.prior[j] = {PriorKind::None, 1.0};
+  return req;
+}
+
+CrossValidationRequest cvRequest(const TestProblem& problem, PriorKind kind, int threads) {
+  CrossValidationRequest req;
+  req.fit = penalizedRequest(problem, kind);
+  FoldSettings folds;
+  folds.folds = 4;
+  folds.repetitions = 2;
+  folds.seed = 31;
+  req.folds = makeFoldPlan(problem.data, folds);
+  req.settings.threads = threads;
+  return req;
+}
+
+bool bitIdentical(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST(PredictiveLogLikelihood, AddsUpOverComplementaryWeights) {
+  for (ModelType m : allModels()) {
+    auto problem = makeProblem({m});
+    const std::vector<double> beta = problem->randomBeta(0.3);
+    FoldSettings settings;
+    settings.folds = 3;
+    const FoldPlan plan = makeFoldPlan(problem->data, settings);
+    std::vector<double> training, heldOut;
+    foldWeights(plan, 0, 2, problem->weightPtr(), &training, &heldOut);
+    auto full = makeLikelihood(problem->data, problem->weightPtr());
+    full->reset(beta);
+    // Folds hold whole strata for conditional models, so the likelihood splits additively.
+    const double sum = predictiveLogLikelihood(problem->data, training.data(), beta) +
+                       predictiveLogLikelihood(problem->data, heldOut.data(), beta);
+    EXPECT_TRUE(closeRel(sum, full->logLikelihood(), 1e-10)) << modelTypeName(m);
+  }
+}
+
+TEST(CrossValidate, RunsForEveryModelWithAFiniteCurve) {
+  for (ModelType m : allModels()) {
+    auto problem = makeProblem({m});
+    CrossValidationRequest req = cvRequest(*problem, PriorKind::Normal, 1);
+    req.settings.search.type = SearchType::Grid;
+    req.settings.search.gridSteps = 4;
+    const CrossValidationResult cv = crossValidate(req);
+    ASSERT_EQ(cv.curve.size(), 4u) << modelTypeName(m);
+    for (const CvEvaluation& e : cv.curve) {
+      EXPECT_TRUE(std::isfinite(e.mean)) << modelTypeName(m);
+      EXPECT_EQ(e.values.size(), 8u);
+    }
+    EXPECT_EQ(cv.folds, 4);
+    EXPECT_EQ(cv.repetitions, 2);
+    EXPECT_EQ(cv.unit, isConditional(m) ? SamplingUnit::Stratum : SamplingUnit::Row);
+  }
+}
+
+TEST(CrossValidate, FoldScoreIsTheHeldOutLikelihoodOfAPlainWeightedFit) {
+  auto problem = makeProblem({ModelType::Logistic});
+  CrossValidationRequest req = cvRequest(*problem, PriorKind::Laplace, 1);
+  req.settings.search.type = SearchType::Grid;
+  req.settings.search.lowerLimit = req.settings.search.upperLimit = 0.5;
+  req.settings.search.gridSteps = 2;
+  req.settings.resetCoefficients = true;
+  const CrossValidationResult cv = crossValidate(req);
+  // Task 5 = repetition 1, fold 1.
+  std::vector<double> training, heldOut;
+  foldWeights(req.folds, 1, 1, problem->weightPtr(), &training, &heldOut);
+  FitRequest direct = penalizedRequest(*problem, PriorKind::Laplace);
+  direct.prior = withVariance(direct.prior, 0.5);
+  direct.weights = training.data();
+  const FitResult fit = fitCcd(direct);
+  EXPECT_EQ(cv.curve[0].values[5], predictiveLogLikelihood(problem->data, heldOut.data(), fit.beta));
+}
+
+TEST(CrossValidate, BitIdenticalForAnyNumberOfThreads) {
+  for (ModelType m : {ModelType::Logistic, ModelType::ConditionalLogistic, ModelType::Poisson}) {
+    for (SearchType type : {SearchType::Auto, SearchType::Grid}) {
+      auto problem = makeProblem({m});
+      CrossValidationRequest one = cvRequest(*problem, PriorKind::Laplace, 1);
+      one.settings.search.type = type;
+      one.settings.search.gridSteps = 5;
+      CrossValidationRequest three = one;
+      three.settings.threads = 3;
+      const CrossValidationResult a = crossValidate(one);
+      const CrossValidationResult b = crossValidate(three);
+      ASSERT_EQ(a.curve.size(), b.curve.size());
+      EXPECT_EQ(std::memcmp(&a.variance, &b.variance, sizeof(double)), 0);
+      for (std::size_t i = 0; i < a.curve.size(); ++i) {
+        EXPECT_TRUE(bitIdentical(a.curve[i].values, b.curve[i].values)) << modelTypeName(m);
+        EXPECT_EQ(std::memcmp(&a.curve[i].mean, &b.curve[i].mean, sizeof(double)), 0);
+      }
+    }
+  }
+}
+
+TEST(CrossValidate, AutoStartsAtTheDataBasedGuessUnlessGivenOne) {
+  auto problem = makeProblem({ModelType::LeastSquares});
+  CrossValidationRequest req = cvRequest(*problem, PriorKind::Normal, 1);
+  const double guess = initialVarianceGuess(problem->data, req.fit.prior, req.fit.fixed);
+  EXPECT_GT(guess, 0.0);
+  EXPECT_EQ(crossValidate(req).startingVariance, guess);
+  req.settings.startingVariance = 0.25;
+  EXPECT_EQ(crossValidate(req).startingVariance, 0.25);
+}
+
+TEST(CrossValidate, RejectsAFlatPrior) {
+  auto problem = makeProblem({ModelType::Logistic});
+  CrossValidationRequest req = cvRequest(*problem, PriorKind::None, 1);
+  EXPECT_THROW(crossValidate(req), ArgusError);
+}
+
+TEST(Bootstrap, ReplicateIsAPlainFitOnResampleWeights) {
+  for (ModelType m : {ModelType::Logistic, ModelType::SelfControlledCaseSeries}) {
+    auto problem = makeProblem({m});
+    BootstrapRequest req;
+    req.fit = penalizedRequest(*problem, PriorKind::Normal);
+    req.replicates = 4;
+    req.seed = 8;
+    req.keepCounts = true;
+    const BootstrapResult boot = runBootstrap(req);
+    const std::size_t p = problem->nColumns();
+    ASSERT_EQ(boot.beta.size(), 4 * p);
+    const std::vector<std::int32_t> counts = resampleCounts(boot.units, 8, 2);
+    std::vector<double> weights(static_cast<std::size_t>(problem->nRows()));
+    for (std::int64_t r = 0; r < problem->nRows(); ++r)
+      weights[r] = counts[unitOfRow(problem->data, boot.unit, r)] * problem->w(r);
+    FitRequest direct = req.fit;
+    direct.weights = weights.data();
+    const FitResult fit = fitCcd(direct);
+    const std::vector<double> replicate2(boot.beta.begin() + 2 * p, boot.beta.begin() + 3 * p);
+    EXPECT_TRUE(bitIdentical(replicate2, fit.beta)) << modelTypeName(m);
+    EXPECT_TRUE(std::equal(counts.begin(), counts.end(), boot.counts.begin() + 2 * boot.units));
+  }
+}
+
+TEST(Bootstrap, BitIdenticalForAnyNumberOfThreads) {
+  auto problem = makeProblem({ModelType::ConditionalPoisson});
+  BootstrapRequest req;
+  req.fit = penalizedRequest(*problem, PriorKind::Laplace);
+  req.replicates = 7;
+  req.seed = 1;
+  const BootstrapResult one = runBootstrap(req);
+  req.threads = 3;
+  const BootstrapResult three = runBootstrap(req);
+  EXPECT_TRUE(bitIdentical(one.beta, three.beta));
+  EXPECT_EQ(one.unit, SamplingUnit::Stratum);
+}
+
+}  // namespace
+}  // namespace argus

@@ -1,0 +1,104 @@
+// The variance search strategies (selection/variance_search.h) on known score curves, with
+// no fitting: the grid, bracketing up and down by decades, the quadratic refinement, the
+// step limit and ties.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/errors.h"
+#include "selection/variance_search.h"
+
+namespace argus {
+namespace {
+
+// A concave curve in log10(variance) with its maximum at `best`.
+ScoreFunction peakAt(double best, std::vector<double>* calls) {
+  return [best, calls](double v) {
+    calls->push_back(v);
+    const double d = std::log10(v) - std::log10(best);
+    return -100.0 - d * d;
+  };
+}
+
+TEST(VarianceGrid, LogSpacedWithExactEnds) {
+  const std::vector<double> grid = varianceGrid(0.01, 100.0, 5);
+  ASSERT_EQ(grid.size(), 5u);
+  EXPECT_EQ(grid.front(), 0.01);
+  EXPECT_EQ(grid.back(), 100.0);
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(std::log10(grid[i]), -2.0 + i, 1e-12);
+  EXPECT_THROW(varianceGrid(0.0, 1.0, 5), ArgusError);
+  EXPECT_THROW(varianceGrid(2.0, 1.0, 5), ArgusError);
+  EXPECT_THROW(varianceGrid(0.1, 1.0, 1), ArgusError);
+}
+
+TEST(SearchVariance, GridPicksTheBestGridPoint) {
+  std::vector<double> calls;
+  SearchSettings settings;
+  settings.type = SearchType::Grid;
+  settings.lowerLimit = 0.001;
+  settings.upperLimit = 1000.0;
+  settings.gridSteps = 7;
+  const SearchOutcome out = searchVariance(settings, peakAt(8.0, &calls));
+  EXPECT_EQ(calls.size(), 7u);
+  EXPECT_NEAR(out.variance, 10.0, 1e-9);
+  for (std::size_t i = 1; i < calls.size(); ++i) EXPECT_GT(calls[i], calls[i - 1]);
+}
+
+TEST(SearchVariance, AutoBracketsUpOrDownAndRefinesToTheVertex) {
+  for (double best : {3e-4, 0.05, 1.0, 7.0, 2e3}) {
+    for (double tolerance : {0.05, 1e-6}) {
+      std::vector<double> calls;
+      SearchSettings settings;
+      settings.start = 1.0;
+      settings.refineTolerance = tolerance;
+      const SearchOutcome out = searchVariance(settings, peakAt(best, &calls));
+      EXPECT_TRUE(out.bracketed);
+      // The curve is an exact parabola in log10(v): one parabola step lands on the vertex,
+      // unless an evaluated point is already within the tolerance.
+      EXPECT_NEAR(std::log10(out.variance), std::log10(best), tolerance == 1e-6 ? 1e-9 : tolerance)
+          << best;
+      // At most 8 bracketing scores here, 2 half-decade points and 3 parabola steps.
+      EXPECT_LE(calls.size(), 8u + 2u + 3u) << best;
+    }
+  }
+}
+
+TEST(SearchVariance, AutoStopsAtTheStepLimitOnAMonotoneCurve) {
+  std::vector<double> calls;
+  SearchSettings settings;
+  settings.start = 1.0;
+  settings.maxBracketSteps = 4;
+  const SearchOutcome out =
+      searchVariance(settings, [&](double v) { calls.push_back(v); return std::log(v); });
+  EXPECT_FALSE(out.bracketed);
+  EXPECT_NEAR(out.variance, 1e5, 1e-6);
+  EXPECT_EQ(calls.size(), 6u);
+}
+
+TEST(SearchVariance, TiesGoToTheSmallerVarianceAndNanIsWorst) {
+  std::vector<double> calls;
+  SearchSettings settings;
+  settings.start = 1.0;
+  // Flat below 10 (a Laplace prior strong enough to zero everything), falling above.
+  const SearchOutcome out = searchVariance(settings, [&](double v) {
+    calls.push_back(v);
+    return v <= 10.0 ? -5.0 : -5.0 - std::log10(v / 10.0);
+  });
+  EXPECT_TRUE(out.bracketed);
+  EXPECT_EQ(out.variance, 1.0);
+  const SearchOutcome withNan = searchVariance(settings, [](double v) {
+    return v > 5.0 ? std::nan("") : -std::fabs(std::log10(v) - 0.3);
+  });
+  EXPECT_TRUE(std::isfinite(withNan.score));
+  EXPECT_LT(withNan.variance, 5.0);
+}
+
+TEST(SearchVariance, RejectsABadStart) {
+  SearchSettings settings;
+  settings.start = 0.0;
+  EXPECT_THROW(searchVariance(settings, [](double) { return 0.0; }), ArgusError);
+}
+
+}  // namespace
+}  // namespace argus

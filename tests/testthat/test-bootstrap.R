@@ -1,0 +1,108 @@
+# runBootstrap(): replicates are plain weighted refits, the same for any number of threads,
+# summarized per coefficient.
+
+# The replicate fits by hand: fitModel() with weights = counts x the fit's weights.
+refitByHand <- function(fit, data, counts, w = rep(1, nrow(counts))) {
+  prior <- createPrior(fit$priorType, variance = fit$variance)
+  t(apply(counts, 2, function(c) coef(fitModel(data, prior, fit$control, weights = c * w))))
+}
+
+test_that("each replicate equals fitModel() on the resample's weights", {
+  sim <- simulateLogistic(n = 250, p = 4, seed = 21)
+  set.seed(21)
+  w <- runif(250, 0.5, 2)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(d, createPrior("laplace", variance = 0.5), weights = w)
+  boot <- runBootstrap(fit, replicates = 6, seed = 3, keepCounts = TRUE)
+  expect_identical(dim(boot$counts), c(250L, 6L))
+  expect_true(all(colSums(boot$counts) == 250))
+  expected <- refitByHand(fit, d, boot$counts, w)
+  dimnames(expected) <- dimnames(boot$estimates)
+  expect_identical(boot$estimates, expected)
+})
+
+test_that("strata are resampled whole, and the replicates still equal plain refits", {
+  sccs <- simulateSccs(nPatients = 150, seed = 22)
+  d <- createData(sccs$outcomes, sccs$covariates, modelType = "sccs")
+  fit <- fitModel(d, createPrior("normal", useCrossValidation = TRUE), createControl(seed = 1))
+  boot <- runBootstrap(fit, replicates = 4, seed = 7, keepCounts = TRUE)
+  expect_identical(boot$selectorType, "byPid")
+  byStratum <- apply(boot$counts, 2, function(c) tapply(c, sccs$stratumId, function(v) length(unique(v))))
+  expect_true(all(byStratum == 1))
+  expected <- refitByHand(fit, d, boot$counts)
+  dimnames(expected) <- dimnames(boot$estimates)
+  expect_identical(boot$estimates, expected)
+  expect_true(all(fit$variance == fit$cv$variance))
+})
+
+test_that("the bootstrap is the same, bit for bit, with 1 and 2 threads and a given seed", {
+  sim <- simulatePoisson(n = 200, seed = 23)
+  d <- createData(x = sim$x, y = sim$y, time = sim$time, modelType = "pr")
+  fit <- fitModel(d, createPrior("laplace", variance = 0.2))
+  one <- runBootstrap(fit, replicates = 9, seed = 5, threads = 1)
+  two <- runBootstrap(fit, replicates = 9, seed = 5, threads = 2)
+  fields <- c("estimates", "summary", "status", "seed")
+  expect_identical(one[fields], two[fields])
+  other <- runBootstrap(fit, replicates = 9, seed = 6)
+  expect_false(identical(one$estimates, other$estimates))
+  set.seed(4)
+  a <- runBootstrap(fit, replicates = 3)
+  set.seed(4)
+  expect_identical(a$estimates, runBootstrap(fit, replicates = 3)$estimates)
+})
+
+test_that("the summary is computed from the replicates", {
+  sim <- simulateLogistic(n = 300, p = 6, seed = 24)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(d, createPrior("laplace", variance = 0.05))
+  boot <- runBootstrap(fit, replicates = 40, level = 0.9, seed = 1)
+  s <- boot$summary
+  e <- boot$estimates
+  expect_identical(s$covariate, names(coef(fit)))
+  expect_equal(s$estimate, unname(coef(fit)))
+  expect_equal(s$bias, unname(colMeans(e) - coef(fit)))
+  expect_equal(s$se, unname(apply(e, 2, sd)))
+  expect_equal(s$lower, unname(apply(e, 2, quantile, 0.05)))
+  expect_equal(s$upper, unname(apply(e, 2, quantile, 0.95)))
+  expect_equal(s$nonzero, unname(colMeans(e != 0)))
+  expect_true(any(s$nonzero < 1))  # a strong L1 prior zeroes some coefficients sometimes
+  expect_true(all(s$lower <= s$upper))
+  expect_null(boot$counts)
+  expect_output(print(boot), "40 replicates \\(byRow\\), 90% percentile intervals")
+})
+
+test_that("the fit keeps its data, and runBootstrap() can be given them", {
+  sim <- simulateLogistic(n = 120, p = 2, seed = 25)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(d, createPrior("normal", variance = 1))
+  expect_identical(fit$data, d)
+  file <- tempfile(fileext = ".rds")
+  saveRDS(fit, file)
+  restored <- readRDS(file)
+  expect_identical(runBootstrap(restored, replicates = 3, seed = 1)$estimates,
+                   runBootstrap(fit, replicates = 3, seed = 1)$estimates)
+  fit$data <- NULL
+  expect_error(runBootstrap(fit, replicates = 3), "holds no data")
+  expect_identical(runBootstrap(fit, replicates = 3, seed = 1, data = d)$estimates,
+                   runBootstrap(restored, replicates = 3, seed = 1)$estimates)
+  other <- createData(x = sim$x[, 1, drop = FALSE], y = sim$y, modelType = "lr")
+  expect_error(runBootstrap(fit, replicates = 3, data = other), "not the data this fit")
+})
+
+test_that("bootstrap arguments are checked and progress is reported unless silent", {
+  sim <- simulateLogistic(n = 100, p = 2, seed = 26)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(d, createPrior("normal", variance = 1))
+  expect_error(runBootstrap(list()), "fitModel")
+  expect_error(runBootstrap(fit, replicates = 1), "replicates")
+  expect_error(runBootstrap(fit, replicates = 2.5), "whole number")
+  expect_error(runBootstrap(fit, level = 1), "level")
+  expect_error(runBootstrap(fit, threads = 0), "threads")
+  expect_error(runBootstrap(fit, seed = NA), "seed")
+  expect_error(runBootstrap(fit, keepCounts = "yes"), "keepCounts")
+  expect_silent(runBootstrap(fit, replicates = 3, seed = 1))
+  noisy <- suppressMessages(fitModel(d, createPrior("normal", variance = 1),
+                                     createControl(noiseLevel = "quiet")))
+  expect_output(expect_message(runBootstrap(noisy, replicates = 3, seed = 1), "Argus bootstrap"),
+                "3 of 3 replicates")
+})

@@ -1,0 +1,237 @@
+# Cross-validation of the prior variance: fitModel(prior = createPrior(..., useCrossValidation
+# = TRUE)), createFolds(), plot().
+
+# Ridge regression with a known Bayes-optimal variance: y = X beta + N(0, 1) noise and
+# beta_j ~ N(0, tau2), so the normal prior with variance tau2 is the true prior.
+simulateRidge <- function(seed, n = 200, p = 40, tau2 = 0.05) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p, dimnames = list(NULL, paste0("v", seq_len(p))))
+  beta <- rnorm(p, 0, sqrt(tau2))
+  list(x = x, y = drop(x %*% beta) + rnorm(n), tau2 = tau2)
+}
+
+cvPrior <- function(type = "normal") createPrior(type, useCrossValidation = TRUE)
+withoutTime <- function(cv) cv[setdiff(names(cv), "seconds")]
+
+test_that("cross-validation picks a variance near the known truth", {
+  for (seed in 1:3) {
+    sim <- simulateRidge(seed)
+    d <- createData(x = sim$x, y = sim$y, modelType = "ls", addIntercept = FALSE)
+    for (type in c("auto", "grid")) {
+      fit <- fitModel(d, cvPrior(), createControl(seed = seed, cvType = type, gridSteps = 13,
+                                                  lowerLimit = 1e-3, upperLimit = 10))
+      expect_gt(fit$cv$variance, sim$tau2 / 5)
+      expect_lt(fit$cv$variance, sim$tau2 * 5)
+      expect_identical(fit$variance, rep(fit$cv$variance, 40))
+    }
+  }
+  # Logistic regression, normal truth with variance 0.25.
+  set.seed(11)
+  x <- matrix(rnorm(600 * 30), 600, 30)
+  y <- rbinom(600, 1, plogis(drop(x %*% rnorm(30, 0, 0.5))))
+  fit <- fitModel(createData(x = x, y = y, modelType = "lr"), cvPrior(), createControl(seed = 2))
+  expect_gt(fit$cv$variance, 0.05)
+  expect_lt(fit$cv$variance, 1.25)
+  # No signal at all: strong shrinkage wins.
+  set.seed(12)
+  noise <- fitModel(createData(x = x, y = rbinom(600, 1, 0.4), modelType = "lr"),
+                    cvPrior("laplace"), createControl(seed = 3))
+  expect_lt(noise$cv$variance, 0.05)
+})
+
+test_that("the CV result is the same, bit for bit, with 1 and 2 threads", {
+  sim <- simulateLogistic(n = 300, p = 6, seed = 5)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  sccs <- simulateSccs(nPatients = 200, seed = 6)
+  ds <- createData(sccs$outcomes, sccs$covariates, modelType = "sccs")
+  for (data in list(d, ds)) {
+    for (type in c("auto", "grid")) {
+      control <- function(threads) createControl(seed = 9, cvType = type, gridSteps = 6,
+                                                 cvRepetitions = 2, fold = 5, threads = threads)
+      one <- fitModel(data, cvPrior("laplace"), control(1))
+      two <- fitModel(data, cvPrior("laplace"), control(2))
+      expect_identical(withoutTime(one$cv), withoutTime(two$cv))
+      expect_identical(coef(one), coef(two))
+    }
+  }
+})
+
+test_that("grid and auto agree on a problem with a broad maximum", {
+  sim <- simulateRidge(2)
+  d <- createData(x = sim$x, y = sim$y, modelType = "ls", addIntercept = FALSE)
+  auto <- fitModel(d, cvPrior(), createControl(seed = 4, cvType = "auto"))
+  grid <- fitModel(d, cvPrior(), createControl(seed = 4, cvType = "grid", gridSteps = 25,
+                                               lowerLimit = 1e-3, upperLimit = 10))
+  expect_lt(abs(log10(auto$cv$variance / grid$cv$variance)), 0.5)
+  best <- max(grid$cv$curve$mean)
+  expect_gt(auto$cv$score, best - 0.01 * abs(best))
+  expect_true(auto$cv$bracketed)
+  expect_lte(nrow(auto$cv$curve), 10 + 3 + 2 + 3)
+  expect_identical(grid$cv$curve$variance[c(1, 25)], c(1e-3, 10))
+  expect_true(all(diff(auto$cv$curve$variance) > 0))
+})
+
+test_that("the curve, the chosen variance and the fold values fit together", {
+  sim <- simulateLogistic(n = 250, p = 4, seed = 7)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(d, cvPrior(), createControl(seed = 1, cvType = "grid", gridSteps = 5,
+                                              fold = 4, cvRepetitions = 3))
+  cv <- fit$cv
+  expect_identical(dim(cv$values), c(5L, 12L))
+  expect_equal(cv$curve$mean, rowMeans(cv$values), tolerance = 1e-12)
+  expect_equal(cv$curve$sd, apply(cv$values, 1, sd), tolerance = 1e-12)
+  expect_identical(cv$variance, cv$curve$variance[which.max(cv$curve$mean)])
+  expect_identical(c(cv$folds, cv$repetitions), c(4L, 3L))
+  expect_identical(cv$selectorType, "byRow")
+  expect_output(print(fit), "chosen by 4-fold cross-validation x 3")
+  file <- tempfile(fileext = ".pdf")
+  grDevices::pdf(file)
+  expect_invisible(plot(fit))
+  grDevices::dev.off()
+  expect_gt(file.size(file), 0)
+  expect_error(plot(fitModel(d)), "no cross-validation curve")
+})
+
+test_that("the final fit keeps the user's weights", {
+  sim <- simulateLogistic(n = 300, p = 5, seed = 8)
+  set.seed(8)
+  w <- runif(300, 0.2, 3)
+  w[1:20] <- 0
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  control <- createControl(seed = 2)
+  fit <- fitModel(d, cvPrior("laplace"), control, weights = w)
+  ref <- fitModel(d, createPrior("laplace", variance = fit$cv$variance), control, weights = w)
+  expect_identical(coef(fit), coef(ref))
+  unweighted <- fitModel(d, createPrior("laplace", variance = fit$cv$variance), control)
+  expect_false(identical(coef(fit), coef(unweighted)))
+})
+
+test_that("a fold's value is the held-out log-likelihood of a weighted fit on the other folds", {
+  sim <- simulateLogistic(n = 200, p = 3, seed = 9)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  set.seed(1)
+  w <- runif(200, 0.5, 2)
+  ids <- rep(c("a", "b", "c"), length.out = 200)
+  control <- createControl(cvType = "grid", lowerLimit = 0.3, upperLimit = 0.3, gridSteps = 2,
+                           foldIds = ids, resetCoefficients = TRUE)
+  fit <- fitModel(d, cvPrior(), control, weights = w)
+  expect_identical(fit$cv$folds, 3L)
+  expect_true(fit$cv$userFolds)
+  for (k in 1:3) {
+    out <- ids == c("a", "b", "c")[k]
+    foldFit <- fitModel(d, createPrior("normal", variance = 0.3), weights = w * !out)
+    eta <- drop(cbind(1, sim$x) %*% coef(foldFit))
+    heldOut <- sum((w * (sim$y * eta - log1p(exp(eta))))[out])
+    expect_equal(unname(fit$cv$values[1, k]), heldOut, tolerance = 1e-10)
+  }
+  expect_identical(unname(createFolds(d, control)[, 1]), match(ids, c("a", "b", "c")))
+})
+
+test_that("folds: balanced, strata kept whole, outcome stratification, determinism", {
+  sim <- simulateLogistic(n = 403, p = 2, seed = 10)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  folds <- createFolds(d, createControl(fold = 10, cvRepetitions = 2, seed = 5))
+  expect_identical(dim(folds), c(403L, 2L))
+  expect_lte(diff(range(table(folds[, 1]))), 1)
+  expect_false(identical(folds[, 1], folds[, 2]))
+  expect_identical(folds, createFolds(d, createControl(fold = 10, cvRepetitions = 2, seed = 5)))
+  set.seed(3)
+  a <- createFolds(d, createControl(fold = 10))
+  set.seed(3)
+  expect_identical(a, createFolds(d, createControl(fold = 10)))
+
+  # Ten events in 400 rows: without stratification some fold almost surely has none.
+  y <- rep(0, 400)
+  y[seq(7, 400, by = 40)] <- 1
+  rare <- createData(x = matrix(rnorm(400), 400, 1), y = y, modelType = "lr")
+  plain <- createFolds(rare, createControl(fold = 10, seed = 1))
+  balanced <- createFolds(rare, createControl(fold = 10, seed = 1, foldStratification = "outcome"))
+  expect_lt(length(unique(plain[y == 1, 1])), 10)
+  expect_identical(sort(balanced[y == 1, 1]), 1:10)
+  fit <- fitModel(rare, cvPrior(), createControl(fold = 10, seed = 1, cvType = "grid",
+                                                 gridSteps = 3, foldStratification = "outcome"))
+  expect_identical(fit$cv$foldStratification, "outcome")
+
+  sccs <- simulateSccs(nPatients = 150, seed = 11)
+  ds <- createData(sccs$outcomes, sccs$covariates, modelType = "sccs")
+  f <- createFolds(ds, createControl(fold = 5, seed = 2))
+  expect_identical(attr(f, "selectorType"), "byPid")
+  kept <- !is.na(f[, 1])
+  perStratum <- tapply(f[kept, 1], sccs$stratumId[kept], function(v) length(unique(v)))
+  expect_true(all(perStratum == 1))
+  expect_lte(diff(range(table(tapply(f[kept, 1], sccs$stratumId[kept], `[`, 1)))), 1)
+  expect_true(all(is.na(f[!kept, 1])))
+  expect_identical(attr(createFolds(ds, createControl(fold = 5, seed = 2, selectorType = "byRow")),
+                        "selectorType"), "byRow")
+})
+
+test_that("user fold ids work per stratum and are checked", {
+  sccs <- simulateSccs(nPatients = 120, seed = 12)
+  ds <- createData(sccs$outcomes, sccs$covariates, modelType = "sccs")
+  strata <- unique(sccs$stratumId)
+  stratumFold <- rep(1:4, length.out = length(strata))
+  ids <- stratumFold[match(sccs$stratumId, strata)]
+  control <- createControl(foldIds = ids, cvType = "grid", gridSteps = 3)
+  fit <- fitModel(ds, cvPrior(), control)
+  expect_identical(fit$cv$folds, 4L)
+  expect_identical(fit$cv$selectorType, "byPid")
+  split <- seq_along(ids) %% 3
+  expect_error(fitModel(ds, cvPrior(), createControl(foldIds = split)), "rows of a stratum")
+  expect_error(fitModel(ds, cvPrior(), createControl(foldIds = ids[-1])), "one label per row")
+})
+
+test_that("cross-validation works for every model type", {
+  sim <- simulatePoisson(n = 200, seed = 13)
+  gauss <- simulateGaussian(n = 150, seed = 14)
+  sccs <- simulateSccs(nPatients = 150, seed = 15)
+  data <- list(
+    lr = createData(x = sim$x, y = as.numeric(sim$y > 0), modelType = "lr"),
+    pr = createData(x = sim$x, y = sim$y, time = sim$time, modelType = "pr"),
+    ls = createData(x = gauss$x, y = gauss$y, modelType = "ls"),
+    clr = createData(x = sim$x, y = as.numeric(sim$y > 0), stratumId = rep(1:40, each = 5),
+                     modelType = "clr"),
+    cpr = createData(sccs$outcomes, sccs$covariates, modelType = "cpr"),
+    sccs = createData(sccs$outcomes, sccs$covariates, modelType = "sccs"))
+  for (m in names(data)) {
+    fit <- fitModel(data[[m]], cvPrior("laplace"),
+                    createControl(seed = 1, fold = 4, cvType = "grid", gridSteps = 4))
+    expect_true(is.finite(fit$cv$score), label = m)
+    expect_identical(fit$status, "SUCCESS", label = m)
+    expect_identical(fit$cv$selectorType, if (m %in% c("clr", "cpr", "sccs")) "byPid" else "byRow")
+  }
+  # This Poisson problem prefers no penalty: the auto search says so.
+  expect_warning(fit <- fitModel(data$pr, cvPrior("laplace"), createControl(seed = 1, fold = 4)),
+                 "did not bracket")
+  expect_false(fit$cv$bracketed)
+  expect_gt(fit$cv$variance, 1e10)
+})
+
+test_that("cross-validation settings are checked", {
+  d <- createData(x = simulateLogistic(100, 2)$x, y = rbinom(100, 1, 0.5), modelType = "lr")
+  expect_error(fitModel(d, createPrior("none", useCrossValidation = TRUE)), "laplace or normal")
+  expect_error(fitModel(d, createPrior("normal", variance = c(1, 2, 3), useCrossValidation = TRUE)),
+               "single 'variance'")
+  expect_error(fitModel(d, cvPrior(), createControl(selectorType = "byPid")), "needs data with strata")
+  expect_error(fitModel(d, cvPrior(), createControl(fold = 101)), "at least as many rows")
+  expect_error(createControl(foldStratification = "events"), "should be one of")
+  expect_error(createControl(startingVariance = -1), "startingVariance")
+  expect_error(createControl(resetCoefficients = NA), "resetCoefficients")
+  expect_error(createControl(foldIds = c(1, NA, 2)), "foldIds")
+  expect_error(createControl(foldIds = 1:4, cvRepetitions = 2), "cvRepetitions")
+  expect_error(createControl(foldIds = 1:4, foldStratification = "outcome"), "foldStratification")
+  expect_error(createControl(seed = 0.5), "whole number")
+  expect_error(createControl(threads = 0), "threads")
+  expect_error(fitModel(d, cvPrior(), createControl(foldIds = rep(1, 100))), "at least 2 folds")
+  expect_error(createFolds(d, createControl(), seed = "a"), "seed")
+})
+
+test_that("progress messages appear unless silent", {
+  sim <- simulateLogistic(n = 150, p = 3, seed = 16)
+  d <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  control <- function(noise) createControl(seed = 1, cvType = "grid", gridSteps = 3, noiseLevel = noise)
+  expect_silent(fitModel(d, cvPrior(), control("silent")))
+  expect_output(messages <- capture_messages(fitModel(d, cvPrior(), control("quiet"))),
+                "predictive log-likelihood")
+  expect_match(messages, "Argus cross-validation: 10 folds x 1", all = FALSE)
+  expect_match(messages, "Argus lr fit", all = FALSE)
+})
