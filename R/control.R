@@ -24,8 +24,8 @@
 #'   objective is the mean over all folds of all repetitions.
 #' @param lowerLimit,upperLimit,gridSteps The grid of `cvType = "grid"`.
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
-#'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models and whenever
-#'   the data have strata, rows otherwise.
+#'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
+#'   `"cpr"`, `"sccs"`), rows otherwise (also for stratified Cox and Fine-Gray).
 #' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess,
 #'   `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin, Lewis and Madigan's
 #'   default), which makes the prior variance of a typical linear predictor about 1.

@@ -77,17 +77,19 @@ TEST(RandomStream, StreamsAreReproducibleAndDistinct) {
   EXPECT_EQ(shuffled, v);
 }
 
-TEST(SamplingUnit, AutoIsStratumExactlyWhenTheDataHaveStrata) {
+TEST(SamplingUnit, AutoIsStratumExactlyForConditionalModels) {
   auto lr = makeProblem({ModelType::Logistic});
   auto clr = makeProblem({ModelType::ConditionalLogistic});
   EXPECT_EQ(resolveSamplingUnit(lr->data, SamplingUnit::Auto), SamplingUnit::Row);
   EXPECT_EQ(resolveSamplingUnit(clr->data, SamplingUnit::Auto), SamplingUnit::Stratum);
   EXPECT_EQ(resolveSamplingUnit(clr->data, SamplingUnit::Row), SamplingUnit::Row);
   EXPECT_THROW(resolveSamplingUnit(lr->data, SamplingUnit::Stratum), ArgusError);
-  // Strata on a non-conditional model (a stratified survival model, say) count too.
+  // Strata on a non-conditional model (stratified Cox, say) are baseline groups, not
+  // sampling units: Auto gives rows, and byPid can still be asked for.
   auto strat = makeProblem({ModelType::ConditionalPoisson});
   strat->data.model = ModelType::Poisson;
-  EXPECT_EQ(resolveSamplingUnit(strat->data, SamplingUnit::Auto), SamplingUnit::Stratum);
+  EXPECT_EQ(resolveSamplingUnit(strat->data, SamplingUnit::Auto), SamplingUnit::Row);
+  EXPECT_EQ(resolveSamplingUnit(strat->data, SamplingUnit::Stratum), SamplingUnit::Stratum);
 }
 
 TEST(FoldPlan, RowFoldsHaveBalancedSizes) {

@@ -15,7 +15,7 @@ SamplingUnit resolveSamplingUnit(const Dataset& data, SamplingUnit requested) {
     return SamplingUnit::Stratum;
   }
   if (requested == SamplingUnit::Row) return SamplingUnit::Row;
-  return (hasStrata || isConditional(data.model)) ? SamplingUnit::Stratum : SamplingUnit::Row;
+  return isConditional(data.model) ? SamplingUnit::Stratum : SamplingUnit::Row;
 }
 
 std::int64_t unitCount(const Dataset& data, SamplingUnit resolved) {
@@ -25,7 +25,8 @@ std::int64_t unitCount(const Dataset& data, SamplingUnit resolved) {
 std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved) {
   std::vector<unsigned char> event(static_cast<std::size_t>(unitCount(data, resolved)), 0);
   for (std::int64_t r = 0; r < data.nRows(); ++r)
-    if (data.outcomes.y[r] > 0.0) event[unitOfRow(data, resolved, r)] = 1;
+    if (isSurvival(data.model) ? data.outcomes.y[r] == 1.0 : data.outcomes.y[r] > 0.0)
+      event[unitOfRow(data, resolved, r)] = 1;
   return event;
 }
 

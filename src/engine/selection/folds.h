@@ -1,16 +1,17 @@
 // Which rows go together when data are split (cross-validation) or resampled (bootstrap),
 // and the cross-validation folds themselves.
 //
-// A sampling unit is a row or a whole stratum. Strata must stay whole whenever the
-// likelihood couples the rows of a stratum (conditional models, stratified survival models):
+// A sampling unit is a row or a whole stratum. Conditional models need whole strata:
 // splitting a matched set or a patient's eras across folds would leak information and make
 // the held-out likelihood meaningless. So Auto resolves to Stratum for conditional models and
-// whenever the data carry strata (OutcomeView::stratum), and to Row otherwise.
+// to Row otherwise. Survival strata are few large groups with their own baseline hazard (sex,
+// site), not units of sampling: a held-out fold keeps its rows' strata, and its partial
+// likelihood is taken over the held-out rows' own risk sets.
 //
 // Fold assignment of one repetition: the units are put in a random order (RandomStream seeded
 // with streamSeed(seed, repetition)) and dealt to folds 0, 1, ..., k-1, 0, 1, ... in that
 // order, so fold sizes (in units) differ by at most one. With outcome balancing the units that
-// hold an event (any row with y > 0) are dealt first, so each fold also gets its share of
+// hold an event (a row with y > 0; y = 1 for survival models) are dealt first, so each fold also gets its share of
 // event units, within one. Repetitions re-permute with their own stream.
 #pragma once
 
