@@ -11,6 +11,10 @@ SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_fit(SEXP, SEXP);
 SEXP argus_cuda_info();
+SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_linear_predictor(SEXP, SEXP);
+SEXP argus_profile_intervals(SEXP, SEXP, SEXP, SEXP);
+SEXP argus_profile_values(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef callMethods[] = {
     {"argus_code_ids", (DL_FUNC)&argus_code_ids, 2},
@@ -20,6 +24,10 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
+    {"argus_hessian", (DL_FUNC)&argus_hessian, 5},
+    {"argus_linear_predictor", (DL_FUNC)&argus_linear_predictor, 2},
+    {"argus_profile_intervals", (DL_FUNC)&argus_profile_intervals, 4},
+    {"argus_profile_values", (DL_FUNC)&argus_profile_values, 6},
     {NULL, NULL, 0}};
 
 void R_init_Argus(DllInfo* dll) {
