@@ -109,11 +109,16 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights) {
   }
   if (is.logical(y)) y <- as.numeric(y)
   x <- model.matrix(attr(mf, "terms"), mf)
+  # predict() rebuilds the design of new data from these (factor levels and contrasts too).
+  formulaTerms <- list(terms = stats::delete.response(attr(mf, "terms")),
+                       xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
+                       contrasts = attr(x, "contrasts"))
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]
   if (ncol(x) == 0) stopf("the formula has no covariates")
   input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
                        addIntercept = hasIntercept && !isConditionalModel(modelType))
+  input$formulaTerms <- formulaTerms
   input
 }

@@ -11,8 +11,10 @@
 #'   (or named by covariate).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
 #'   logical vector in `coef()` order, or covariate identifiers / names.
-#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()` work on
-#'   it, and `fit$status` is `"SUCCESS"`, `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`.
+#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()`,
+#'   `predict()`, `vcov()` and `confint()` work on it, and `fit$status` is `"SUCCESS"`,
+#'   `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. The fit keeps its data and settings, so it can
+#'   be saved with `saveRDS()` and used again after `readRDS()`.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -56,7 +58,11 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     priorType = c("none", "laplace", "normal")[resolved$kind + 1], variance = resolved$variance,
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
-    covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, call = match.call()
+    covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, call = match.call(),
+    # What vcov(), confint() and predict() rebuild the engine from: plain R objects, so a
+    # fit survives saveRDS()/readRDS() (the data are shared with the caller's copy, not
+    # duplicated, until one of them is modified).
+    data = data, settings = settings
   ), class = "argusFit")
 }
 
