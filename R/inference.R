@@ -151,7 +151,10 @@ vcov.argusFit <- function(object, ...) {
 #' likelihood) or rises above its value at the fit (the fit was not at a maximum), the limit
 #' is `NA` with a warning; the work is bounded, so this never hangs. Parameters are profiled
 #' in parallel on `createControl(threads = )` threads of the fit's control; the results do
-#' not depend on the number of threads.
+#' not depend on the number of threads. With `includePenalty = FALSE` and penalized other
+#' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
+#' A profile interval of a penalized coefficient describes the posterior, not a frequentist
+#' confidence interval.
 #'
 #' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
 #' errors from [vcov.argusFit()].
@@ -247,6 +250,8 @@ reportProfileProblems <- function(labels, out) {
 #' Evaluates the profile of the fit's objective for one or more coefficients: at each value
 #' `b`, the coefficient is held at `b` and the others are refitted (warm-started from the
 #' fit); the value is the log-likelihood there, plus the log prior when `includePenalty`.
+#' (With `includePenalty = FALSE` and penalized other coefficients, the profile need not peak
+#' at the estimate.)
 #'
 #' With `x`, the profile is evaluated at those values. Otherwise on an adaptive grid within
 #' `bounds`: `initialGridSize` equally spaced points, then the midpoint of every interval
