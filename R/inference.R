@@ -146,8 +146,8 @@ vcov.argusFit <- function(object, ...) {
 #' coefficients always maximize the fit's own objective (log-likelihood plus log prior);
 #' `includePenalty` says whether the prior terms count in the profiled value (with a flat
 #' prior they are zero and it makes no difference). Each side is bracketed by steps from the
-#' estimate that start at the Wald-like half-width and double, then solved by a Brent-style
-#' root search in the engine. When the profile never drops far enough (separation, a flat
+#' estimate that start at a Wald-like half-width and grow (guided by a parabola through the
+#' last point), then solved by a Brent-style root search in the engine. When the profile never drops far enough (separation, a flat
 #' likelihood) or rises above its value at the fit (the fit was not at a maximum), the limit
 #' is `NA` with a warning; the work is bounded, so this never hangs. Parameters are profiled
 #' in parallel on `createControl(threads = )` threads of the fit's control; the results do

@@ -65,21 +65,37 @@ double firstStep(const FitRequest& fit, std::int32_t c, const ProfileSettings& s
   return std::max(1.0, std::fabs(fit.start[c]));
 }
 
+// How much further to look after a point that has fallen `fall` < drop below the maximum:
+// where a parabola with its top at the optimum through that point falls by `drop`, and 10%
+// beyond so that it usually brackets the limit at once (profiles of GLMs are flatter than
+// the parabola far out). Clamped to [1.2, 4]: a flat or rising profile (separation) still
+// moves out geometrically, and the number of expansions bounds the distance.
+double expansionFactor(double fall, double drop) {
+  if (!(fall > 0.0)) return 4.0;
+  return std::min(4.0, std::max(1.2, 1.1 * std::sqrt(drop / fall)));
+}
+
 ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximum, double step,
                         double side, double xTolerance, const ProfileSettings& settings) {
-  const double target = maximum - settings.drop;
+  // The root is solved on the signed-root scale, sqrt(drop) - sqrt(maximum - profile): it is
+  // linear in b when the profile is a parabola (exactly so for least squares) and nearly
+  // linear for other models, so the interpolation steps of findRoot() land almost at once.
+  const double rootDrop = std::sqrt(settings.drop);
+  auto excessOf = [&](double value) {
+    return rootDrop - std::sqrt(std::max(0.0, maximum - value));  // NaN stays NaN
+  };
   // A rise above the optimum's value larger than refit noise means it was no maximum.
   const double allowedRise = 1e-3 * settings.drop;
-  double inner = optimum, innerExcess = settings.drop;  // profile - target, > 0 inside
+  double inner = optimum, innerExcess = rootDrop;  // > 0 inside the interval
   double distance = step;
-  for (int k = 0; k <= settings.maxExpansions; ++k, distance *= 2.0) {
+  for (int k = 0; k <= settings.maxExpansions; ++k) {
     const double b = optimum + side * distance;
     const double value = profile(b);
     if (std::isnan(value)) return {kNaN, LimitStatus::Failed};
     if (value > maximum + allowedRise) return {kNaN, LimitStatus::NotMaximum};
-    const double excess = value - target;
+    const double excess = excessOf(value);
     if (excess <= 0.0) {
-      const RootResult root = findRoot([&](double x) { return profile(x) - target; }, inner,
+      const RootResult root = findRoot([&](double x) { return excessOf(profile(x)); }, inner,
                                        innerExcess, b, excess, xTolerance,
                                        settings.maxRootEvaluations);
       if (!root.converged) return {kNaN, LimitStatus::Failed};
@@ -87,6 +103,7 @@ ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximu
     }
     inner = b;
     innerExcess = excess;
+    distance *= expansionFactor(maximum - value, settings.drop);
   }
   return {kNaN, LimitStatus::NotReached};
 }

@@ -5,12 +5,13 @@
 // log posterior); includePenalty decides whether the prior terms count in the reported value.
 //
 // Confidence limits are where the profile has dropped by `drop` = qchisq(level, 1) / 2 from
-// its value at the optimum. Each side is bracketed by steps from the optimum that double from
-// a Wald-like first step, sqrt(2 drop / curvature) with the curvature -h_cc at the optimum
-// (the conditional, not the marginal, Wald half-width: a little short, so one or two
-// doublings are usual), and then solved by findRoot(). A side fails cleanly, never loops:
-//   NotReached  the profile never dropped enough within maxExpansions doublings (separation,
-//               a flat likelihood);
+// its value at the optimum. Each side is bracketed by steps from the optimum, starting at a
+// Wald-like step sqrt(2 drop / curvature) with the curvature -h_cc at the optimum (the
+// conditional, not the marginal, Wald half-width: a little short) and growing by 1.2 to 4
+// times, as far as a parabola through the last point says the limit is (plus 10%); then
+// findRoot() solves within the bracket. A side fails cleanly, never loops:
+//   NotReached  the profile never dropped enough within maxExpansions expansions
+//               (separation, a flat likelihood);
 //   NotMaximum  the profile rose above its value at the optimum (the fit was not at a
 //               maximum, e.g. an estimate drifting to infinity under separation);
 //   Failed      a refit gave a non-finite value, or the root search hit its cap.
@@ -30,7 +31,7 @@ namespace argus {
 struct ProfileSettings {
   bool includePenalty = true;
   double drop = 1.9207294103470103;  // qchisq(0.95, 1) / 2
-  int maxExpansions = 10;            // doublings of the first step before a side gives up
+  int maxExpansions = 10;            // expansions of the first step before a side gives up
   double relativeTolerance = 1e-6;   // root tolerance, relative to the first step
   int maxRootEvaluations = 60;
   int threads = 1;
