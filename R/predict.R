@@ -19,8 +19,9 @@
 #' \itemize{
 #'   \item `NULL`: the fitted rows, in the user's row order, named by row identifier. Rows of
 #'     strata that were dropped (conditional models, strata without events) are `NA`.
-#'   \item an `argusData` object from [createData()]: its rows in its user's row order;
-#'     its offset and time are used; covariates are matched by identifier or name.
+#'   \item an `argusData` object from [createData()]: its rows in its user's row order
+#'     (`NA` for rows of strata it dropped); its offset and time are used; covariates are
+#'     matched by identifier or name.
 #'   \item a long covariates table (`rowId`, `covariateId`, optional `covariateValue`, as in
 #'     [createData()]): predictions for the rows of `outcomes` (a table with `rowId` and
 #'     optional `time` and `offset`) when given (entries of other rows are ignored), else for

@@ -24,9 +24,9 @@ glmProfileInterval <- function(X, y, family, j, level = 0.95, weights = NULL, of
 
 # MASS's profile intervals for a glm (stats::confint.glm since R 4.4), or NULL when MASS is
 # not installed.
-massProfileIntervals <- function(ref) {
+massProfileIntervals <- function(ref, level = 0.95) {
   if (getRversion() < "4.4.0" && !requireNamespace("MASS", quietly = TRUE)) return(NULL)
-  suppressMessages(stats::confint(ref))
+  suppressWarnings(suppressMessages(stats::confint(ref, level = level)))
 }
 
 # Largest relative difference, elementwise.
