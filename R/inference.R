@@ -64,8 +64,8 @@ logPosteriorHessian <- function(fit, columns) {
 
 # solve(-H) over the coefficients the data inform (strictly negative exact curvature); NA
 # for the others, and NA throughout when the informed ones are collinear (the smallest
-# eigenvalue of -H on the correlation scale below 1e-9: well under what the difference
-# Hessian resolves, about 1e-10 relative, and far beyond any usable model).
+# eigenvalue of -H on the correlation scale below 1e-9: far above the error of the
+# difference Hessian, about 1e-12 relative, and far beyond any usable model).
 invertInformation <- function(H) {
   informed <- attr(H, "curvature") < 0
   attr(H, "curvature") <- NULL
@@ -106,8 +106,8 @@ invertInformation <- function(H) {
 #'     nonzero coefficients (and the unpenalized ones) only, from the curvature of the
 #'     log-likelihood, and ignores the selection; a warning says so.
 #' }
-#' The Hessian comes from the engine (central differences of the analytic gradient, accurate
-#' to about 1e-9 relative), so it is available for every model type.
+#' The Hessian comes from the engine (central differences of the analytic gradient, about
+#' 1e-12 relative error in the engine's tests), so it is available for every model type.
 #'
 #' @param object An `argusFit` from [fitModel()].
 #' @param ... Not used.
@@ -147,11 +147,12 @@ vcov.argusFit <- function(object, ...) {
 #' `includePenalty` says whether the prior terms count in the profiled value (with a flat
 #' prior they are zero and it makes no difference). Each side is bracketed by steps from the
 #' estimate that start at a Wald-like half-width and grow (guided by a parabola through the
-#' last point), then solved by a Brent-style root search in the engine. When the profile never drops far enough (separation, a flat
-#' likelihood) or rises above its value at the fit (the fit was not at a maximum), the limit
-#' is `NA` with a warning; the work is bounded, so this never hangs. Parameters are profiled
-#' in parallel on `createControl(threads = )` threads of the fit's control; the results do
-#' not depend on the number of threads. With `includePenalty = FALSE` and penalized other
+#' last point), then solved by a Brent-style root search in the engine. When the profile
+#' never drops far enough (separation, a flat likelihood) or rises above its value at the
+#' fit (the fit was not at a maximum), the limit is `NA` with a warning; the work is
+#' bounded, so this never hangs. Parameters are profiled in parallel on
+#' `createControl(threads = )` threads of the fit's control; the results do not depend on
+#' the number of threads. With `includePenalty = FALSE` and penalized other
 #' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
 #' A profile interval of a penalized coefficient describes the posterior, not a frequentist
 #' confidence interval.
@@ -230,19 +231,21 @@ profileLimits <- function(fit, columns, level, includePenalty) {
 reportProfileProblems <- function(labels, out) {
   reasons <- c("not reached" = paste("the profile never dropped far enough",
                                      "(separation or a flat likelihood?)"),
-               "not a maximum" = paste("the profile rose above its value at the fit",
-                                       "(not a maximum: separation or a fit that did not converge?)"),
+               "not a maximum" = paste("the profile rose above its value at the fit (not a",
+                                       "maximum: separation or a fit that did not converge?)"),
                "failed" = "a refit failed or the root search did not converge")
+  sides <- rep(c("lower", "upper"), each = length(labels))
+  statuses <- c(out$lowerStatus, out$upperStatus)
   for (status in names(reasons)) {
-    side <- c(ifelse(out$lowerStatus == status, "lower", NA), ifelse(out$upperStatus == status, "upper", NA))
-    which <- c(labels, labels)[!is.na(side)]
-    if (length(which))
-      warning(sprintf("profile limit set to NA for %s: %s", paste(sprintf("%s (%s)", which,
-              side[!is.na(side)]), collapse = ", "), reasons[[status]]), call. = FALSE)
+    hit <- statuses == status
+    if (any(hit))
+      warning(sprintf("profile limit set to NA for %s: %s",
+                      paste(sprintf("%s (%s)", c(labels, labels)[hit], sides[hit]),
+                            collapse = ", "), reasons[[status]]), call. = FALSE)
   }
   if (any(out$unconverged > 0))
-    warning(sprintf("%d profile refit(s) ended without convergence; consider a larger maxIterations",
-                    sum(out$unconverged)), call. = FALSE)
+    warning(sprintf(paste("%d profile refit(s) ended without convergence;",
+                          "consider a larger maxIterations"), sum(out$unconverged)), call. = FALSE)
 }
 
 #' Profile log-likelihood

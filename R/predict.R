@@ -67,10 +67,11 @@ predict.argusFit <- function(object, newdata = NULL, type = c("link", "response"
   } else if (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata))) {
     longRows(object, newdata, outcomes)
   } else if (is.data.frame(newdata)) {
-    stopf("a data frame 'newdata' needs a fit made with a formula, or the long format (rowId, covariateId, covariateValue)")
+    stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
+                "(rowId, covariateId, covariateValue)"))
   } else {
-    stopf("'newdata' must be an argusData object, a long covariates table, a matrix or a data frame, not %s",
-          class(newdata)[1])
+    stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
+                "a data frame, not %s"), class(newdata)[1])
   }
   if (type == "link") return(rows$link)
   responseOf(object$modelType, rows$link, rows$time)

@@ -74,7 +74,8 @@ TEST(ProfileLikelihood, LeastSquaresLimitsAreTheExactParabolaRoots) {
   std::vector<double> info(p * p, 0.0);
   for (std::int64_t r = 0; r < prob->nRows(); ++r)
     for (std::size_t i = 0; i < p; ++i)
-      for (std::size_t j = 0; j < p; ++j) info[i * p + j] += prob->w(r) * prob->x(r, i) * prob->x(r, j);
+      for (std::size_t j = 0; j < p; ++j)
+        info[i * p + j] += prob->w(r) * prob->x(r, i) * prob->x(r, j);
   const std::vector<double> V = inverse(info, p);
 
   ProfileSettings settings;
