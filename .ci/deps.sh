@@ -3,7 +3,7 @@
 # Debian bookworm machine). Skips apt entirely when everything is already there.
 set -euo pipefail
 packages=(r-base-dev r-cran-rcpp r-cran-rcppeigen r-cran-testthat r-cran-survival
-          r-cran-matrix r-cran-glmnet r-cran-cmprsk r-cran-bit64 r-cran-knitr
+          r-cran-matrix r-cran-mass r-cran-glmnet r-cran-cmprsk r-cran-bit64 r-cran-knitr
           r-cran-rmarkdown pandoc cmake g++ make libgtest-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -8,5 +8,6 @@
 #' @importFrom Rcpp evalCpp
 #' @importFrom methods as is
 #' @importFrom Matrix sparseMatrix
-#' @importFrom stats coef logLik model.frame model.matrix model.offset model.response terms update
+#' @importFrom stats coef confint logLik model.frame model.matrix model.offset model.response predict
+#'   terms update vcov
 "_PACKAGE"

@@ -214,6 +214,7 @@ assembleData <- function(input, modelType, addIntercept) {
     columnNames = columnNames,
     covariateIds = input$covariateIds,
     hasIntercept = addIntercept,
+    formulaTerms = input$formulaTerms,
     dropped = list(strata = plan$droppedStrata, rows = plan$droppedRows,
                    entries = design$skippedEntries, zeros = design$zeroEntries)
   ), class = "argusData")

@@ -120,6 +120,10 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   }
   if (is.logical(y)) y <- as.numeric(y)
   x <- model.matrix(attr(mf, "terms"), mf)
+  # predict() rebuilds the design of new data from these (factor levels and contrasts too).
+  formulaTerms <- list(terms = stats::delete.response(attr(mf, "terms")),
+                       xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
+                       contrasts = attr(x, "contrasts"))
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]
@@ -127,6 +131,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)
+  input$formulaTerms <- formulaTerms
   input
 }
 

@@ -18,9 +18,9 @@
 #'   weighted fits of the same data (held-out rows get weight 0, the others keep `weights`).
 #'   The returned model is then fitted on all data at the chosen variance, with `weights`.
 #'   The chosen variance applies to every penalized covariate.
-#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()` work on
-#'   it, and `fit$status` is `"SUCCESS"`, `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. With
-#'   cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
+#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()`,
+#'   `predict()`, `vcov()` and `confint()` work on it, and `fit$status` is `"SUCCESS"`,
+#'   `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
 #'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and
 #'   `notConverged` fold fits), every fold's value (`values`, one column per repetition and
 #'   fold), `folds`, `repetitions`, `selectorType`, `seed` and `bracketed`; `plot(fit)` draws
@@ -73,12 +73,16 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
     covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, cv = cv,
-    data = data, weights = weights, startingCoefficients = start, call = match.call()
+    # What vcov(), confint(), predict() and runBootstrap() rebuild the engine from: plain R
+    # objects, so a fit survives saveRDS()/readRDS() (the data are shared with the caller's
+    # copy, not duplicated, until one of them is modified).
+    data = data, settings = settings, weights = weights, startingCoefficients = start,
+    call = match.call()
   ), class = "argusFit")
 }
 
-# The settings list that the engine's fit entry points read (src/bridge/fit_bridge.cpp,
-# requestFromList()): per-column prior kinds and variances, start, fixed flags, weights in
+# The settings list that the engine's fit entry points read (src/bridge/fit_request.cpp,
+# fitRequestFromList()): per-column prior kinds and variances, start, fixed flags, weights in
 # the internal row order, and the solver controls.
 fitSettings <- function(resolved, start, fixed, rowWeights, control) {
   list(priorKind = resolved$kind, variance = resolved$variance, start = start,

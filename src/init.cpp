@@ -14,6 +14,10 @@ SEXP argus_cross_validate(SEXP, SEXP, SEXP);
 SEXP argus_bootstrap(SEXP, SEXP, SEXP);
 SEXP argus_plan_folds(SEXP, SEXP);
 SEXP argus_cuda_info();
+SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_linear_predictor(SEXP, SEXP);
+SEXP argus_profile_intervals(SEXP, SEXP, SEXP, SEXP);
+SEXP argus_profile_values(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef callMethods[] = {
     {"argus_code_ids", (DL_FUNC)&argus_code_ids, 2},
@@ -26,6 +30,10 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_bootstrap", (DL_FUNC)&argus_bootstrap, 3},
     {"argus_plan_folds", (DL_FUNC)&argus_plan_folds, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
+    {"argus_hessian", (DL_FUNC)&argus_hessian, 5},
+    {"argus_linear_predictor", (DL_FUNC)&argus_linear_predictor, 2},
+    {"argus_profile_intervals", (DL_FUNC)&argus_profile_intervals, 4},
+    {"argus_profile_values", (DL_FUNC)&argus_profile_values, 6},
     {NULL, NULL, 0}};
 
 void R_init_Argus(DllInfo* dll) {

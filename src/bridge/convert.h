@@ -29,10 +29,6 @@ struct DatasetBinding {
 };
 void bindDataset(const Rcpp::List& list, DatasetBinding* binding);
 
-// The FitRequest of a settings list built by R/fit.R (fitSettings()), without weights
-// (fit_bridge.cpp).
-FitRequest requestFromList(const Dataset& data, const Rcpp::List& settings);
-
 // Prints through R and lets the user interrupt long fits.
 class RProgressSink : public ProgressSink {
  public:

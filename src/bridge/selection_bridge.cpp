@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "bridge/convert.h"
+#include "bridge/fit_request.h"
 #include "common/errors.h"
 #include "selection/bootstrap.h"
 #include "selection/cross_validation.h"
@@ -29,10 +30,7 @@ std::uint64_t seedOf(const List& s) {
 }
 
 argus::FitRequest fitRequest(const argus::bridge::DatasetBinding& binding, const List& settings) {
-  argus::FitRequest req = argus::bridge::requestFromList(binding.data, settings);
-  req.weights =
-      argus::bridge::optionalDoubles(settings["weights"], binding.data.nRows(), "weights");
-  return req;
+  return argus::bridge::fitRequestFromList(binding.data, settings);
 }
 
 argus::FoldPlan foldPlan(const argus::Dataset& data, const List& cv) {

@@ -1,0 +1,361 @@
+# Uncertainty of a fit: vcov(), Wald and profile-likelihood confint(), profileLogLikelihood().
+# The engine does the numbers (src/engine/solver/inference.h, profile.h); this file picks the
+# coefficients, adds the prior's curvature where the objective is a log posterior, and names
+# and checks the results.
+
+# Models whose inference has been checked against a reference. The engine side is
+# model-agnostic; a new likelihood (cox, fgr) joins this list with its reference tests.
+inferenceModels <- function() c("ls", "lr", "pr", "clr", "cpr", "sccs")
+
+checkInferenceModel <- function(fit, what) {
+  if (!inherits(fit, "argusFit")) stopf("'%s' needs a fit from fitModel()", what)
+  if (!(fit$modelType %in% inferenceModels()))
+    stopf("%s is not available yet for modelType '%s'", what, fit$modelType)
+  if (is.null(fit$data) || is.null(fit$settings))
+    stopf("this fit does not hold its data and settings (made by an older version?): refit it")
+}
+
+# The fit's own settings with the fitted coefficients as the starting point, as every engine
+# call after the fit needs them.
+engineSettings <- function(fit) {
+  settings <- fit$settings
+  settings$start <- unname(fit$coefficients)
+  settings$verbose <- FALSE
+  settings
+}
+
+# Positions (1-based) of the coefficients named by `parm`: names, covariate identifiers (long
+# route, where covariates have identifiers) or positions (matrix and formula routes).
+parmColumns <- function(fit, parm) {
+  labels <- names(fit$coefficients)
+  if (missing(parm) || is.null(parm)) return(seq_along(labels))
+  if (length(parm) == 0) stopf("'parm' is empty")
+  if (is.character(parm)) {
+    at <- match(parm, labels)
+    if (anyNA(at)) stopf("'parm' names unknown coefficient(s): %s",
+                         paste(utils::head(parm[is.na(at)], 5), collapse = ", "))
+    return(at)
+  }
+  if (!is.null(fit$covariateIds)) return(columnsOf(parm, fit$data, "parm"))
+  if (!is.numeric(parm) || anyNA(parm) || any(parm != round(parm)) || any(parm < 1) ||
+      any(parm > length(labels)))
+    stopf("'parm' must name coefficients or give positions between 1 and %d", length(labels))
+  as.integer(parm)
+}
+
+# Hessian of the log posterior over `columns`: the engine's Hessian of the log-likelihood
+# plus the normal prior's -1 / variance on the diagonal (flat and Laplace priors have no
+# curvature away from 0). `attr(, "curvature")` is the exact diagonal (the engine's h_j, not a
+# difference): 0 where the data carry no information on a coefficient, which a difference of
+# gradients would blur into rounding noise.
+logPosteriorHessian <- function(fit, columns) {
+  out <- .Call(argus_hessian, fit$data, engineSettings(fit), unname(fit$coefficients),
+               as.integer(columns - 1L), TRUE)
+  H <- out$hessian
+  curvature <- out$hessianDiagonal
+  normal <- fit$priorType[columns] == "normal"
+  prior <- 1 / fit$variance[columns][normal]
+  diag(H)[normal] <- diag(H)[normal] - prior
+  curvature[normal] <- curvature[normal] - prior
+  labels <- names(fit$coefficients)[columns]
+  dimnames(H) <- list(labels, labels)
+  structure(H, curvature = curvature)
+}
+
+# solve(-H) over the coefficients the data inform (strictly negative exact curvature); NA
+# for the others, and NA throughout when the informed ones are collinear (the smallest
+# eigenvalue of -H on the correlation scale below 1e-9: far above the error of the
+# difference Hessian, about 1e-12 relative, and far beyond any usable model).
+invertInformation <- function(H) {
+  informed <- attr(H, "curvature") < 0
+  attr(H, "curvature") <- NULL
+  V <- H
+  V[] <- NA_real_
+  if (!all(informed))
+    warning(sprintf("no information on %s (no curvature of the objective): variances set to NA",
+                    paste(rownames(H)[!informed], collapse = ", ")), call. = FALSE)
+  if (!any(informed)) return(V)
+  info <- -H[informed, informed, drop = FALSE]
+  scale <- 1 / sqrt(pmax(diag(info), .Machine$double.xmin))
+  correlation <- info * outer(scale, scale)
+  smallest <- min(eigen(correlation, symmetric = TRUE, only.values = TRUE)$values)
+  inverse <- if (smallest > 1e-9) tryCatch(solve(info), error = function(e) NULL)
+  if (is.null(inverse) || any(!is.finite(inverse))) {
+    warning("the Hessian is singular (collinear covariates?): returning NA", call. = FALSE)
+    return(V)
+  }
+  V[informed, informed] <- (inverse + t(inverse)) / 2
+  V
+}
+
+#' Variance-covariance matrix of the coefficients
+#'
+#' The inverse of minus the Hessian of the fit's objective at the fitted coefficients, over
+#' the coefficients that were estimated (fixed coefficients are left out).
+#'
+#' \itemize{
+#'   \item Flat prior: the objective is the log-likelihood, and this is the usual
+#'     model-based covariance (as `vcov()` of `glm` for `"lr"` and `"pr"`, and of
+#'     `survival::clogit` for `"clr"`). For `"ls"` the likelihood has unit residual
+#'     variance, so this is `solve(crossprod(X))` (with weights: `solve(t(X) W X)`):
+#'     multiply by an estimate of the residual variance to get `vcov(lm(...))`.
+#'   \item Normal prior: the objective is the log posterior, and this is the covariance of
+#'     the normal (Laplace) approximation to the posterior: `-1 / variance` is added to the
+#'     diagonal of the Hessian for each penalized coefficient.
+#'   \item Laplace prior: the log posterior has no curvature at 0, so the matrix covers the
+#'     nonzero coefficients (and the unpenalized ones) only, from the curvature of the
+#'     log-likelihood, and ignores the selection; a warning says so.
+#' }
+#' The Hessian comes from the engine (central differences of the analytic gradient, about
+#' 1e-12 relative error in the engine's tests), so it is available for every model type.
+#'
+#' @param object An `argusFit` from [fitModel()].
+#' @param ... Not used.
+#' @return A symmetric matrix with row and column names. A coefficient the data carry no
+#'   information on (e.g. a covariate constant within every stratum of a conditional model)
+#'   gets `NA` entries, with a warning; collinear covariates make the whole matrix `NA`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' vcov(fit)
+#' @method vcov argusFit
+#' @export
+vcov.argusFit <- function(object, ...) {
+  checkInferenceModel(object, "vcov()")
+  columns <- which(!object$fixed)
+  laplace <- object$priorType[columns] == "laplace"
+  if (any(laplace)) {
+    warning("with a Laplace prior, vcov() covers the nonzero coefficients only, from the ",
+            "curvature of the log-likelihood; it ignores which coefficients were selected",
+            call. = FALSE)
+    columns <- columns[!laplace | object$coefficients[columns] != 0]
+  }
+  if (length(columns) == 0) stopf("no estimated coefficients to give a covariance for")
+  invertInformation(logPosteriorHessian(object, columns))
+}
+
+#' Confidence intervals for the coefficients
+#'
+#' Profile-likelihood (default) or Wald intervals.
+#'
+#' **Profile likelihood** (`method = "profile"`): for each coefficient, the limits are where
+#' the profile of the objective, with the other coefficients refitted (warm-started from the
+#' fit), has dropped by `qchisq(level, 1) / 2` from its value at the fit. The other
+#' coefficients always maximize the fit's own objective (log-likelihood plus log prior);
+#' `includePenalty` says whether the prior terms count in the profiled value (with a flat
+#' prior they are zero and it makes no difference). Each side is bracketed by steps from the
+#' estimate that start at a Wald-like half-width and grow (guided by a parabola through the
+#' last point), then solved by a Brent-style root search in the engine. When the profile
+#' never drops far enough (separation, a flat likelihood) or rises above its value at the
+#' fit (the fit was not at a maximum), the limit is `NA` with a warning; the work is
+#' bounded, so this never hangs. Parameters are profiled in parallel on
+#' `createControl(threads = )` threads of the fit's control; the results do not depend on
+#' the number of threads. With `includePenalty = FALSE` and penalized other
+#' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
+#' A profile interval of a penalized coefficient describes the posterior, not a frequentist
+#' confidence interval.
+#'
+#' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
+#' errors from [vcov.argusFit()].
+#'
+#' @param object An `argusFit`.
+#' @param parm Coefficients: names, covariate identifiers (data made from long tables) or
+#'   positions (matrix and formula routes). Default: all estimated coefficients.
+#' @param level Confidence level.
+#' @param method `"profile"` or `"wald"`.
+#' @param includePenalty Count the prior in the profiled objective (profile method only).
+#' @param ... Not used.
+#' @return A matrix with one row per coefficient and columns for the lower and upper limits,
+#'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' confint(fit)
+#' confint(fit, "a", method = "wald")
+#' @method confint argusFit
+#' @export
+confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
+                             includePenalty = TRUE, ...) {
+  checkInferenceModel(object, "confint()")
+  method <- match.arg(method)
+  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  checkFlag(includePenalty, "includePenalty")
+  columns <- parmColumns(object, if (missing(parm)) NULL else parm)
+  if (missing(parm)) columns <- columns[!object$fixed[columns]]
+  limits <- matrix(NA_real_, length(columns), 2)
+  estimated <- !object$fixed[columns]
+  if (any(!estimated))
+    warning(sprintf("fixed coefficient(s) have no interval: %s",
+                    paste(names(object$coefficients)[columns[!estimated]], collapse = ", ")),
+            call. = FALSE)
+  if (any(estimated)) {
+    limits[estimated, ] <- if (method == "wald") {
+      waldLimits(object, columns[estimated], level)
+    } else {
+      profileLimits(object, columns[estimated], level, includePenalty)
+    }
+  }
+  a <- (1 - level) / 2
+  dimnames(limits) <- list(names(object$coefficients)[columns],
+                           paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE,
+                                        digits = 3), "%"))
+  limits
+}
+
+waldLimits <- function(fit, columns, level) {
+  V <- vcov(fit)
+  labels <- names(fit$coefficients)[columns]
+  se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
+  z <- stats::qnorm((1 + level) / 2)
+  beta <- fit$coefficients[columns]
+  unname(cbind(beta - z * se, beta + z * se))
+}
+
+profileLimits <- function(fit, columns, level, includePenalty) {
+  profile <- list(drop = stats::qchisq(level, 1) / 2, includePenalty = includePenalty,
+                  threads = fit$control$threads, maxExpansions = 10L)
+  out <- .Call(argus_profile_intervals, fit$data, engineSettings(fit), as.integer(columns - 1L),
+               profile)
+  labels <- names(fit$coefficients)[columns]
+  reportProfileProblems(labels, out)
+  limits <- unname(cbind(out$lower, out$upper))
+  limits[is.nan(limits)] <- NA_real_  # the engine's "no limit" is NaN; R's is NA
+  limits
+}
+
+# One warning per kind of problem, naming the coefficients and the side.
+reportProfileProblems <- function(labels, out) {
+  reasons <- c("not reached" = paste("the profile never dropped far enough",
+                                     "(separation or a flat likelihood?)"),
+               "not a maximum" = paste("the profile rose above its value at the fit (not a",
+                                       "maximum: separation or a fit that did not converge?)"),
+               "failed" = "a refit failed or the root search did not converge")
+  sides <- rep(c("lower", "upper"), each = length(labels))
+  statuses <- c(out$lowerStatus, out$upperStatus)
+  for (status in names(reasons)) {
+    hit <- statuses == status
+    if (any(hit))
+      warning(sprintf("profile limit set to NA for %s: %s",
+                      paste(sprintf("%s (%s)", c(labels, labels)[hit], sides[hit]),
+                            collapse = ", "), reasons[[status]]), call. = FALSE)
+  }
+  if (any(out$unconverged > 0))
+    warning(sprintf(paste("%d profile refit(s) ended without convergence;",
+                          "consider a larger maxIterations"), sum(out$unconverged)), call. = FALSE)
+}
+
+#' Profile log-likelihood
+#'
+#' Evaluates the profile of the fit's objective for one or more coefficients: at each value
+#' `b`, the coefficient is held at `b` and the others are refitted (warm-started from the
+#' fit); the value is the log-likelihood there, plus the log prior when `includePenalty`.
+#' (With `includePenalty = FALSE` and penalized other coefficients, the profile need not peak
+#' at the estimate.)
+#'
+#' With `x`, the profile is evaluated at those values. Otherwise on an adaptive grid within
+#' `bounds`: `initialGridSize` equally spaced points, then the midpoint of every interval
+#' whose midpoint value differs from the straight line between its ends by more than
+#' `tolerance` (so the piecewise-linear curve through the points is accurate to about
+#' `tolerance`), repeatedly, up to `maxPoints` points. Without `bounds`, the estimate plus or
+#' minus four Wald standard errors. Grid points are evaluated in parallel on the fit's
+#' `createControl(threads = )` threads.
+#'
+#' @param fit An `argusFit`.
+#' @param parm Coefficients, as in [confint.argusFit()].
+#' @param x Values at which to evaluate the profile (one set for all of `parm`).
+#' @param bounds Lower and upper bound of the adaptive grid.
+#' @param tolerance Absolute accuracy of the adaptive grid's linear interpolation.
+#' @param initialGridSize Number of points of the first grid.
+#' @param includePenalty Count the prior in the profiled objective.
+#' @param maxPoints Largest number of points per coefficient of the adaptive grid.
+#' @return A data frame with columns `covariate`, `point` and `value`, sorted by coefficient
+#'   and point.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' head(profileLogLikelihood(fit, "a", bounds = c(0, 2)))
+#' @export
+profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance = 1e-3,
+                                 initialGridSize = 10, includePenalty = TRUE, maxPoints = 500) {
+  checkInferenceModel(fit, "profileLogLikelihood()")
+  columns <- parmColumns(fit, parm)
+  if (any(fit$fixed[columns])) stopf("fixed coefficients have no profile")
+  checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
+  checkScalar(initialGridSize, "initialGridSize", lower = 2, integer = TRUE)
+  checkScalar(maxPoints, "maxPoints", lower = initialGridSize, integer = TRUE)
+  checkFlag(includePenalty, "includePenalty")
+  if (!is.null(x)) x <- checkNumericVector(x, "x")
+  if (!is.null(bounds)) {
+    bounds <- checkNumericVector(bounds, "bounds", 2)
+    if (bounds[1] >= bounds[2]) stopf("'bounds' must be increasing")
+  }
+  pieces <- lapply(columns, function(column) {
+    if (!is.null(x)) {
+      points <- sort(unique(x))
+      values <- profileAt(fit, column, points, includePenalty)
+    } else {
+      grid <- adaptiveProfile(fit, column, bounds %||% defaultBounds(fit, column), tolerance,
+                              initialGridSize, maxPoints, includePenalty)
+      points <- grid$points
+      values <- grid$values
+    }
+    data.frame(covariate = names(fit$coefficients)[column], point = points, value = values,
+               stringsAsFactors = FALSE)
+  })
+  do.call(rbind, pieces)
+}
+
+profileAt <- function(fit, column, points, includePenalty) {
+  out <- .Call(argus_profile_values, fit$data, engineSettings(fit), as.integer(column - 1L),
+               as.double(points), includePenalty, as.integer(fit$control$threads))
+  if (!all(out$converged))
+    warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!out$converged),
+                    names(fit$coefficients)[column]), call. = FALSE)
+  out$value
+}
+
+defaultBounds <- function(fit, column) {
+  se <- sqrt(diag(suppressWarnings(vcov(fit))))[names(fit$coefficients)[column]]
+  if (!is.finite(se) || se <= 0)
+    stopf("no standard error for '%s' to set default bounds; give 'bounds'",
+          names(fit$coefficients)[column])
+  fit$coefficients[[column]] + c(-4, 4) * se
+}
+
+# Adaptive grid: refine, by midpoints, the intervals where the linear interpolation misses
+# the midpoint's value by more than `tolerance`. An interval whose midpoint passes is done
+# (the error of a smooth curve shrinks four-fold with each halving). Each round's midpoints
+# go to the engine in one call, so they run in parallel.
+adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, maxPoints,
+                            includePenalty) {
+  points <- seq(bounds[1], bounds[2], length.out = initialGridSize)
+  values <- profileAt(fit, column, points, includePenalty)
+  open <- rep(TRUE, length(points) - 1)  # intervals (points[i], points[i + 1]) to check
+  while (any(open) && length(points) + sum(open) <= maxPoints) {
+    left <- which(open)
+    mid <- (points[left] + points[left + 1]) / 2
+    midValues <- profileAt(fit, column, mid, includePenalty)
+    linear <- (values[left] + values[left + 1]) / 2
+    refine <- is.finite(midValues) & abs(midValues - linear) > tolerance  # a failed refit stops
+    nOld <- length(points)
+    ordering <- order(c(points, mid))
+    points <- c(points, mid)[ordering]
+    values <- c(values, midValues)[ordering]
+    # Midpoint i now sits at position newAt[i], splitting its interval into the intervals
+    # newAt[i] - 1 and newAt[i]: both stay open when the check failed.
+    newAt <- match(nOld + seq_along(mid), ordering)
+    open <- rep(FALSE, length(points) - 1)
+    open[newAt - 1] <- refine
+    open[newAt] <- refine
+  }
+  if (any(open))
+    warning(sprintf("the adaptive profile of '%s' reached maxPoints = %d before the tolerance",
+                    names(fit$coefficients)[column], maxPoints), call. = FALSE)
+  list(points = points, values = values)
+}

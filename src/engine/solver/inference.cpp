@@ -1,0 +1,143 @@
+#include "solver/inference.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/errors.h"
+
+namespace argus {
+
+namespace {
+// The data are checked before a runner is built on them (a runner trusts its input).
+std::unique_ptr<CycleRunner> validatedRunner(const ComputeDevice& device, const Dataset& data,
+                                             const double* weights) {
+  validateDataset(data, weights);
+  return makeCycleRunner(device, data, weights);
+}
+}  // namespace
+
+LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& data,
+                                 const double* weights)
+    : runner_(validatedRunner(device, data, weights)), nColumns_(data.design.nColumns()) {
+  // reset() reads only beta; the rest is sized so that a device runner may copy it as is.
+  state_.bound.assign(nColumns_, 1.0);
+  state_.prior.assign(nColumns_, CoordinatePrior{});
+  state_.fixed.assign(nColumns_, 0);
+  columnScale_.resize(nColumns_);
+  for (std::size_t j = 0; j < nColumns_; ++j) {
+    // Root mean square of the stored values: the typical |x| of a row that column j touches.
+    double sum = 0.0;
+    std::int64_t count = 0;
+    forEachEntry(data.design.columns[j], data.nRows(), [&](std::int64_t, double x) {
+      sum += x * x;
+      ++count;
+    });
+    const double rms = count > 0 ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
+    columnScale_[j] = rms > 0.0 && std::isfinite(rms) ? rms : 1.0;
+  }
+}
+
+double LikelihoodProbe::moveTo(const std::vector<double>& beta) {
+  ARGUS_REQUIRE(beta.size() == nColumns_, "beta has the wrong length");
+  for (double b : beta) ARGUS_REQUIRE(std::isfinite(b), "beta must be finite");
+  state_.beta = beta;
+  return runner_->reset(state_).logLikelihood;
+}
+
+namespace {
+
+void checkCoordinates(const LikelihoodProbe& probe, const std::vector<std::int32_t>& coords) {
+  for (std::int32_t j : coords)
+    ARGUS_REQUIRE(j >= 0 && static_cast<std::size_t>(j) < probe.nColumns(),
+                  "coordinate " + std::to_string(j) + " is out of range");
+}
+
+std::vector<double> gradientAt(LikelihoodProbe& probe, const std::vector<double>& beta,
+                               const std::vector<std::int32_t>& coords) {
+  probe.moveTo(beta);
+  std::vector<double> g(coords.size());
+  for (std::size_t i = 0; i < coords.size(); ++i) g[i] = probe.gradHess(coords[i]).g;
+  return g;
+}
+
+// One central difference of the gradient along coordinate j with step h: the step actually
+// taken is (beta_j + h) - (beta_j - h) in floating point, not 2h.
+std::vector<double> centralDifference(LikelihoodProbe& probe, std::vector<double> beta,
+                                      std::int32_t j, double h,
+                                      const std::vector<std::int32_t>& coords) {
+  const double centre = beta[j];
+  beta[j] = centre + h;
+  const double up = beta[j];
+  std::vector<double> gUp = gradientAt(probe, beta, coords);
+  beta[j] = centre - h;
+  const double down = beta[j];
+  const std::vector<double> gDown = gradientAt(probe, beta, coords);
+  for (std::size_t i = 0; i < coords.size(); ++i) gUp[i] = (gUp[i] - gDown[i]) / (up - down);
+  return gUp;
+}
+
+}  // namespace
+
+double LikelihoodProbe::stepFor(std::int32_t j, double betaJ, double relativeStep) const {
+  // The truncation error of a central difference depends on how much eta moves, h * |x|, so
+  // the step follows the column's scale; the floor keeps beta_j +- h well resolved when
+  // |beta_j| is large (rounding of beta_j + h is relative to |beta_j|).
+  return std::max(relativeStep / columnScale_[j], 1e-6 * std::fabs(betaJ));
+}
+
+PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>& beta,
+                               const std::vector<std::int32_t>& coordinates) {
+  checkCoordinates(probe, coordinates);
+  PointDerivatives out;
+  out.logLikelihood = probe.moveTo(beta);
+  out.gradient.resize(coordinates.size());
+  out.hessianDiagonal.resize(coordinates.size());
+  for (std::size_t i = 0; i < coordinates.size(); ++i) {
+    const GradHess gh = probe.gradHess(coordinates[i]);
+    out.gradient[i] = gh.g;
+    out.hessianDiagonal[i] = gh.h;
+  }
+  return out;
+}
+
+SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
+                       const std::vector<std::int32_t>& coordinates,
+                       const HessianOptions& options) {
+  checkCoordinates(probe, coordinates);
+  ARGUS_REQUIRE(options.relativeStep > 0.0, "the difference step must be positive");
+  const std::size_t k = coordinates.size();
+  SquareMatrix raw{k, std::vector<double>(k * k)};
+  for (std::size_t c = 0; c < k; ++c) {
+    const std::int32_t j = coordinates[c];
+    const double h = probe.stepFor(j, beta[j], options.relativeStep);
+    // Richardson: D(h) = H + a h^2 + O(h^4), so (4 D(h/2) - D(h)) / 3 = H + O(h^4).
+    const std::vector<double> wide = centralDifference(probe, beta, j, h, coordinates);
+    const std::vector<double> narrow = centralDifference(probe, beta, j, 0.5 * h, coordinates);
+    for (std::size_t i = 0; i < k; ++i)
+      raw.values[i * k + c] = (4.0 * narrow[i] - wide[i]) / 3.0;
+  }
+  // H is symmetric; the two differences of each pair carry independent errors, so averaging
+  // them halves the noise and returns an exactly symmetric matrix.
+  SquareMatrix out{k, std::vector<double>(k * k)};
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t c = 0; c < k; ++c)
+      out.values[i * k + c] = 0.5 * (raw(i, c) + raw(c, i));
+  probe.moveTo(beta);  // leave the probe where the caller asked, not at the last difference
+  return out;
+}
+
+std::vector<double> linearPredictor(const Dataset& data, const std::vector<double>& beta) {
+  ARGUS_REQUIRE(beta.size() == data.design.nColumns(), "beta has the wrong length");
+  std::vector<double> eta(static_cast<std::size_t>(data.nRows()), 0.0);
+  if (data.outcomes.offset)
+    std::copy(data.outcomes.offset, data.outcomes.offset + data.nRows(), eta.begin());
+  for (std::size_t j = 0; j < beta.size(); ++j) {
+    const double b = beta[j];
+    if (b == 0.0) continue;
+    forEachEntry(data.design.columns[j], data.nRows(),
+                 [&](std::int64_t r, double x) { eta[r] += b * x; });
+  }
+  return eta;
+}
+
+}  // namespace argus

@@ -1,0 +1,73 @@
+// Derivatives of the log-likelihood at a given beta, for inference (vcov, Wald intervals,
+// the first step of profile-likelihood bracketing) and for diagnostics.
+//
+// Everything goes through CycleRunner::reset() and CycleRunner::gradHess(), so it works for
+// any model that implements a Likelihood and on any device that implements a runner: a new
+// likelihood (Cox, Fine-Gray) gets a full Hessian without writing its second derivatives
+// twice. The full Hessian is built from central differences of the analytic gradient (see
+// hessianAt() for the step and the error control).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/dataset.h"
+#include "device/compute_device.h"
+#include "solver/cycle_runner.h"
+
+namespace argus {
+
+// Log-likelihood, gradient and the diagonal of the Hessian over `coordinates` at one beta.
+struct PointDerivatives {
+  double logLikelihood = 0.0;
+  std::vector<double> gradient;
+  std::vector<double> hessianDiagonal;
+};
+
+// A row-major k x k matrix over k coordinates.
+struct SquareMatrix {
+  std::size_t size = 0;
+  std::vector<double> values;
+  double operator()(std::size_t i, std::size_t k) const { return values[i * size + k]; }
+};
+
+// Holds one runner over one data set and moves it to the betas it is asked about.
+class LikelihoodProbe {
+ public:
+  LikelihoodProbe(const ComputeDevice& device, const Dataset& data, const double* weights);
+
+  std::size_t nColumns() const { return nColumns_; }
+  // Loads beta (recomputing every cached sum exactly) and returns the log-likelihood there.
+  double moveTo(const std::vector<double>& beta);
+  // g_j, h_j at the beta of the last moveTo().
+  GradHess gradHess(std::int32_t j) { return runner_->gradHess(j); }
+  // The difference step for coordinate j at beta_j (hessianAt()).
+  double stepFor(std::int32_t j, double betaJ, double relativeStep) const;
+
+ private:
+  std::unique_ptr<CycleRunner> runner_;
+  CycleState state_;
+  std::size_t nColumns_;
+  std::vector<double> columnScale_;  // RMS of each column's stored values
+};
+
+PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>& beta,
+                               const std::vector<std::int32_t>& coordinates);
+
+// Full Hessian of the log-likelihood over `coordinates` at beta: column k is the central
+// difference (g(beta + h_k e_k) - g(beta - h_k e_k)) / (2 h_k) of the analytic gradient over
+// `coordinates`, with one Richardson extrapolation (steps h_k and h_k / 2), then symmetrized.
+// The step follows the scale of column k (see stepFor() in inference.cpp), so that the change
+// in eta, which is what the truncation error depends on, is about relativeStep per row.
+struct HessianOptions {
+  double relativeStep = 1e-3;
+};
+SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
+                       const std::vector<std::int32_t>& coordinates,
+                       const HessianOptions& options = HessianOptions());
+
+// eta = offset + X beta in the internal row order (predictions for an argusData object).
+std::vector<double> linearPredictor(const Dataset& data, const std::vector<double>& beta);
+
+}  // namespace argus

@@ -1,0 +1,177 @@
+#include "solver/profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/errors.h"
+#include "solver/inference.h"
+#include "selection/task_runner.h"
+#include "solver/root_finding.h"
+
+namespace argus {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// profile(b) for one coordinate: a refit with beta_c fixed at b, the others warm-started from
+// the optimum. Counts its refits.
+class ProfileObjective {
+ public:
+  ProfileObjective(const FitRequest& fit, std::int32_t coordinate, bool includePenalty,
+                   ProgressSink* progress)
+      : request_(fit),
+        optimum_(fit.start),
+        coordinate_(coordinate),
+        includePenalty_(includePenalty),
+        progress_(progress) {
+    if (request_.fixed.empty()) request_.fixed.assign(optimum_.size(), 0);
+    request_.fixed[coordinate] = 1;
+    request_.control.verbose = false;
+  }
+
+  double operator()(double b) {
+    if (!std::isfinite(b)) return kNaN;
+    request_.start = optimum_;
+    request_.start[coordinate_] = b;
+    const FitResult fit = fitCcd(request_, progress_);
+    ++evaluations;
+    if (fit.status != FitStatus::Success) ++unconverged;
+    return fit.logLikelihood + (includePenalty_ ? fit.logPrior : 0.0);
+  }
+
+  int evaluations = 0;
+  int unconverged = 0;
+
+ private:
+  FitRequest request_;
+  std::vector<double> optimum_;
+  std::int32_t coordinate_;
+  bool includePenalty_;
+  ProgressSink* progress_;
+};
+
+// The Wald-like first step sqrt(2 drop / curvature); when the curvature is zero or useless
+// (a flat or separated direction) a step of the size of the estimate itself.
+double firstStep(const FitRequest& fit, std::int32_t c, const ProfileSettings& settings) {
+  LikelihoodProbe probe(fit.device, *fit.data, fit.weights);
+  probe.moveTo(fit.start);
+  double curvature = -probe.gradHess(c).h;
+  const CoordinatePrior& prior = fit.prior[c];
+  if (settings.includePenalty && prior.kind == PriorKind::Normal) curvature += 1.0 / prior.variance;
+  const double step = std::sqrt(2.0 * settings.drop / curvature);
+  if (curvature > 0.0 && std::isfinite(step) && step > 0.0) return step;
+  return std::max(1.0, std::fabs(fit.start[c]));
+}
+
+// How much further to look after a point that has fallen `fall` < drop below the maximum:
+// where a parabola with its top at the optimum through that point falls by `drop`, and 10%
+// beyond so that it usually brackets the limit at once (profiles of GLMs are flatter than
+// the parabola far out). Clamped to [1.2, 4]: a flat or rising profile (separation) still
+// moves out geometrically, and the number of expansions bounds the distance.
+double expansionFactor(double fall, double drop) {
+  if (!(fall > 0.0)) return 4.0;
+  return std::min(4.0, std::max(1.2, 1.1 * std::sqrt(drop / fall)));
+}
+
+ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximum, double step,
+                        double side, double xTolerance, const ProfileSettings& settings) {
+  // The root is solved on the signed-root scale, sqrt(drop) - sqrt(maximum - profile): it is
+  // linear in b when the profile is a parabola (exactly so for least squares) and nearly
+  // linear for other models, so the interpolation steps of findRoot() land almost at once.
+  const double rootDrop = std::sqrt(settings.drop);
+  auto excessOf = [&](double value) {
+    return rootDrop - std::sqrt(std::max(0.0, maximum - value));  // NaN stays NaN
+  };
+  // A rise above the optimum's value larger than refit noise means it was no maximum.
+  const double allowedRise = 1e-3 * settings.drop;
+  double inner = optimum, innerExcess = rootDrop;  // > 0 inside the interval
+  double distance = step;
+  for (int k = 0; k <= settings.maxExpansions; ++k) {
+    const double b = optimum + side * distance;
+    const double value = profile(b);
+    if (std::isnan(value)) return {kNaN, LimitStatus::Failed};
+    if (value > maximum + allowedRise) return {kNaN, LimitStatus::NotMaximum};
+    const double excess = excessOf(value);
+    if (excess <= 0.0) {
+      const RootResult root = findRoot([&](double x) { return excessOf(profile(x)); }, inner,
+                                       innerExcess, b, excess, xTolerance,
+                                       settings.maxRootEvaluations);
+      if (!root.converged) return {kNaN, LimitStatus::Failed};
+      return {root.root, LimitStatus::Found};
+    }
+    inner = b;
+    innerExcess = excess;
+    distance *= expansionFactor(maximum - value, settings.drop);
+  }
+  return {kNaN, LimitStatus::NotReached};
+}
+
+ProfileInterval profileOne(const FitRequest& fit, std::int32_t c, const ProfileSettings& settings,
+                           ProgressSink* progress) {
+  ProfileObjective profile(fit, c, settings.includePenalty, progress);
+  ProfileInterval out;
+  const double optimum = fit.start[c];
+  out.maximum = profile(optimum);
+  if (std::isfinite(out.maximum)) {
+    const double step = firstStep(fit, c, settings);
+    // Relative to the smaller of the step and the estimate's size: a huge step (an almost
+    // flat direction) must not make the limits coarse.
+    const double scale = std::min(step, std::max(1.0, std::fabs(optimum)));
+    const double xTolerance = settings.relativeTolerance * scale;
+    out.lower = searchSide(profile, optimum, out.maximum, step, -1.0, xTolerance, settings);
+    out.upper = searchSide(profile, optimum, out.maximum, step, +1.0, xTolerance, settings);
+  }
+  out.evaluations = profile.evaluations;
+  out.unconverged = profile.unconverged;
+  return out;
+}
+
+void checkProfileRequest(const FitRequest& fit, const std::vector<std::int32_t>& coordinates) {
+  ARGUS_REQUIRE(fit.data != nullptr, "no data");
+  const std::size_t p = fit.data->design.nColumns();
+  ARGUS_REQUIRE(fit.start.size() == p, "the profile needs the fitted coefficients as start");
+  ARGUS_REQUIRE(fit.prior.size() == p, "one prior per covariate is required");
+  for (std::int32_t c : coordinates) {
+    ARGUS_REQUIRE(c >= 0 && static_cast<std::size_t>(c) < p,
+                  "coordinate " + std::to_string(c) + " is out of range");
+    ARGUS_REQUIRE(fit.fixed.empty() || !fit.fixed[c],
+                  "coordinate " + std::to_string(c) + " is fixed and has no profile");
+  }
+}
+
+}  // namespace
+
+std::vector<ProfileInterval> profileIntervals(const FitRequest& fit,
+                                              const std::vector<std::int32_t>& coordinates,
+                                              const ProfileSettings& settings,
+                                              ProgressSink* progress) {
+  checkProfileRequest(fit, coordinates);
+  ARGUS_REQUIRE(settings.drop > 0.0 && std::isfinite(settings.drop), "the drop must be positive");
+  ARGUS_REQUIRE(settings.maxExpansions >= 0, "maxExpansions must be non-negative");
+  ARGUS_REQUIRE(settings.relativeTolerance > 0.0, "the tolerance must be positive");
+  validateDataset(*fit.data, fit.weights);
+  std::vector<ProfileInterval> out(coordinates.size());
+  runTasks(coordinates.size(), settings.threads, [&](std::size_t i, ProgressSink* sink) {
+    out[i] = profileOne(fit, coordinates[i], settings, sink);
+  }, progress);
+  return out;
+}
+
+std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
+                                        const std::vector<double>& points, bool includePenalty,
+                                        int threads, ProgressSink* progress) {
+  checkProfileRequest(fit, {coordinate});
+  for (double b : points) ARGUS_REQUIRE(std::isfinite(b), "profile points must be finite");
+  validateDataset(*fit.data, fit.weights);
+  std::vector<ProfilePoint> out(points.size());
+  runTasks(points.size(), threads, [&](std::size_t i, ProgressSink* sink) {
+    ProfileObjective profile(fit, coordinate, includePenalty, sink);
+    out[i].value = profile(points[i]);
+    out[i].converged = profile.unconverged == 0;
+  }, progress);
+  return out;
+}
+
+}  // namespace argus

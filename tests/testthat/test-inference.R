@@ -1,0 +1,275 @@
+# vcov() and confint() against glm, lm and survival::clogit; profileLogLikelihood().
+
+test_that("lr and pr vcov equal vcov(glm), with and without weights", {
+  sim <- simulateLogistic(n = 400, p = 4, seed = 11)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  ref <- glmRef(sim$x, sim$y, stats::binomial())
+  V <- vcov(fit)
+  expect_equal(dimnames(V), list(names(coef(fit)), names(coef(fit))))
+  expect_lt(maxRelDiff(V, vcov(ref)), 1e-5)
+  expect_true(isSymmetric(V))
+
+  set.seed(12)
+  w <- runif(400, 0.2, 3)
+  fitW <- fitModel(createData(x = sim$x, y = sim$y, weights = w, modelType = "lr"),
+                   control = tightControl())
+  refW <- suppressWarnings(glmRef(sim$x, sim$y, stats::binomial(), weights = w))
+  expect_lt(maxRelDiff(vcov(fitW), vcov(refW)), 1e-5)
+  # the weights matter: the unweighted matrix is far from the weighted reference
+  expect_gt(maxRelDiff(V, vcov(refW)), 1e-2)
+
+  ps <- simulatePoisson(n = 400, p = 4, seed = 13)
+  fitP <- fitModel(createData(x = ps$x, y = ps$y, time = ps$time, modelType = "pr"),
+                   control = tightControl())
+  refP <- glmRef(ps$x, ps$y, stats::poisson(), offset = log(ps$time))
+  expect_lt(maxRelDiff(vcov(fitP), vcov(refP)), 1e-5)
+})
+
+test_that("clr vcov equals vcov(clogit) on infert", {
+  skip_if_not_installed("survival")
+  env <- new.env(parent = asNamespace("survival"))
+  ref <- evalq(clogit(case ~ spontaneous + induced + strata(stratum), data = datasets::infert,
+                      method = "breslow", control = coxph.control(eps = 1e-10, iter.max = 100)),
+               env)
+  fit <- fitModel(createData(case ~ spontaneous + induced + strata(stratum),
+                             data = datasets::infert, modelType = "clr"),
+                  control = tightControl())
+  expect_lt(maxRelDiff(vcov(fit), vcov(ref)), 1e-5)
+})
+
+test_that("sccs and cpr vcov equal the slope block of a fixed-effects Poisson glm", {
+  # Conditioning on the per-patient totals and profiling out one intercept per patient give
+  # the same information for the slopes.
+  sim <- simulateSccs(nPatients = 200, nDrugs = 4, seed = 14)
+  keep <- ave(sim$y, sim$stratumId, FUN = sum) > 0
+  frame <- data.frame(y = sim$y[keep], o = log(sim$time[keep]),
+                      stratum = factor(sim$stratumId[keep]))
+  frame$x <- sim$x[keep, ]
+  ref <- stats::glm(y ~ x + stratum - 1, offset = o, data = frame, family = stats::poisson(),
+                    control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+  slopes <- paste0("x", colnames(sim$x))
+  for (model in c("sccs", "cpr")) {
+    fit <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, stratumId = sim$stratumId,
+                               modelType = model), control = tightControl())
+    expect_lt(maxRelDiff(vcov(fit), vcov(ref)[slopes, slopes]), 1e-5)
+  }
+})
+
+test_that("ls vcov is solve(crossprod(X)), i.e. vcov(lm) / sigma^2", {
+  sim <- simulateGaussian(n = 200, p = 4, seed = 15)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"), control = tightControl())
+  ref <- stats::lm(sim$y ~ sim$x)
+  X <- cbind(1, sim$x)
+  expect_lt(maxRelDiff(vcov(fit), solve(crossprod(X))), 1e-6)
+  expect_lt(maxRelDiff(vcov(fit) * summary(ref)$sigma^2, vcov(ref)), 1e-6)
+})
+
+test_that("a normal prior gives the posterior covariance; a Laplace prior warns", {
+  sim <- simulateGaussian(n = 150, p = 4, seed = 16)
+  prior <- createPrior("normal", variance = 0.05)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"), prior = prior,
+                  control = tightControl())
+  X <- cbind(1, sim$x)
+  penalty <- diag(c(0, rep(1 / 0.05, 4)))  # the intercept is not penalized
+  expect_lt(maxRelDiff(vcov(fit), solve(crossprod(X) + penalty)), 1e-6)
+  expect_gt(maxRelDiff(vcov(fit), solve(crossprod(X))), 1e-2)
+
+  lasso <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"),
+                    prior = createPrior("laplace", variance = 0.002), control = tightControl())
+  zero <- names(coef(lasso))[coef(lasso) == 0]
+  expect_gt(length(zero), 0)
+  expect_warning(V <- vcov(lasso), "Laplace")
+  kept <- setdiff(names(coef(lasso)), zero)
+  expect_equal(rownames(V), kept)
+  Xk <- X[, match(kept, names(coef(lasso))), drop = FALSE]
+  expect_lt(maxRelDiff(V, solve(crossprod(Xk))), 1e-6)
+})
+
+test_that("vcov leaves fixed coefficients out and warns on a singular Hessian", {
+  sim <- simulateLogistic(n = 300, p = 3, seed = 17)
+  data <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  fit <- fitModel(data, fixedCoefficients = "b", startingCoefficients = c(0, 0, 0.3, 0),
+                  control = tightControl())
+  expect_equal(rownames(vcov(fit)), c("(Intercept)", "a", "c"))
+  # infert is matched on age: age says nothing within a matched set (clogit: NA)
+  skip_if_not_installed("survival")
+  inf <- datasets::infert
+  x <- as.matrix(inf[, c("spontaneous", "age")])
+  clr <- suppressWarnings(fitModel(createData(x = x, y = inf$case, stratumId = inf$stratum,
+                                              modelType = "clr"), control = tightControl()))
+  expect_warning(V <- vcov(clr), "no information on age")
+  expect_true(all(is.na(V["age", ])) && all(is.na(V[, "age"])))
+  env <- new.env(parent = asNamespace("survival"))
+  ref <- evalq(clogit(case ~ spontaneous + strata(stratum), data = datasets::infert,
+                      control = coxph.control(eps = 1e-10)), env)
+  expect_equal(V["spontaneous", "spontaneous"], vcov(ref)[1, 1], tolerance = 1e-5)
+  # collinear covariates: no usable covariance at all
+  sim2 <- simulateLogistic(n = 200, p = 2, seed = 26)
+  x2 <- cbind(sim2$x, ab = sim2$x[, "a"] + 2 * sim2$x[, "b"])
+  collinear <- suppressWarnings(fitModel(createData(x = x2, y = sim2$y, modelType = "lr"),
+                                         control = createControl(maxIterations = 2000)))
+  expect_warning(Vc <- vcov(collinear), "singular")
+  expect_true(all(is.na(Vc)))
+})
+
+test_that("Wald intervals equal confint.default(glm)", {
+  sim <- simulateLogistic(n = 300, p = 4, seed = 18)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  ref <- glmRef(sim$x, sim$y, stats::binomial())
+  ci <- confint(fit, method = "wald")
+  expect_equal(colnames(ci), c("2.5 %", "97.5 %"))
+  expect_lt(maxRelDiff(ci, stats::confint.default(ref)), 1e-5)
+  ci90 <- confint(fit, c("a", "c"), level = 0.9, method = "wald")
+  expect_equal(colnames(ci90), c("5 %", "95 %"))
+  expect_lt(maxRelDiff(ci90, stats::confint.default(ref, level = 0.9)[c("xa", "xc"), ]), 1e-5)
+})
+
+test_that("lr and pr profile intervals equal the glm profile (and MASS where installed)", {
+  sim <- simulateLogistic(n = 300, p = 4, seed = 19)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  X <- cbind(1, sim$x)
+  ci <- confint(fit)
+  expect_equal(colnames(ci), c("2.5 %", "97.5 %"))
+  for (j in 1:5) {
+    expect_equal(unname(ci[j, ]), glmProfileInterval(X, sim$y, stats::binomial(), j),
+                 tolerance = 1e-5)
+  }
+  # profile and Wald differ for logistic regression: the test can tell them apart
+  expect_gt(max(abs(ci - confint(fit, method = "wald"))), 1e-3)
+
+  ps <- simulatePoisson(n = 300, p = 3, seed = 20)
+  w <- rep(c(1, 2, 0.5), 100)
+  fitP <- fitModel(createData(x = ps$x, y = ps$y, time = ps$time, weights = w, modelType = "pr"),
+                   control = tightControl())
+  ciP <- confint(fitP, c("a", "(Intercept)"), level = 0.9)
+  XP <- cbind(1, ps$x)
+  expect_equal(unname(ciP["a", ]), glmProfileInterval(XP, ps$y, stats::poisson(), 2, level = 0.9,
+                                                      weights = w, offset = log(ps$time)),
+               tolerance = 1e-5)
+  expect_equal(unname(ciP["(Intercept)", ]),
+               glmProfileInterval(XP, ps$y, stats::poisson(), 1, level = 0.9, weights = w,
+                                  offset = log(ps$time)), tolerance = 1e-5)
+})
+
+test_that("lr and pr profile intervals equal MASS's confint.glm to 1e-3", {
+  # MASS interpolates a spline through a profile grid: close, but coarser than the above.
+  sim <- simulateLogistic(n = 300, p = 4, seed = 19)
+  ref <- glmRef(sim$x, sim$y, stats::binomial())
+  mass <- massProfileIntervals(ref)
+  skip_if(is.null(mass), "MASS is not installed")
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  expect_lt(maxRelDiff(confint(fit), mass), 1e-3)
+
+  ps <- simulatePoisson(n = 300, p = 3, seed = 20)
+  refP <- glmRef(ps$x, ps$y, stats::poisson(), offset = log(ps$time))
+  fitP <- fitModel(createData(x = ps$x, y = ps$y, time = ps$time, modelType = "pr"),
+                   control = tightControl())
+  expect_lt(maxRelDiff(confint(fitP, level = 0.9), massProfileIntervals(refP, 0.9)),
+            1e-3)
+})
+
+test_that("sccs profile intervals equal the fixed-effects Poisson profile", {
+  sim <- simulateSccs(nPatients = 120, nDrugs = 3, seed = 21)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, stratumId = sim$stratumId,
+                             modelType = "sccs"), control = tightControl())
+  keep <- ave(sim$y, sim$stratumId, FUN = sum) > 0
+  strata <- stats::model.matrix(~ factor(sim$stratumId[keep]) - 1)
+  X <- cbind(sim$x[keep, ], strata)
+  ci <- confint(fit, "drug2")
+  expect_equal(unname(ci[1, ]), glmProfileInterval(X, sim$y[keep], stats::poisson(), 2,
+                                                  offset = log(sim$time[keep])),
+               tolerance = 1e-5)
+})
+
+test_that("a separated coefficient gets NA with a warning, quickly", {
+  sep <- simulateSeparated()
+  fit <- suppressWarnings(fitModel(createData(x = sep$x, y = sep$y, modelType = "lr")))
+  expect_gt(coef(fit)[["sep"]], 5)
+  elapsed <- system.time(
+    expect_warning(ci <- confint(fit, "sep"), "profile limit set to NA for sep \\(upper\\)")
+  )[["elapsed"]]
+  expect_lt(elapsed, 10)
+  expect_identical(ci[1, 2], NA_real_)
+  expect_true(is.finite(ci[1, 1]))
+  expect_lt(ci[1, 1], coef(fit)[["sep"]])
+  # the other coefficient is unaffected
+  expect_true(all(is.finite(suppressWarnings(confint(fit, "z")))))
+})
+
+test_that("parm accepts names, positions and covariate ids; fixed ones get NA", {
+  sim <- simulateLogistic(n = 300, p = 3, seed = 22)
+  long <- toLong(sim$x, sim$y, covariateIds = c(1001, 1002, 1003))
+  fitLong <- fitModel(createData(long$outcomes, long$covariates, modelType = "lr"),
+                      control = tightControl())
+  byId <- confint(fitLong, c(1003, 1001), method = "wald")
+  expect_equal(rownames(byId), c("1003", "1001"))
+  expect_equal(byId, confint(fitLong, c("1003", "1001"), method = "wald"))
+  expect_error(confint(fitLong, 2, method = "wald"), "not in the data")
+
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  expect_equal(confint(fit, 2:3, method = "wald"), confint(fit, c("a", "b"), method = "wald"))
+  expect_error(confint(fit, "zz"), "unknown coefficient")
+  expect_error(confint(fit, 9), "positions between 1 and 4")
+  fixed <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), fixedCoefficients = "b",
+                    control = tightControl())
+  expect_warning(ci <- confint(fixed, c("a", "b")), "fixed coefficient")
+  expect_true(all(is.na(ci["b", ])))
+  expect_true(all(is.finite(ci["a", ])))
+  expect_equal(rownames(confint(fixed, method = "wald")), c("(Intercept)", "a", "c"))
+})
+
+test_that("profile results do not depend on the number of threads", {
+  sim <- simulateLogistic(n = 300, p = 4, seed = 23)
+  data <- createData(x = sim$x, y = sim$y, modelType = "lr")
+  one <- fitModel(data, control = tightControl(threads = 1))
+  two <- fitModel(data, control = tightControl(threads = 2))
+  expect_identical(confint(one), confint(two))
+  expect_identical(profileLogLikelihood(one, "a", x = c(0.2, 0.5, 0.8)),
+                   profileLogLikelihood(two, "a", x = c(0.2, 0.5, 0.8)))
+})
+
+test_that("profileLogLikelihood on a grid and on an adaptive grid", {
+  sim <- simulateLogistic(n = 300, p = 3, seed = 24)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  X <- cbind(1, sim$x)
+  at <- c(0.9, 0.2, 0.5)
+  prof <- profileLogLikelihood(fit, "a", x = at)
+  expect_named(prof, c("covariate", "point", "value"))
+  expect_equal(prof$point, sort(at))
+  reference <- vapply(sort(at), function(b) {
+    -stats::glm.fit(X[, -2], sim$y, offset = X[, 2] * b, family = stats::binomial(),
+                    control = stats::glm.control(epsilon = 1e-14))$deviance / 2
+  }, numeric(1))
+  expect_equal(prof$value, reference, tolerance = 1e-8)
+  # the maximum is the fit's log-likelihood
+  top <- profileLogLikelihood(fit, "a", x = coef(fit)[["a"]])
+  expect_equal(top$value, as.numeric(logLik(fit)), tolerance = 1e-10)
+
+  grid <- profileLogLikelihood(fit, c("a", "b"), bounds = c(-1, 2), tolerance = 0.01)
+  expect_equal(unique(grid$covariate), c("a", "b"))
+  a <- grid[grid$covariate == "a", ]
+  expect_false(is.unsorted(a$point))
+  expect_equal(range(a$point), c(-1, 2))
+  expect_gt(nrow(a), 10)
+  # the piecewise-linear curve through the grid is accurate to about the tolerance
+  probe <- c(-0.83, 0.11, 0.77, 1.49)
+  exact <- profileLogLikelihood(fit, "a", x = probe)$value
+  expect_lt(max(abs(stats::approx(a$point, a$value, probe)$y - exact)), 0.01)
+  # default bounds: four standard errors either side
+  auto <- profileLogLikelihood(fit, "b")
+  se <- sqrt(vcov(fit)["b", "b"])
+  expect_equal(range(auto$point), coef(fit)[["b"]] + c(-4, 4) * se)
+  expect_error(profileLogLikelihood(fit, "a", bounds = c(2, 1)), "increasing")
+  expect_warning(profileLogLikelihood(fit, "a", bounds = c(-5, 5), tolerance = 1e-6,
+                                      maxPoints = 20), "maxPoints")
+})
+
+test_that("inference says clearly which models it does not cover yet", {
+  sim <- simulateLogistic(n = 100, p = 2, seed = 25)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"))
+  fit$modelType <- "cox"
+  expect_error(vcov(fit), "not available yet for modelType 'cox'")
+  expect_error(confint(fit), "not available yet for modelType 'cox'")
+  expect_error(predict(fit), "not available yet for modelType 'cox'")
+  expect_error(profileLogLikelihood(fit, "a"), "not available yet for modelType 'cox'")
+})

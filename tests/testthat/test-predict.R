@@ -1,0 +1,137 @@
+# predict() against predict.glm / predict.lm, for the fitted rows and for new data given as
+# a matrix, a dgCMatrix, a data frame (formula fits), a long covariates table or argusData.
+
+test_that("lr: link and response equal predict.glm, fitted rows and shuffled new data", {
+  sim <- simulateLogistic(n = 300, p = 4, seed = 31)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  ref <- glmRef(sim$x, sim$y, stats::binomial())
+  expect_equal(predict(fit), stats::predict(ref), tolerance = 1e-7)
+  expect_equal(predict(fit, type = "response"), stats::fitted(ref), tolerance = 1e-7)
+  expect_equal(names(predict(fit)), as.character(1:300))
+
+  set.seed(32)
+  newX <- simulateDesign(50, 4, seed = 33)
+  shuffled <- newX[, c("c", "a", "d", "b")]
+  want <- drop(cbind(1, newX) %*% stats::coef(ref))
+  expect_equal(unname(predict(fit, shuffled)), want, tolerance = 1e-7)
+  expect_equal(unname(predict(fit, shuffled, type = "response")), stats::plogis(want),
+               tolerance = 1e-7)
+  sparse <- Matrix::Matrix(cbind(extra = 1, shuffled), sparse = TRUE)
+  expect_equal(unname(predict(fit, sparse)), want, tolerance = 1e-7)
+  # without column names: the model's covariates in coef() order
+  expect_equal(unname(predict(fit, unname(newX))), want, tolerance = 1e-7)
+  expect_error(predict(fit, shuffled[, -2]), "lacks column\\(s\\) for covariate\\(s\\) a")
+  expect_error(predict(fit, unname(shuffled[, -1])), "no column names")
+  expect_error(predict(fit, list(1)), "must be an argusData")
+})
+
+test_that("pr: the response is time * exp(link) when time is known, a rate otherwise", {
+  sim <- simulatePoisson(n = 300, p = 3, seed = 34)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, modelType = "pr"),
+                  control = tightControl())
+  ref <- glmRef(sim$x, sim$y, stats::poisson(), offset = log(sim$time))
+  expect_equal(predict(fit, type = "response"), stats::fitted(ref), tolerance = 1e-7)
+  expect_equal(predict(fit), stats::predict(ref) - log(sim$time), tolerance = 1e-7)
+  newX <- sim$x[1:20, 3:1]
+  rate <- exp(drop(cbind(1, sim$x[1:20, ]) %*% stats::coef(ref)))
+  expect_equal(unname(predict(fit, newX, type = "response")), rate, tolerance = 1e-7)
+  expect_equal(unname(predict(fit, newX, type = "response", time = sim$time[1:20])),
+               unname(stats::fitted(ref)[1:20]), tolerance = 1e-7)
+})
+
+test_that("ls: the response is the link and equals predict.lm", {
+  sim <- simulateGaussian(n = 100, p = 3, seed = 35)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"), control = tightControl())
+  ref <- stats::lm(y ~ ., data = data.frame(y = sim$y, sim$x))
+  newdata <- data.frame(simulateDesign(10, 3, seed = 36))
+  expect_equal(unname(predict(fit, as.matrix(newdata), type = "response")),
+               unname(stats::predict(ref, newdata)), tolerance = 1e-7)
+  expect_equal(predict(fit, type = "response"), predict(fit))
+})
+
+test_that("formula fits predict from a data frame: factors, contrasts and offsets", {
+  set.seed(37)
+  n <- 300
+  frame <- data.frame(age = round(rnorm(n, 50, 10)), group = factor(sample(c("u", "v", "w"), n,
+                                                                           replace = TRUE)),
+                      exposure = runif(n, 0.5, 2))
+  frame$y <- rpois(n, frame$exposure * exp(-2 + 0.02 * frame$age + (frame$group == "v")))
+  formula <- y ~ age + group + offset(log(exposure))
+  fit <- fitModel(createData(formula, data = frame, modelType = "pr"), control = tightControl())
+  ref <- stats::glm(formula, data = frame, family = stats::poisson(),
+                    control = stats::glm.control(epsilon = 1e-14))
+  newdata <- frame[c(5, 1, 9, 200), c("group", "exposure", "age")]
+  newdata$group <- factor(as.character(newdata$group))  # fewer levels than in the fit
+  expect_equal(predict(fit, newdata), stats::predict(ref, newdata), tolerance = 1e-7)
+  expect_equal(predict(fit, newdata, type = "response"),
+               stats::predict(ref, newdata, type = "response"), tolerance = 1e-7)
+  expect_equal(names(predict(fit, newdata)), c("5", "1", "9", "200"))
+
+  lr <- fitModel(createData(case ~ spontaneous + factor(education), data = datasets::infert,
+                            modelType = "lr"), control = tightControl())
+  refLr <- stats::glm(case ~ spontaneous + factor(education), data = datasets::infert,
+                      family = stats::binomial(), control = stats::glm.control(epsilon = 1e-14))
+  expect_equal(predict(lr, datasets::infert[20:30, ], type = "response"),
+               stats::predict(refLr, datasets::infert[20:30, ], type = "response"),
+               tolerance = 1e-7)
+})
+
+test_that("long covariates tables and argusData objects as new data", {
+  sim <- simulateLogistic(n = 200, p = 3, seed = 38)
+  ids <- c(71, 72, 73)
+  long <- toLong(sim$x, sim$y, rowIds = 1000 + 1:200, covariateIds = ids)
+  fit <- fitModel(createData(long$outcomes, long$covariates, modelType = "lr"),
+                  control = tightControl())
+  byMatrix <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
+  expect_equal(unname(predict(fit)), unname(predict(byMatrix)), tolerance = 1e-7)
+  expect_equal(names(predict(fit)), as.character(1000 + 1:200))
+
+  # shuffled entries, an unknown covariate (ignored), rows named by outcomes in their order
+  set.seed(39)
+  covariates <- long$covariates[sample(nrow(long$covariates)), ]
+  covariates <- rbind(covariates, data.frame(rowId = 1001, covariateId = 999, covariateValue = 5))
+  outcomes <- data.frame(rowId = c(1010, 1001, 1150))
+  p <- predict(fit, covariates, outcomes = outcomes)
+  expect_equal(names(p), c("1010", "1001", "1150"))
+  expect_equal(unname(p), unname(predict(byMatrix)[c(10, 1, 150)]), tolerance = 1e-7)
+  # without outcomes: sorted row ids that have covariates; no covariateValue means 1
+  allRows <- predict(fit, covariates)
+  expect_false(is.unsorted(as.numeric(names(allRows))))
+  ind <- data.frame(rowId = c(5, 5, 6), covariateId = c(72, 71, 72))
+  expect_equal(unname(predict(fit, ind)),
+               unname(c(sum(coef(fit)[c("(Intercept)", "71", "72")]),
+                        sum(coef(fit)[c("(Intercept)", "72")]))))
+  # entries of rows not asked for are ignored
+  expect_equal(predict(fit, covariates, outcomes = data.frame(rowId = 1001)), p["1001"])
+
+  # argusData new data, rows shuffled, with an offset
+  shuffle <- sample(200)
+  newData <- createData(x = sim$x[shuffle, c(3, 1, 2)], y = sim$y[shuffle], modelType = "lr",
+                        offset = rep(0.5, 200))
+  expect_equal(unname(predict(byMatrix, newData)), unname(predict(byMatrix))[shuffle] + 0.5,
+               tolerance = 1e-7)
+  # covariates matched by identifier; new data without an intercept column still get it
+  longNew <- toLong(sim$x[1:20, 2:3], sim$y[1:20], rowIds = 1:20, covariateIds = ids[2:3])
+  newLong <- createData(longNew$outcomes, longNew$covariates, modelType = "lr",
+                        addIntercept = FALSE)
+  expect_equal(unname(predict(fit, newLong)), unname(predict(byMatrix)[1:20]) -
+                 sim$x[1:20, 1] * coef(fit)[["71"]], tolerance = 1e-7)
+})
+
+test_that("conditional models: link x'beta, response exp(link); dropped strata are NA", {
+  sim <- simulateSccs(nPatients = 150, nDrugs = 4, seed = 40)
+  data <- createData(sim$outcomes, sim$covariates, modelType = "sccs")
+  fit <- fitModel(data, control = tightControl())
+  beta <- coef(fit)[as.character(sim$covariateIds)]
+  eta <- drop(sim$x %*% beta)
+  dropped <- ave(sim$y, sim$stratumId, FUN = sum) == 0
+  expect_gt(sum(dropped), 0)
+  link <- predict(fit)
+  expect_equal(names(link), as.character(sim$rowId))
+  expect_true(all(is.na(link[dropped])))
+  expect_equal(unname(link[!dropped]), eta[!dropped], tolerance = 1e-10)
+  expect_equal(predict(fit, type = "response"), exp(link))
+  # new data: every row gets a relative risk, whatever its stratum
+  expect_equal(unname(predict(fit, sim$covariates, outcomes = sim$outcomes, type = "response")),
+               exp(eta), tolerance = 1e-10)
+})
