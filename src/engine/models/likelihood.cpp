@@ -25,6 +25,12 @@ void Likelihood::reset(const std::vector<double>& beta) {
   rebuildFromEta();
 }
 
+void Likelihood::setEta(const std::vector<double>& eta) {
+  ARGUS_REQUIRE(eta.size() == eta_.size(), "eta has the wrong length");
+  eta_ = eta;
+  rebuildFromEta();
+}
+
 double Likelihood::weightedOutcomeEta() const {
   double sum = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * data_.outcomes.y[r] * eta_[r];

@@ -31,6 +31,15 @@ class Likelihood {
   virtual void applyStep(std::size_t j, double delta) = 0;
   virtual double logLikelihood() const = 0;
 
+  // Derivatives along an eta change d (one value per row; a dense "column") and the step
+  // eta += alpha d: what the solver needs to extrapolate a whole cycle's move (see
+  // CpuCycleRunner). Likelihoods that do not offer them say so, and are not extrapolated.
+  virtual bool supportsDirection() const { return false; }
+  virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
+  virtual void stepAlong(const std::vector<double>& /*d*/, double /*alpha*/) {}
+  // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
+  void setEta(const std::vector<double>& eta);
+
   const std::vector<double>& eta() const { return eta_; }
   // sum_r w_r y_r eta_r: the quantity whose change the "gradient" criterion watches.
   double weightedOutcomeEta() const;

@@ -167,7 +167,7 @@ double entryValue(const ColumnView& c, std::int64_t p) {
 template <typename Record, typename F>
 inline void forEachEntryPrefetched(const ColumnView& c, std::int64_t nRows, const Record* records,
                                    F&& f) {
-  constexpr std::int64_t kAhead = 12;
+  constexpr std::int64_t kAhead = 96;
   if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) {
     for (std::int64_t k = 0; k < c.nnz; ++k) {
       if (k + kAhead < c.nnz) ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
@@ -273,20 +273,24 @@ void SurvivalLikelihood::refreshSlots() {
 }
 
 template <bool Efron, bool FineGray>
-GradHess SurvivalLikelihood::scanColumn(std::size_t j) const {
+GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) const {
   CoordinateScan<Efron, FineGray> scan(*this, &scratch_);
   const RowState* rows = rows_.data();
-  forEachEntryPrefetched(column(j), nRows(), rows, [&](std::int64_t r, double x) {
+  forEachEntryPrefetched(c, nRows(), rows, [&](std::int64_t r, double x) {
     const RowState& row = rows[r];
     scan.visit(row.code >> 1, row.u * x, x, row.code & 1, FineGray ? row.inverseG : 0.0);
   });
-  return scan.finish(linearTerm_[j]);
+  return scan.finish(linearTerm);
 }
 
 GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
   if (index_.countingProcess()) return scanCountingProcess(j);
-  if (fineGray_) return scanColumn<false, true>(j);
-  return efron_ ? scanColumn<true, false>(j) : scanColumn<false, false>(j);
+  return scanView(column(j), linearTerm_[j]);
+}
+
+GradHess SurvivalLikelihood::scanView(const ColumnView& c, double linearTerm) const {
+  if (fineGray_) return scanColumn<false, true>(c, linearTerm);
+  return efron_ ? scanColumn<true, false>(c, linearTerm) : scanColumn<false, false>(c, linearTerm);
 }
 
 // Counting process (Cox only): merge the exits (row order) with the entries (pre-sorted) by
@@ -322,10 +326,10 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
 }
 
 template <bool Efron, bool FineGray>
-void SurvivalLikelihood::stepColumn(std::size_t j, double delta) {
+void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   const bool counting = index_.countingProcess();
-  forEachEntryPrefetched(column(j), nRows(), rows_.data(), [&](std::int64_t r, double x) {
+  forEachEntryPrefetched(c, nRows(), rows_.data(), [&](std::int64_t r, double x) {
     const double change = delta * x;
     RowState& row = rows_[r];
     row.eta += change;
@@ -342,8 +346,37 @@ void SurvivalLikelihood::stepColumn(std::size_t j, double delta) {
 }
 
 void SurvivalLikelihood::applyStep(std::size_t j, double delta) {
-  if (fineGray_) return stepColumn<false, true>(j, delta);
-  return efron_ ? stepColumn<true, false>(j, delta) : stepColumn<false, false>(j, delta);
+  stepView(column(j), delta);
+}
+
+void SurvivalLikelihood::stepView(const ColumnView& c, double delta) {
+  if (fineGray_) return stepColumn<false, true>(c, delta);
+  return efron_ ? stepColumn<true, false>(c, delta) : stepColumn<false, false>(c, delta);
+}
+
+// A whole cycle's move of eta as one more "column" (dense, O(N)). Counting-process data would
+// need the entries of every row re-sorted for it; they are left to the coordinates alone.
+bool SurvivalLikelihood::supportsDirection() const { return !index_.countingProcess(); }
+
+namespace {
+ColumnView denseView(const std::vector<double>& d) {
+  ColumnView v;
+  v.kind = ColumnKind::Dense;
+  v.nnz = static_cast<std::int64_t>(d.size());
+  v.values = d.data();
+  return v;
+}
+}  // namespace
+
+GradHess SurvivalLikelihood::gradHessAlong(const std::vector<double>& d) const {
+  double linear = 0.0;
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    if (isEvent(r)) linear += weight(r) * d[r];
+  return scanView(denseView(d), linear);
+}
+
+void SurvivalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
+  stepView(denseView(d), alpha);
 }
 
 double SurvivalLikelihood::logLikelihood() const {

@@ -26,14 +26,19 @@ class SurvivalLikelihood final : public Likelihood {
   GradHess gradHess(std::size_t j) const override;
   void applyStep(std::size_t j, double delta) override;
   double logLikelihood() const override;
+  bool supportsDirection() const override;
+  GradHess gradHessAlong(const std::vector<double>& d) const override;
+  void stepAlong(const std::vector<double>& d, double alpha) override;
 
  private:
   template <bool Efron, bool FineGray>
   class CoordinateScan;
   template <bool Efron, bool FineGray>
-  GradHess scanColumn(std::size_t j) const;
+  GradHess scanColumn(const ColumnView& c, double linearTerm) const;
   template <bool Efron, bool FineGray>
-  void stepColumn(std::size_t j, double delta);
+  void stepColumn(const ColumnView& c, double delta);
+  GradHess scanView(const ColumnView& c, double linearTerm) const;
+  void stepView(const ColumnView& c, double delta);
   GradHess scanCountingProcess(std::size_t j) const;
 
   void rebuildFromEta() override;

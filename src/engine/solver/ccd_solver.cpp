@@ -44,6 +44,7 @@ CycleState initialState(const FitRequest& req) {
   s.bound.assign(p, req.control.initialBound);
   s.prior = req.prior;
   s.fixed = req.fixed.empty() ? std::vector<unsigned char>(p, 0) : req.fixed;
+  s.extrapolate = req.control.extrapolate;
   return s;
 }
 

@@ -36,6 +36,8 @@ struct ControlSettings {
   // Revisit an intercept after this many other coordinates (0: once per cycle); see
   // cycleOrder() in ccd_solver.cpp.
   int interceptEvery = 8;
+  // Extrapolate each cycle's move where the likelihood supports it (cpu_cycle_runner.h).
+  bool extrapolate = true;
   bool verbose = false;
 };
 

@@ -1,14 +1,18 @@
 #include "solver/cpu_cycle_runner.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "solver/ccd_solver.h"
 
 namespace argus {
 
 CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights)
-    : likelihood_(makeLikelihood(data, weights)) {}
+    : data_(data), likelihood_(makeLikelihood(data, weights)) {}
 
 CycleReadout CpuCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
+  previousDirection_.clear();
   etaBefore_ = likelihood_->eta();
   return readout(0, ReadoutNeeds{});
 }
@@ -16,6 +20,12 @@ CycleReadout CpuCycleRunner::reset(const CycleState& state) {
 CycleReadout CpuCycleRunner::runCycle(CycleState& state,
                                       const std::vector<std::int32_t>& coordinates,
                                       const ReadoutNeeds& needs) {
+  const bool extrapolating = state.extrapolate && likelihood_->supportsDirection();
+  if (!extrapolating) previousDirection_.clear();
+  if (extrapolating) {
+    cycleStartEta_ = likelihood_->eta();  // current: reset() and refreshSums() sync it
+    cycleStartBeta_ = state.beta;
+  }
   std::int64_t moved = 0;
   for (const std::int32_t j : coordinates) {
     if (state.fixed[j]) continue;
@@ -28,7 +38,77 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state,
     ++moved;
   }
   likelihood_->refreshSums();
+  if (extrapolating && moved > 0) extrapolate(state);
   return readout(moved, needs);
+}
+
+void CpuCycleRunner::extrapolate(CycleState& state) {
+  constexpr double kMaxAlpha = 8.0;
+  constexpr double kMinCosine = 0.9;
+  const std::vector<double>& eta = likelihood_->eta();
+  direction_.resize(eta.size());
+  for (std::size_t r = 0; r < eta.size(); ++r) direction_[r] = eta[r] - cycleStartEta_[r];
+  // Extrapolate only once successive cycles move eta in nearly the same direction: that is
+  // the linear-convergence regime where the next cycles would repeat this move, shrunken.
+  double dot = 0.0, norm = 0.0, previousNorm = 0.0;
+  const bool havePrevious = previousDirection_.size() == direction_.size();
+  for (std::size_t r = 0; havePrevious && r < eta.size(); ++r) {
+    dot += direction_[r] * previousDirection_[r];
+    norm += direction_[r] * direction_[r];
+    previousNorm += previousDirection_[r] * previousDirection_[r];
+  }
+  previousDirection_ = direction_;
+  if (!havePrevious || !(dot > kMinCosine * std::sqrt(norm * previousNorm))) return;
+  // A Laplace coordinate that ended the cycle on 0 sits on the kink: leave it out of the
+  // direction (its share of d is removed), so the others can still be extrapolated.
+  step_.assign(state.beta.size(), 0.0);
+  for (std::size_t j = 0; j < state.beta.size(); ++j) {
+    const double delta = state.beta[j] - cycleStartBeta_[j];
+    if (delta == 0.0) continue;
+    if (state.beta[j] == 0.0 && state.prior[j].kind == PriorKind::Laplace) {
+      forEachEntry(data_.design.columns[j], data_.nRows(),
+                   [&](std::int64_t r, double x) { direction_[r] -= delta * x; });
+      continue;
+    }
+    step_[j] = delta;
+  }
+  GradHess along = likelihood_->gradHessAlong(direction_);
+  double maxAlpha = kMaxAlpha;
+  for (std::size_t j = 0; j < state.beta.size(); ++j) {
+    const double delta = step_[j];
+    if (delta == 0.0) continue;
+    const double beta = state.beta[j];
+    const CoordinatePrior& p = state.prior[j];
+    if (p.kind == PriorKind::Normal) {
+      along.g -= beta * delta / p.variance;
+      along.h -= delta * delta / p.variance;
+    } else if (p.kind == PriorKind::Laplace) {
+      const double sign = beta > 0.0 ? 1.0 : -1.0;
+      along.g -= laplaceLambda(p.variance) * sign * delta;
+      if (delta * sign < 0.0) maxAlpha = std::min(maxAlpha, -beta / delta);
+    }
+  }
+  if (!(along.h < 0.0) || !(along.g > 0.0)) return;
+  const double alpha = std::min(-along.g / along.h, maxAlpha);
+  if (!(alpha > 0.0)) return;
+  const double before = likelihood_->logLikelihood() + logPriorTotal(state.beta, state.prior);
+  const std::vector<double> betaBefore = state.beta;
+  const std::vector<double> etaBeforeStep = eta;
+  for (std::size_t j = 0; j < state.beta.size(); ++j) {
+    if (step_[j] == 0.0) continue;
+    const double moved = state.beta[j] + alpha * step_[j];
+    // A Laplace coordinate that limited alpha lands on 0 exactly, not on rounding noise
+    // (others may cross 0 freely: their posterior is smooth there).
+    const bool landsOnKink = state.prior[j].kind == PriorKind::Laplace && moved * state.beta[j] <= 0.0;
+    state.beta[j] = landsOnKink ? 0.0 : moved;
+  }
+  likelihood_->stepAlong(direction_, alpha);
+  likelihood_->refreshSums();
+  const double after = likelihood_->logLikelihood() + logPriorTotal(state.beta, state.prior);
+  if (!(after > before)) {
+    state.beta = betaBefore;
+    likelihood_->setEta(etaBeforeStep);
+  }
 }
 
 CycleReadout CpuCycleRunner::readout(std::int64_t moved, const ReadoutNeeds& needs) {

@@ -1,5 +1,17 @@
 // The CPU implementation of a CCD cycle: a loop over coordinates calling the likelihood's
 // per-coordinate interface and the shared step functors of priors/prior.h.
+//
+// Cycle extrapolation. When the coordinates are coupled (Cox: every covariate moves the same
+// risk-set means), CCD converges linearly, each cycle repeating a shrunken copy of the last
+// one's move (measured: ratio ~0.55 per cycle on the survival benchmark). After the loop the
+// runner therefore takes one Newton step along the cycle's whole move Delta (eta moved by
+// d = eta_after - eta_before = X Delta): alpha = -(g + g_prior) / (h + h_prior) along d,
+// clipped so that no Laplace coordinate crosses zero (the posterior is smooth along the ray
+// until then) and to [0, 8]. It is tried only when this cycle's eta move and the previous
+// one's have cosine > 0.9 (that regime; elsewhere it would only perturb the path), and kept
+// only if the log posterior rises, so every
+// cycle still increases the objective and the optimum is the same; it costs O(N) (one dense
+// direction), against O(nnz) for the cycle. Likelihoods without supportsDirection() skip it.
 #pragma once
 
 #include <memory>
@@ -20,9 +32,12 @@ class CpuCycleRunner final : public CycleRunner {
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
+  void extrapolate(CycleState& state);
 
+  const Dataset& data_;
   std::unique_ptr<Likelihood> likelihood_;
   std::vector<double> etaBefore_;
+  std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
 };
 
 }  // namespace argus

@@ -20,6 +20,9 @@ struct CycleState {
   std::vector<double> bound;  // trust-region half-widths, MODELS.md §4
   std::vector<CoordinatePrior> prior;
   std::vector<unsigned char> fixed;
+  // After the coordinate loop, try one step along the whole cycle's move (see
+  // cpu_cycle_runner.h): kept only when it raises the log posterior.
+  bool extrapolate = true;
 };
 
 // Scalars read back once per cycle (and after reset) for convergence checks and reports.
