@@ -55,7 +55,7 @@
 predict.argusFit <- function(object, newdata = NULL, type = c("link", "response"),
                              outcomes = NULL, time = NULL, offset = NULL, ...) {
   type <- match.arg(type)
-  checkInferenceModel(object, "predict()")
+  checkFitForInference(object, "predict()")
   rows <- if (is.null(newdata)) {
     argusDataRows(object, object$data)
   } else if (inherits(newdata, "argusData")) {

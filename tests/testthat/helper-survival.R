@@ -24,6 +24,12 @@ inSurvival <- function(formula) {
   formula
 }
 
+# survival::lung without missing values in the columns the tests use.
+lungComplete <- function() {
+  stats::na.omit(survival::lung[, c("inst", "time", "status", "age", "sex", "ph.ecog",
+                                    "wt.loss")])
+}
+
 # survival::coxph with tight convergence; weights are a vector (or NULL).
 coxRef <- function(formula, data, ties = "breslow", weights = NULL) {
   data$.argusWeight <- if (is.null(weights)) rep(1, nrow(data)) else weights
