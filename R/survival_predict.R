@@ -20,16 +20,16 @@
 #'     `survival::basehaz(coxph_fit, centered = FALSE)`; for fgr, with Fine-Gray's risk set
 #'     (competing events kept at risk with weight `G(t-) / G(time-)`), `cmprsk::crr()`'s
 #'     `bfitj`, from which `predict.crr()` builds its cumulative incidences.}
-#'   \item{Efron ties (cox)}{`(d / m) sum_{k < m} 1 / (den - (k / m) F)` with `m` tied events
-#'     and `F` their share of `den`: the tie-corrected hazard that `survival::survfit.coxph()`
-#'     uses for an Efron fit.}
+#'   \item{Efron ties (cox)}{`d / m` times the sum over `k = 0, ..., m - 1` of
+#'     `1 / (den - (k / m) F)`, with `m` tied events and `F` their share of `den`: the
+#'     tie-corrected hazard that `survival::survfit.coxph()` uses for an Efron fit.}
 #' }
 #'
 #' @param fit An `argusFit` of modelType `"cox"` or `"fgr"`.
 #' @return A data frame with one row per distinct event time of each stratum: `time`,
 #'   `hazard` (cumulative, including the jump at `time`) and, when the data have strata,
-#'   `stratum` (the stratum's value as text; several `strata()` variables are pasted with
-#'   `"\r"`).
+#'   `stratum` (the stratum's value as text; the values of several `strata()` variables are
+#'   pasted together).
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -46,6 +46,10 @@ baselineHazard <- function(fit) {
                     hazard = stats::ave(jumps$jump, jumps$stratum, FUN = cumsum))
   labels <- stratumLabelsOf(fit)
   if (!is.null(labels)) out$stratum <- labels[jumps$stratum]
+  # Times whose events all have weight 0 add nothing: leave them out, as if those rows
+  # were not in the data.
+  out <- out[jumps$jump > 0, , drop = FALSE]
+  rownames(out) <- NULL
   out
 }
 

@@ -188,6 +188,16 @@ test_that("weights enter the baselines: integer weights are duplicated rows", {
   refCox <- coxRef(formula, frame, ties = "efron", weights = w)
   fitCox <- coxFit(formula, frame, ties = "efron", weights = w)
   expect_lte(basehazDiff(fitCox, refCox), 1e-6)
+  # weight 0 is a row left out (coxph refuses zero weights: compare with the subset)
+  w[sample(300, 60)] <- 0
+  keep <- w > 0
+  refKept <- coxRef(formula, frame[keep, ], ties = "efron", weights = w[keep])
+  fitZero <- coxFit(formula, frame, ties = "efron", weights = w)
+  expect_lte(basehazDiff(fitZero, refKept), 1e-6)
+  rows <- frame[1:3, ]
+  expect_equal(predict(fitZero, rows, type = "survival", times = c(3, 8)),
+               predict(coxFit(formula, frame[keep, ], ties = "efron", weights = w[keep]), rows,
+                       type = "survival", times = c(3, 8)), tolerance = 1e-8)
 })
 
 test_that("baselineHazard and survival types are for survival models only", {
