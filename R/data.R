@@ -208,6 +208,9 @@ assembleData <- function(input, modelType, addIntercept) {
     stratum = if (hasStratumBaseline(modelType)) plan$stratum else NULL,
     stratumStart = if (hasStratumBaseline(modelType)) plan$stratumStart else NULL,
     nStrata = if (is.null(strata)) 0L else plan$nStrata,
+    # Survival predictions find a new row's baseline by its stratum's label.
+    stratumLabels = if (isSurvivalModel(modelType) && !is.null(strata))
+      stratumKey(input$stratumId)[order1][plan$stratumStart[seq_len(plan$nStrata)] + 1],
     order = order1,
     rowIds = input$rowIds,
     design = design[c("kinds", "rowStart", "valueStart", "rows", "values")],

@@ -96,12 +96,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (attr(tt, "response") == 0) stopf("the formula needs a response on its left-hand side")
   strataIndex <- attr(tt, "specials")$strata
   if (length(strataIndex) > 1) stopf("use a single strata() term")
+  strataCall <- NULL
   if (length(strataIndex) == 1) {
-    call <- attr(tt, "variables")[[strataIndex + 1]]
-    env <- environment(formula) %||% parent.frame()
-    parts <- lapply(as.list(call)[-1], function(e) eval(e, data, env))
-    stratumId <- if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
-    label <- deparse(call, width.cutoff = 500L)
+    strataCall <- attr(tt, "variables")[[strataIndex + 1]]
+    stratumId <- strataValues(strataCall, data, environment(formula) %||% parent.frame())
+    label <- deparse(strataCall, width.cutoff = 500L)
     formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
   }
   startTime <- NULL
@@ -123,7 +122,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   formulaTerms <- list(terms = stats::delete.response(attr(mf, "terms")),
                        xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
-                       contrasts = attr(x, "contrasts"))
+                       contrasts = attr(x, "contrasts"), strata = strataCall)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]
@@ -133,6 +132,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        startTime = startTime, censoringSurvival = censoringSurvival)
   input$formulaTerms <- formulaTerms
   input
+}
+
+# The stratum of each row from a strata(a, b, ...) call: one variable's values, or several
+# pasted together.
+strataValues <- function(call, data, env) {
+  parts <- lapply(as.list(call)[-1], function(e) eval(e, data, env))
+  if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
 }
 
 isSurvivalResponse <- function(formula) {

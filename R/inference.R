@@ -3,14 +3,10 @@
 # coefficients, adds the prior's curvature where the objective is a log posterior, and names
 # and checks the results.
 
-# Models whose inference has been checked against a reference. The engine side is
-# model-agnostic; a new likelihood (cox, fgr) joins this list with its reference tests.
-inferenceModels <- function() c("ls", "lr", "pr", "clr", "cpr", "sccs")
-
-checkInferenceModel <- function(fit, what) {
+# Every model type is covered (the engine side is model-agnostic, and each model's results are
+# checked against a reference in the tests); what a fit needs is its data and settings.
+checkFitForInference <- function(fit, what) {
   if (!inherits(fit, "argusFit")) stopf("'%s' needs a fit from fitModel()", what)
-  if (!(fit$modelType %in% inferenceModels()))
-    stopf("%s is not available yet for modelType '%s'", what, fit$modelType)
   if (is.null(fit$data) || is.null(fit$settings))
     stopf("this fit does not hold its data and settings (made by an older version?): refit it")
 }
@@ -95,10 +91,15 @@ invertInformation <- function(H) {
 #'
 #' \itemize{
 #'   \item Flat prior: the objective is the log-likelihood, and this is the usual
-#'     model-based covariance (as `vcov()` of `glm` for `"lr"` and `"pr"`, and of
-#'     `survival::clogit` for `"clr"`). For `"ls"` the likelihood has unit residual
-#'     variance, so this is `solve(crossprod(X))` (with weights: `solve(t(X) W X)`):
-#'     multiply by an estimate of the residual variance to get `vcov(lm(...))`.
+#'     model-based covariance (as `vcov()` of `glm` for `"lr"` and `"pr"`, of
+#'     `survival::clogit` for `"clr"` and of `survival::coxph` for `"cox"`; with non-integer
+#'     weights coxph reports a robust variance, and this equals its `naive.var`). For `"fgr"` it
+#'     is the inverse information of the log pseudo-likelihood with the censoring weights
+#'     held fixed: `cmprsk::crr()`'s `invinf`, not its `var`, which is the robust (sandwich)
+#'     variance that also accounts for the estimated censoring distribution. For `"ls"` the
+#'     likelihood has unit residual variance, so this is `solve(crossprod(X))` (with
+#'     weights: `solve(t(X) W X)`): multiply by an estimate of the residual variance to get
+#'     `vcov(lm(...))`.
 #'   \item Normal prior: the objective is the log posterior, and this is the covariance of
 #'     the normal (Laplace) approximation to the posterior: `-1 / variance` is added to the
 #'     diagonal of the Hessian for each penalized coefficient.
@@ -123,7 +124,7 @@ invertInformation <- function(H) {
 #' @method vcov argusFit
 #' @export
 vcov.argusFit <- function(object, ...) {
-  checkInferenceModel(object, "vcov()")
+  checkFitForInference(object, "vcov()")
   columns <- which(!object$fixed)
   laplace <- object$priorType[columns] == "laplace"
   if (any(laplace)) {
@@ -180,7 +181,7 @@ vcov.argusFit <- function(object, ...) {
 #' @export
 confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
                              includePenalty = TRUE, ...) {
-  checkInferenceModel(object, "confint()")
+  checkFitForInference(object, "confint()")
   method <- match.arg(method)
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
@@ -283,7 +284,7 @@ reportProfileProblems <- function(labels, out) {
 #' @export
 profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance = 1e-3,
                                  initialGridSize = 10, includePenalty = TRUE, maxPoints = 500) {
-  checkInferenceModel(fit, "profileLogLikelihood()")
+  checkFitForInference(fit, "profileLogLikelihood()")
   columns <- parmColumns(fit, parm)
   if (any(fit$fixed[columns])) stopf("fixed coefficients have no profile")
   checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)

@@ -1,10 +1,14 @@
 #' Predictions from a fit
 #'
-#' The linear predictor (`type = "link"`) or the prediction on the outcome's scale
-#' (`type = "response"`), for the rows the model was fitted to or for new data.
+#' The linear predictor (`type = "link"`), the prediction on the outcome's scale
+#' (`type = "response"`), the relative risk (`type = "risk"`), or, for survival models,
+#' survival probabilities (`"survival"`, cox) and cumulative incidences
+#' (`"cumulativeIncidence"`, fgr) at given `times`, for the rows the model was fitted to or
+#' for new data.
 #'
 #' The link is `x' beta + offset` (with the intercept where the model has one); the exposure
-#' `time` of `"pr"` is not part of it. The response is, by model:
+#' `time` of `"pr"` is not part of it. Survival models are not centered: the link of cox is
+#' `predict.coxph(type = "lp", reference = "zero")`. The response is, by model:
 #' \describe{
 #'   \item{`"ls"`}{the link itself;}
 #'   \item{`"lr"`}{the probability `plogis(link)`;}
@@ -13,7 +17,23 @@
 #'     argument), otherwise the rate per unit of time `exp(link)`;}
 #'   \item{`"clr"`, `"cpr"`, `"sccs"`}{the relative risk `exp(link)` (no intercept: the
 #'     stratum baselines are not estimated).}
+#'   \item{`"cox"`, `"fgr"`}{the relative (subdistribution) hazard `exp(link)`, as
+#'     `predict.coxph(type = "risk", reference = "zero")`.}
 #' }
+#' `type = "risk"` is `exp(link)` for the conditional and survival models.
+#'
+#' **Survival probabilities and cumulative incidences.** With `H0` the fit's cumulative
+#' baseline hazard of the row's stratum ([baselineHazard()]: Breslow's estimator, or the
+#' Efron-corrected one for an Efron fit, at the fitted coefficients and with the fit's
+#' weights), `type = "survival"` gives `exp(-H0(t) exp(link))` for a cox fit, as
+#' `survival::survfit(coxph_fit, newdata)`, and `type = "cumulativeIncidence"` gives
+#' `1 - exp(-H0(t) exp(link))` for a fgr fit, as `cmprsk::predict.crr()`. `H0` is a step
+#' function: 0 before the stratum's first event time, constant after its last. The result
+#' is a matrix with one row per row and one column per time. A stratified fit needs each
+#' row's stratum: the fitted rows and `argusData` objects carry theirs, a formula fit reads
+#' its `strata()` variables from `newdata`, a long table takes `outcomes$stratumId`, a
+#' matrix `stratumId`; rows of strata the fit does not have (or dropped for having no events)
+#' get `NA`, with a warning. Without strata in the fit, strata are ignored.
 #'
 #' `newdata` may be:
 #' \itemize{
@@ -36,13 +56,19 @@
 #'
 #' @param object An `argusFit`.
 #' @param newdata New data, see Details; `NULL` for the fitted rows.
-#' @param type `"link"` or `"response"`.
+#' @param type `"link"`, `"response"`, `"risk"`, `"survival"` (cox) or
+#'   `"cumulativeIncidence"` (fgr).
 #' @param outcomes For a long covariates table: the rows to predict, with `rowId` and optional
 #'   `time` and `offset`.
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
 #'   `newdata`.
+#' @param times Non-negative times at which to give survival probabilities or cumulative
+#'   incidences.
+#' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used.
-#' @return A numeric vector, named by row identifier (or by the row names of `newdata`).
+#' @return A numeric vector, named by row identifier (or by the row names of `newdata`); for
+#'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
+#'   time.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -52,18 +78,23 @@
 #' predict(fit, x[1:3, c("b", "a")])
 #' @method predict argusFit
 #' @export
-predict.argusFit <- function(object, newdata = NULL, type = c("link", "response"),
-                             outcomes = NULL, time = NULL, offset = NULL, ...) {
+predict.argusFit <- function(object, newdata = NULL,
+                             type = c("link", "response", "risk", "survival",
+                                      "cumulativeIncidence"),
+                             outcomes = NULL, time = NULL, offset = NULL, times = NULL,
+                             stratumId = NULL, ...) {
   type <- match.arg(type)
-  checkInferenceModel(object, "predict()")
+  checkFitForInference(object, "predict()")
+  checkPredictionType(object$modelType, type)
   rows <- if (is.null(newdata)) {
     argusDataRows(object, object$data)
   } else if (inherits(newdata, "argusData")) {
     argusDataRows(object, newdata)
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
-    matrixRows(object, newdata, time, offset, rownames(newdata))
+    matrixRows(object, newdata, time, offset, rownames(newdata), stratumId)
   } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
-    formulaRows(object, newdata, time, offset)
+    formulaRows(object, newdata, time, offset, stratumId,
+                needStrata = type %in% c("survival", "cumulativeIncidence"))
   } else if (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata))) {
     longRows(object, newdata, outcomes)
   } else if (is.data.frame(newdata)) {
@@ -73,18 +104,33 @@ predict.argusFit <- function(object, newdata = NULL, type = c("link", "response"
     stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
                 "a data frame, not %s"), class(newdata)[1])
   }
-  if (type == "link") return(rows$link)
-  responseOf(object$modelType, rows$link, rows$time)
+  switch(type,
+         link = rows$link,
+         response = responseOf(object$modelType, rows$link, rows$time),
+         risk = exp(rows$link),
+         survivalScale(object, rows, times, type))
 }
 
-# The response scale of each model; one place to add cox and fgr.
+# Which model types have which prediction scales.
+checkPredictionType <- function(modelType, type) {
+  if (type == "risk" && !hasStratumBaseline(modelType))
+    stopf("type = \"risk\" (the relative risk exp(link)) is for conditional and survival models, not '%s'",
+          modelType)
+  if (type == "survival" && modelType != "cox")
+    stopf("type = \"survival\" is for modelType 'cox'%s", if (modelType == "fgr")
+      "; use type = \"cumulativeIncidence\" for 'fgr'" else "")
+  if (type == "cumulativeIncidence" && modelType != "fgr")
+    stopf("type = \"cumulativeIncidence\" is for modelType 'fgr'%s", if (modelType == "cox")
+      "; use type = \"survival\" for 'cox'" else "")
+}
+
+# The response scale of each model.
 responseOf <- function(modelType, link, time) {
   switch(modelType,
          ls = link,
          lr = stats::plogis(link),
          pr = if (is.null(time)) exp(link) else time * exp(link),
-         clr = , cpr = , sccs = exp(link),
-         stopf("predict(type = \"response\") is not available yet for modelType '%s'", modelType))
+         clr = , cpr = , sccs = , cox = , fgr = exp(link))
 }
 
 interceptOf <- function(fit) if (fit$hasIntercept) fit$coefficients[[1]] else 0
@@ -105,7 +151,12 @@ argusDataRows <- function(fit, data) {
     time <- rep(NA_real_, n)
     time[data$order] <- data$time
   }
-  list(link = link, time = time)
+  strata <- NULL
+  if (!is.null(data$stratumLabels)) {
+    strata <- rep(NA_character_, n)
+    strata[data$order] <- data$stratumLabels[data$stratum + 1]
+  }
+  list(link = link, time = time, strata = strata)
 }
 
 # Covariates of the model other than the intercept, in coef() order.
@@ -114,7 +165,7 @@ modelCovariates <- function(fit) {
   if (fit$hasIntercept) labels[-1] else labels
 }
 
-matrixRows <- function(fit, x, time, offset, rowNames) {
+matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
   covariates <- modelCovariates(fit)
   columnNames <- colnames(x)
   if (is.null(columnNames)) {
@@ -135,18 +186,30 @@ matrixRows <- function(fit, x, time, offset, rowNames) {
   if (!is.null(offset)) link <- link + offset
   time <- checkNumericVector(time, "time", n)
   names(link) <- rowNames
-  list(link = link, time = time)
+  list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"))
 }
 
-formulaRows <- function(fit, frame, time, offset) {
+# Stratum labels of new rows (NULL when not given), as createData() labels them.
+rowStrataKeys <- function(stratumId, n, name) {
+  if (is.null(stratumId)) return(NULL)
+  if (length(stratumId) != n) stopf("'%s' has length %d but there are %d rows", name,
+                                    length(stratumId), n)
+  stratumKey(stratumId)
+}
+
+formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE) {
   ft <- fit$data$formulaTerms
+  # A formula's strata() term gives the strata of new rows from their own columns (only
+  # read when the prediction needs them, so that link and risk do not need those columns).
+  if (needStrata && !is.null(ft$strata))
+    stratumId <- strataValues(ft$strata, frame, environment(ft$terms) %||% parent.frame())
   mf <- stats::model.frame(ft$terms, frame, xlev = ft$xlevels, na.action = stats::na.pass)
   x <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
   x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
   total <- stats::model.offset(mf)
   offset <- checkNumericVector(offset, "offset", nrow(x))
   if (!is.null(offset)) total <- (total %||% 0) + offset
-  matrixRows(fit, x, time, total, rownames(frame))
+  matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }
 
 longRows <- function(fit, covariates, outcomes) {
@@ -155,12 +218,14 @@ longRows <- function(fit, covariates, outcomes) {
     rowIds <- sort(unique(covRowIds))
     time <- NULL
     offset <- NULL
+    strata <- NULL
   } else {
     if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame")
     needColumns(outcomes, "rowId", "outcomes")
     rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
     time <- checkNumericVector(outcomes$time, "outcomes$time")
     offset <- checkNumericVector(outcomes$offset, "outcomes$offset")
+    strata <- rowStrataKeys(outcomes$stratumId, length(rowIds), "outcomes$stratumId")
   }
   if (isInteger64(covRowIds) != isInteger64(rowIds)) {
     if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
@@ -184,5 +249,5 @@ longRows <- function(fit, covariates, outcomes) {
     link[at] <- link[at] + sums[, 1]
   }
   names(link) <- idLabel(rowIds)
-  list(link = link, time = time)
+  list(link = link, time = time, strata = strata)
 }

@@ -75,6 +75,14 @@ stratumCodes <- function(stratumId, n) {
   list(code = f - 1L, n = max(f))
 }
 
+# One text label per stratum value, the same for a stratum however it is given (number,
+# integer64, factor, text, or the pasted values of several strata() variables).
+stratumKey <- function(stratumId) {
+  if (is.null(stratumId)) return(NULL)
+  if (is.numeric(stratumId) || isInteger64(stratumId)) return(idLabel(stratumId))
+  as.character(stratumId)
+}
+
 # Text labels of identifiers, never in scientific notation (1e15 stays "1000000000000000").
 idLabel <- function(ids) {
   if (isInteger64(ids)) return(as.character(ids))

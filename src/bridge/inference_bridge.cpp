@@ -1,11 +1,13 @@
 // .Call entry points of R/inference.R and R/predict.R: derivatives and the Hessian at a given
-// beta, the linear predictor of an argusData object, profile-likelihood limits and values.
+// beta, the linear predictor of an argusData object, the baseline hazard of a survival fit,
+// profile-likelihood limits and values.
 // Conversions only; coordinates arrive 0-based from R.
 #include <string>
 #include <vector>
 
 #include "bridge/convert.h"
 #include "bridge/fit_request.h"
+#include "models/survival_baseline.h"
 #include "solver/inference.h"
 #include "solver/profile.h"
 
@@ -61,6 +63,21 @@ extern "C" SEXP argus_linear_predictor(SEXP dataSexp, SEXP betaSexp) {
   argus::bridge::DatasetBinding binding;
   argus::bridge::bindDataset(List(dataSexp), &binding);
   return wrap(argus::linearPredictor(binding.data, as<std::vector<double>>(betaSexp)));
+  END_RCPP
+}
+
+// Jumps of the cumulative baseline hazard at beta, with the fit's weights (settings).
+extern "C" SEXP argus_baseline_hazard(SEXP dataSexp, SEXP settingsSexp, SEXP betaSexp) {
+  BEGIN_RCPP
+  argus::bridge::DatasetBinding binding;
+  argus::bridge::bindDataset(List(dataSexp), &binding);
+  const argus::FitRequest req = argus::bridge::fitRequestFromList(binding.data, List(settingsSexp));
+  const argus::BaselineHazard h = argus::baselineHazard(
+      binding.data, req.weights,
+      argus::linearPredictor(binding.data, as<std::vector<double>>(betaSexp)));
+  IntegerVector stratum(h.stratum.begin(), h.stratum.end());
+  return List::create(_["stratum"] = stratum + 1, _["time"] = wrap(h.time),
+                      _["jump"] = wrap(h.jump));
   END_RCPP
 }
 

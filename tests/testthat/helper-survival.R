@@ -24,11 +24,18 @@ inSurvival <- function(formula) {
   formula
 }
 
-# survival::coxph with tight convergence; weights are a vector (or NULL).
+# survival::lung without missing values in the columns the tests use.
+lungComplete <- function() {
+  stats::na.omit(survival::lung[, c("inst", "time", "status", "age", "sex", "ph.ecog",
+                                    "wt.loss")])
+}
+
+# survival::coxph with tight convergence; weights are a vector (or NULL). The model frame is
+# kept (model = TRUE): predict() and survfit() of the fit would otherwise look for `data`.
 coxRef <- function(formula, data, ties = "breslow", weights = NULL) {
   data$.argusWeight <- if (is.null(weights)) rep(1, nrow(data)) else weights
   survival::coxph(inSurvival(formula), data = data, ties = ties, weights = .argusWeight,
-                  control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15,
+                  model = TRUE, control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15,
                                                     iter.max = 100))
 }
 

@@ -24,11 +24,6 @@ checkFormula <- function(formula, data, weights = NULL, label = deparse(formula[
   invisible(fits)
 }
 
-lungComplete <- function() {
-  stats::na.omit(survival::lung[, c("inst", "time", "status", "age", "sex", "ph.ecog",
-                                    "wt.loss")])
-}
-
 test_that("lung: Breslow and Efron match coxph; the two tie methods differ", {
   skip_if_not_installed("survival")
   lung <- lungComplete()

@@ -264,12 +264,12 @@ test_that("profileLogLikelihood on a grid and on an adaptive grid", {
                                       maxPoints = 20), "maxPoints")
 })
 
-test_that("inference says clearly which models it does not cover yet", {
+test_that("inference on a fit without its data says to refit", {
   sim <- simulateLogistic(n = 100, p = 2, seed = 25)
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"))
-  fit$modelType <- "cox"
-  expect_error(vcov(fit), "not available yet for modelType 'cox'")
-  expect_error(confint(fit), "not available yet for modelType 'cox'")
-  expect_error(predict(fit), "not available yet for modelType 'cox'")
-  expect_error(profileLogLikelihood(fit, "a"), "not available yet for modelType 'cox'")
+  fit$data <- NULL
+  expect_error(vcov(fit), "refit it")
+  expect_error(confint(fit), "refit it")
+  expect_error(predict(fit), "refit it")
+  expect_error(profileLogLikelihood(fit, "a"), "refit it")
 })

@@ -76,3 +76,39 @@ test_that("a weighted sccs fit from long tables survives saveRDS in a fresh R se
   expect_identical(other$wald, confint(fit, method = "wald"))
   expect_identical(other$print, capture.output(print(fit)))
 })
+
+test_that("cox and fgr fits survive saveRDS with identical results", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  set.seed(43)
+  cox <- fitModel(createData(Surv(time, status == 2) ~ age + ph.ecog + strata(sex), data = lung,
+                             modelType = "cox", ties = "efron",
+                             weights = runif(nrow(lung), 0.5, 2)),
+                  control = survivalControl())
+  sim <- simulateCompeting(n = 300, seed = 44, resolution = 1)
+  fgr <- fitModel(createData(x = sim$x[, 1:3], y = sim$y, time = sim$time, modelType = "fgr"),
+                  control = survivalControl())
+  cases <- list(
+    list(fit = cox, newdata = lung[c(4, 60, 111), ], probability = "survival"),
+    list(fit = fgr, newdata = sim$x[c(2, 9), 1:3], probability = "cumulativeIncidence"))
+  for (case in cases) {
+    fit <- case$fit
+    expect_length(externalPointers(fit), 0)
+    again <- roundTrip(fit)
+    expect_identical(coef(again), coef(fit))
+    for (type in c("link", "response", "risk")) {
+      expect_identical(predict(again, type = type), predict(fit, type = type))
+      expect_identical(predict(again, case$newdata, type = type),
+                       predict(fit, case$newdata, type = type))
+    }
+    times <- c(5, 100, 300)
+    expect_identical(predict(again, type = case$probability, times = times),
+                     predict(fit, type = case$probability, times = times))
+    expect_identical(predict(again, case$newdata, type = case$probability, times = times),
+                     predict(fit, case$newdata, type = case$probability, times = times))
+    expect_identical(baselineHazard(again), baselineHazard(fit))
+    expect_identical(vcov(again), vcov(fit))
+    expect_identical(confint(again), confint(fit))
+    expect_identical(confint(again, method = "wald"), confint(fit, method = "wald"))
+  }
+})
