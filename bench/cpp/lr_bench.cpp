@@ -4,6 +4,9 @@
 // max |beta - reference| against a tight (tolerance 1e-13) fit of the same data.
 //
 //   build-*/argus_bench_lr [n] [p] [density] [convergence] [tolerance] [reps] [variance]
+//
+// Environment: ARGUS_VERBOSE=1 prints one line per cycle; ARGUS_ACTIVE_SET=0|1 overrides
+// ControlSettings::activeSet.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -56,6 +59,7 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
   pr->data.outcomes.y = pr->y.data();
 }
 
+int activeSet = -1;
 bool verbose = false;
 
 struct PrintSink : ProgressSink {
@@ -72,6 +76,7 @@ FitResult fit(const Problem& pr, ConvergenceType conv, double tol) {
   req.prior[0] = CoordinatePrior{PriorKind::None, 1.0};
   req.control.tolerance = tol;
   req.control.convergence = conv;
+  if (activeSet >= 0) req.control.activeSet = activeSet != 0;
   req.control.verbose = verbose;
   PrintSink sink;
   return fitCcd(req, &sink);
@@ -88,6 +93,7 @@ int main(int argc, char** argv) {
   const double tol = argc > 5 ? std::atof(argv[5]) : 1e-6;
   const int reps = argc > 6 ? std::atoi(argv[6]) : 3;
   variance = argc > 7 ? std::atof(argv[7]) : 1.0;
+  if (const char* a = std::getenv("ARGUS_ACTIVE_SET")) activeSet = std::atoi(a);
   verbose = std::getenv("ARGUS_VERBOSE") != nullptr;
   Problem pr;
   simulate(&pr, n, p, density, 42);

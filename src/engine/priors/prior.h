@@ -74,11 +74,17 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
   return 0.0;
 }
 
+// A step clipped to a trust region without adapting it (the follower steps of a cycle, see
+// solver/cycle_runner.h).
+ARGUS_HOST_DEVICE inline double clipToBound(double delta, double bound) {
+  return delta > bound ? bound : (delta < -bound ? -bound : delta);
+}
+
 // Trust region of Genkin, Lewis & Madigan (2007): clip the step to the coordinate's bound and
 // adapt the bound to the step taken.
 ARGUS_HOST_DEVICE inline double trustRegionStep(double delta, double* bound) {
   const double limit = *bound;
-  const double clipped = delta > limit ? limit : (delta < -limit ? -limit : delta);
+  const double clipped = clipToBound(delta, limit);
   const double twice = 2.0 * std::fabs(clipped);
   const double half = 0.5 * limit;
   *bound = twice > half ? twice : half;

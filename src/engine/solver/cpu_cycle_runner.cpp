@@ -13,11 +13,12 @@ CycleReadout CpuCycleRunner::reset(const CycleState& state) {
   return readout(0, ReadoutNeeds{});
 }
 
-CycleReadout CpuCycleRunner::runCycle(CycleState& state,
-                                      const std::vector<std::int32_t>& coordinates,
+CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
                                       const ReadoutNeeds& needs) {
+  const std::int32_t f = plan.follower;
+  const bool follow = f >= 0 && !state.fixed[f] && likelihood_->tracksGradHess(f);
   std::int64_t moved = 0;
-  for (const std::int32_t j : coordinates) {
+  for (const std::int32_t j : plan.coordinates) {
     if (state.fixed[j]) continue;
     const GradHess gh = likelihood_->gradHess(j);
     double delta = newtonStep(gh, state.beta[j], state.prior[j]);
@@ -26,6 +27,12 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state,
     state.beta[j] += delta;
     likelihood_->applyStep(j, delta);
     ++moved;
+    if (!follow || j == f) continue;
+    const GradHess gf = likelihood_->gradHessEstimate(f);
+    const double step = clipToBound(newtonStep(gf, state.beta[f], state.prior[f]), state.bound[f]);
+    if (step == 0.0) continue;
+    state.beta[f] += step;
+    likelihood_->applyStep(f, step);
   }
   likelihood_->refreshSums();
   return readout(moved, needs);
