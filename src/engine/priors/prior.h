@@ -74,8 +74,6 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
   return 0.0;
 }
 
-// A step clipped to a trust region without adapting it (the follower steps of a cycle, see
-// solver/cycle_runner.h).
 ARGUS_HOST_DEVICE inline double clipToBound(double delta, double bound) {
   return delta > bound ? bound : (delta < -bound ? -bound : delta);
 }
@@ -88,6 +86,17 @@ ARGUS_HOST_DEVICE inline double trustRegionStep(double delta, double* bound) {
   const double twice = 2.0 * std::fabs(clipped);
   const double half = 0.5 * limit;
   *bound = twice > half ? twice : half;
+  return clipped;
+}
+
+// The trust region of a cycle's follower steps (solver/cycle_runner.h): clip to the bound,
+// and let the bound grow to twice the step taken but never shrink. The follower moves after
+// every coordinate, mostly by small amounts; the halving rule would collapse its bound, and
+// the coordinate's own exact visit shrinks it anyway.
+ARGUS_HOST_DEVICE inline double followerStep(double delta, double* bound) {
+  const double clipped = clipToBound(delta, *bound);
+  const double twice = 2.0 * std::fabs(clipped);
+  if (twice > *bound) *bound = twice;
   return clipped;
 }
 

@@ -29,7 +29,7 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
     ++moved;
     if (!follow || j == f) continue;
     const GradHess gf = likelihood_->gradHessEstimate(f);
-    const double step = clipToBound(newtonStep(gf, state.beta[f], state.prior[f]), state.bound[f]);
+    const double step = followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
     if (step == 0.0) continue;
     state.beta[f] += step;
     likelihood_->applyStep(f, step);

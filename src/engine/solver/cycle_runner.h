@@ -25,7 +25,7 @@ struct CycleState {
 // What one cycle visits: `coordinates` in order, each taking an exact Newton step with its
 // trust region (MODELS.md §4). After every coordinate that moves, `follower` (the intercept;
 // -1 for none) takes a Newton step from the likelihood's O(1) running estimate of its g, h
-// (Likelihood::gradHessEstimate), clipped to its trust region without adapting it: columns
+// (Likelihood::gradHessEstimate), within its trust region (followerStep in priors/prior.h): columns
 // with x >= 0 all correlate with an intercept, and without this plain cyclic order zig-zags
 // between the intercept and the rest. A runner ignores a follower whose g, h it cannot
 // estimate in O(1). The follower should also be among `coordinates`, where its exact visit
