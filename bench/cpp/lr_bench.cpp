@@ -40,8 +40,10 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
   s.valueStart.push_back(0);
   std::vector<double> eta(static_cast<std::size_t>(n), -1.0);
   std::vector<double> beta(static_cast<std::size_t>(p), 0.0);
-  for (int k = 0; k < 20 && k < p; ++k)
-    beta[static_cast<std::size_t>(unif(rng) * p)] = (0.2 + 0.8 * unif(rng)) * (unif(rng) < 0.5 ? -1 : 1);
+  for (int k = 0; k < 20 && k < p; ++k) {
+    const double size = 0.2 + 0.8 * unif(rng);
+    beta[static_cast<std::size_t>(unif(rng) * p)] = unif(rng) < 0.5 ? -size : size;
+  }
   for (int j = 0; j < p; ++j) {
     s.kinds.push_back(static_cast<int>(ColumnKind::Indicator));
     for (std::int64_t r = 0; r < n; ++r)
@@ -53,7 +55,8 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
     s.valueStart.push_back(0);
   }
   pr->y.resize(static_cast<std::size_t>(n));
-  for (std::int64_t r = 0; r < n; ++r) pr->y[r] = unif(rng) < 1.0 / (1.0 + std::exp(-eta[r])) ? 1 : 0;
+  for (std::int64_t r = 0; r < n; ++r)
+    pr->y[r] = unif(rng) < 1.0 / (1.0 + std::exp(-eta[r])) ? 1.0 : 0.0;
   pr->data.model = ModelType::Logistic;
   pr->data.design = s.view();
   pr->data.outcomes.y = pr->y.data();

@@ -28,8 +28,10 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
     likelihood_->applyStep(j, delta);
     ++moved;
     if (!follow || j == f) continue;
+    // The follower (CyclePlan) re-steps from the likelihood's O(1) estimate of its g, h.
     const GradHess gf = likelihood_->gradHessEstimate(f);
-    const double step = followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
+    const double step =
+        followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
     if (step == 0.0) continue;
     state.beta[f] += step;
     likelihood_->applyStep(f, step);
