@@ -232,7 +232,8 @@ class GlmLikelihood final : public Likelihood {
   double shift_ = 0.0;
   double expShift_ = 1.0;
   std::uint64_t steps_ = 0;
-  // The intercept's running sums; gradHessEstimate() recomputes them when stale.
+  // The intercept's running sums; gradHessEstimate() recomputes them when stale. These and
+  // last_ are caches written by const calls: a likelihood belongs to one fit (one thread).
   mutable InterceptSums tracked_;
   mutable bool trackedStale_ = false;
   mutable double drift_ = 0.0;  // total |intercept step| since tracked_ was exact
