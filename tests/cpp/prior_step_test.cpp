@@ -166,6 +166,22 @@ TEST(TrustRegionStep, ClipsAndUpdatesBound) {
   EXPECT_EQ(bound, 0.5);
 }
 
+// The follower's rule: the same clip, but the bound only grows (to twice the step taken).
+TEST(FollowerStep, ClipsAndNeverShrinksTheBound) {
+  double bound = 2.0;
+  EXPECT_EQ(followerStep(0.1, &bound), 0.1);
+  EXPECT_EQ(bound, 2.0);  // a small step leaves it
+  EXPECT_EQ(followerStep(0.0, &bound), 0.0);
+  EXPECT_EQ(bound, 2.0);
+  EXPECT_EQ(followerStep(-1.5, &bound), -1.5);
+  EXPECT_EQ(bound, 3.0);  // grows to twice the step
+  EXPECT_EQ(followerStep(10.0, &bound), 3.0);  // clipped
+  EXPECT_EQ(bound, 6.0);
+  bound = 1e-6;
+  for (int k = 0; k < 10; ++k) followerStep(1.0, &bound);  // doubles per step at most
+  EXPECT_EQ(bound, 1e-6 * 1024);
+}
+
 TEST(LogPriorDensity, Values) {
   EXPECT_EQ(logPriorDensity(0.0, kNone), 0.0);
   EXPECT_EQ(logPriorDensity(-3.7, kNone), 0.0);

@@ -1,10 +1,10 @@
 // Per-row formulas of the GLM likelihoods (MODELS.md §2), shared by CPU loops and kernels.
 //
-// For each row the likelihood caches two numbers that make a coordinate's gradient and
-// Hessian a single pass over its nonzeros:
-//   resid_r = dL_r/deta_r          (g_j = sum_r x_rj resid_r)
-//   curv_r  = -d2L_r/deta_r^2 >= 0 (h_j = -sum_r x_rj^2 curv_r)
-// derivatives() takes exp(eta) as well as eta (the likelihood keeps exp(eta) up to date by
+// derivatives() gives, for one row, the three numbers the likelihood sums:
+//   resid_r = dL_r/deta_r            (g_j = sum_r x_rj resid_r)
+//   curv_r  = -d2L_r/deta_r^2 >= 0   (h_j = -sum_r x_rj^2 curv_r)
+//   slope_r = d curv_r / d eta_r     (second-order tracking of the intercept's g, h)
+// It takes exp(eta) as well as eta (the likelihood keeps exp(eta) up to date by
 // multiplication: one exp per coordinate for indicator columns) and two per-row constants,
 // wy = w * y and wt = w * exposure (exposure = Poisson exposure time, 1 otherwise), which is
 // all that any of the three models needs. logLik() works from the raw row values.
@@ -19,6 +19,7 @@ namespace argus {
 struct RowDerivatives {
   double resid;
   double curv;
+  double slope;
 };
 
 ARGUS_HOST_DEVICE inline double log1pExp(double eta) {
@@ -28,7 +29,7 @@ ARGUS_HOST_DEVICE inline double log1pExp(double eta) {
 struct LeastSquaresRow {
   static constexpr bool kUsesExp = false;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double eta, double, double wy, double wt) const {
-    return {wy - wt * eta, wt};
+    return {wy - wt * eta, wt, 0.0};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double) const {
     const double e = y - eta;
@@ -36,12 +37,17 @@ struct LeastSquaresRow {
   }
 };
 
+// mu = e / (1 + e) and 1 - mu = 1 / (1 + e) from one division; e is capped so that an
+// overflowed exp(eta) gives mu = 1 rather than inf / inf (and no branch in the loop).
 struct LogisticRow {
   static constexpr bool kUsesExp = true;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
                                                double wt) const {
-    const double mu = expEta < 1e300 ? expEta / (1.0 + expEta) : 1.0;
-    return {wy - wt * mu, wt * mu * (1.0 - mu)};
+    const double e = expEta < 1e300 ? expEta : 1e300;
+    const double q = 1.0 / (1.0 + e);  // 1 - mu
+    const double mu = e * q;
+    const double curv = wt * mu * q;
+    return {wy - wt * mu, curv, curv * (q - mu)};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double) const {
     return w * (y * eta - log1pExp(eta));
@@ -55,7 +61,7 @@ struct PoissonRow {
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
                                                double wt) const {
     const double mu = wt * expEta;
-    return {wy - mu, mu};
+    return {wy - mu, mu, mu};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double exposure) const {
     if (w == 0.0) return 0.0;

@@ -27,6 +27,12 @@ class Likelihood {
   virtual void refreshSums() {}
   // g_j and h_j of the log-likelihood at the current beta.
   virtual GradHess gradHess(std::size_t j) const = 0;
+  // An O(1) estimate of gradHess(j) where the likelihood keeps coordinate j's g, h as
+  // running sums (the GLM intercept, see glm_likelihood.h): exact after reset() and
+  // refreshSums(), Taylor-accurate in between. Where tracksGradHess(j) is false it is the
+  // exact gradHess(j).
+  virtual bool tracksGradHess(std::size_t) const { return false; }
+  virtual GradHess gradHessEstimate(std::size_t j) const { return gradHess(j); }
   // beta_j += delta: updates eta and the running sums on column j's rows only.
   virtual void applyStep(std::size_t j, double delta) = 0;
   virtual double logLikelihood() const = 0;
@@ -40,8 +46,10 @@ class Likelihood {
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);
 
+  // eta as of the last reset() or refreshSums() (a likelihood may keep its working copy
+  // elsewhere between them, as the GLMs do).
   const std::vector<double>& eta() const { return eta_; }
-  // sum_r w_r y_r eta_r: the quantity whose change the "gradient" criterion watches.
+  // sum_r w_r y_r eta_r (same timing as eta()): the quantity the "gradient" criterion watches.
   double weightedOutcomeEta() const;
 
  protected:

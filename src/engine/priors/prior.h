@@ -74,14 +74,29 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
   return 0.0;
 }
 
+ARGUS_HOST_DEVICE inline double clipToBound(double delta, double bound) {
+  return delta > bound ? bound : (delta < -bound ? -bound : delta);
+}
+
 // Trust region of Genkin, Lewis & Madigan (2007): clip the step to the coordinate's bound and
 // adapt the bound to the step taken.
 ARGUS_HOST_DEVICE inline double trustRegionStep(double delta, double* bound) {
   const double limit = *bound;
-  const double clipped = delta > limit ? limit : (delta < -limit ? -limit : delta);
+  const double clipped = clipToBound(delta, limit);
   const double twice = 2.0 * std::fabs(clipped);
   const double half = 0.5 * limit;
   *bound = twice > half ? twice : half;
+  return clipped;
+}
+
+// The trust region of a cycle's follower steps (solver/cycle_runner.h): clip to the bound,
+// and let the bound grow to twice the step taken but never shrink. The follower moves after
+// every coordinate, mostly by small amounts; the halving rule would collapse its bound, and
+// the coordinate's own exact visit shrinks it anyway.
+ARGUS_HOST_DEVICE inline double followerStep(double delta, double* bound) {
+  const double clipped = clipToBound(delta, *bound);
+  const double twice = 2.0 * std::fabs(clipped);
+  if (twice > *bound) *bound = twice;
   return clipped;
 }
 

@@ -33,11 +33,11 @@ struct ControlSettings {
   int maxIterations = 1000;
   ConvergenceType convergence = ConvergenceType::Gradient;
   double initialBound = 2.0;
-  // Revisit an intercept after this many other coordinates (0: once per cycle); see
-  // cycleOrder() in ccd_solver.cpp.
-  int interceptEvery = 8;
   // Extrapolate each cycle's move where the likelihood supports it (cpu_cycle_runner.h).
   bool extrapolate = true;
+  // Active-set cycling (solver/cycle_schedule.h): cycle over the nonzero and unpenalized
+  // coordinates until they settle, then confirm with a full cycle.
+  bool activeSet = true;
   bool verbose = false;
 };
 

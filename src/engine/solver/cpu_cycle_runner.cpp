@@ -17,8 +17,7 @@ CycleReadout CpuCycleRunner::reset(const CycleState& state) {
   return readout(0, ReadoutNeeds{});
 }
 
-CycleReadout CpuCycleRunner::runCycle(CycleState& state,
-                                      const std::vector<std::int32_t>& coordinates,
+CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
                                       const ReadoutNeeds& needs) {
   const bool extrapolating = state.extrapolate && likelihood_->supportsDirection();
   if (!extrapolating) previousDirection_.clear();
@@ -26,8 +25,10 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state,
     cycleStartEta_ = likelihood_->eta();  // current: reset() and refreshSums() sync it
     cycleStartBeta_ = state.beta;
   }
+  const std::int32_t f = plan.follower;
+  const bool follow = f >= 0 && !state.fixed[f] && likelihood_->tracksGradHess(f);
   std::int64_t moved = 0;
-  for (const std::int32_t j : coordinates) {
+  for (const std::int32_t j : plan.coordinates) {
     if (state.fixed[j]) continue;
     const GradHess gh = likelihood_->gradHess(j);
     double delta = newtonStep(gh, state.beta[j], state.prior[j]);
@@ -36,6 +37,14 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state,
     state.beta[j] += delta;
     likelihood_->applyStep(j, delta);
     ++moved;
+    if (!follow || j == f) continue;
+    // The follower (CyclePlan) re-steps from the likelihood's O(1) estimate of its g, h.
+    const GradHess gf = likelihood_->gradHessEstimate(f);
+    const double step =
+        followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
+    if (step == 0.0) continue;
+    state.beta[f] += step;
+    likelihood_->applyStep(f, step);
   }
   likelihood_->refreshSums();
   if (extrapolating && moved > 0) extrapolate(state);

@@ -26,7 +26,7 @@ class CpuCycleRunner final : public CycleRunner {
   CpuCycleRunner(const Dataset& data, const double* weights);
 
   CycleReadout reset(const CycleState& state) override;
-  CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates,
+  CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                         const ReadoutNeeds& needs) override;
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
 

@@ -25,6 +25,19 @@ struct CycleState {
   bool extrapolate = true;
 };
 
+// What one cycle visits: `coordinates` in order, each taking an exact Newton step with its
+// trust region (MODELS.md §4). After every coordinate that moves, `follower` (the intercept;
+// -1 for none) takes a Newton step from the likelihood's O(1) running estimate of its g, h
+// (Likelihood::gradHessEstimate), within its trust region (followerStep in priors/prior.h): columns
+// with x >= 0 all correlate with an intercept, and without this plain cyclic order zig-zags
+// between the intercept and the rest. A runner ignores a follower whose g, h it cannot
+// estimate in O(1). The follower should also be among `coordinates`, where its exact visit
+// keeps the fit exact.
+struct CyclePlan {
+  std::vector<std::int32_t> coordinates;
+  std::int32_t follower = -1;
+};
+
 // Scalars read back once per cycle (and after reset) for convergence checks and reports.
 struct CycleReadout {
   double logLikelihood = 0.0;
@@ -46,8 +59,8 @@ class CycleRunner {
   virtual ~CycleRunner() = default;
   // Loads beta and recomputes everything from scratch; reads out everything.
   virtual CycleReadout reset(const CycleState& state) = 0;
-  // Visits `coordinates` in order once, updating state.beta and state.bound.
-  virtual CycleReadout runCycle(CycleState& state, const std::vector<std::int32_t>& coordinates,
+  // Runs one cycle of `plan`, updating state.beta and state.bound.
+  virtual CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                                 const ReadoutNeeds& needs) = 0;
   // g_j, h_j of the log-likelihood at the current beta (tests, diagnostics, active sets).
   virtual GradHess gradHess(std::int32_t j) = 0;
