@@ -82,6 +82,7 @@ run() {  # run SCRIPT: stdout -> $work/SCRIPT.md, stderr -> $work/SCRIPT.log
 }
 run sccs
 run lr
+run survival
 load1="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 cat "$work"/*.log | grep '^METRIC ' > "$work/metrics.txt" || true
@@ -128,6 +129,25 @@ if (is.null(a) || is.null(g)) row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argu
               num(a, "elapsed") / num(g, "elapsed"), num(a, "cpu") / num(g, "cpu"),
               0.5 * num(g, "elapsed")),
       num(a, "elapsed") < 0.5 * num(g, "elapsed"), num(a, "cpu") < 0.5 * num(g, "cpu"))
+cox5 <- pick("survival_fit", model = "cox", n = 1e5, times = "integer")
+if (is.null(cox5)) row("Cox 1e5 x 1000 (5%), integer days, Laplace var 1: fit <= 1.5 s", "-", NA) else
+  row("Cox 1e5 x 1000 (5%), integer days, Laplace var 1: fit <= 1.5 s",
+      sprintf("%.3f s elapsed (%.3f s cpu), %s cycles", num(cox5, "elapsed"), num(cox5, "cpu"),
+              cox5[["cycles"]]),
+      num(cox5, "elapsed") <= 1.5, num(cox5, "cpu") <= 1.5)
+cox6 <- pick("survival_fit", model = "cox", n = 1e6, times = "integer")
+if (is.null(cox6)) row("Cox 1e6: fit <= 30 s with <= 0.5 s per cycle", "-", NA) else
+  row("Cox 1e6: fit <= 30 s with <= 0.5 s per cycle",
+      sprintf("%.1f s elapsed (%.1f s cpu), %s cycles, %.2f s per cycle", num(cox6, "elapsed"),
+              num(cox6, "cpu"), cox6[["cycles"]], num(cox6, "perCycle")),
+      num(cox6, "elapsed") <= 30 && num(cox6, "perCycle") <= 0.5,
+      num(cox6, "cpu") <= 30 && num(cox6, "perCycle") <= 0.5)
+fgr5 <- pick("survival_fit", model = "fgr", n = 1e5, times = "integer")
+if (is.null(fgr5) || is.null(cox5)) row("Fine-Gray within 2x of Cox (1e5, integer days)", "-", NA) else
+  row("Fine-Gray within 2x of Cox (1e5, integer days)",
+      sprintf("fgr %.3f s vs cox %.3f s elapsed (%.3f vs %.3f cpu)", num(fgr5, "elapsed"),
+              num(cox5, "elapsed"), num(fgr5, "cpu"), num(cox5, "cpu")),
+      num(fgr5, "elapsed") <= 2 * num(cox5, "elapsed"), num(fgr5, "cpu") <= 2 * num(cox5, "cpu"))
 d <- pick("lr_createData", input = "sorted", n = 1e5, p = 1000)
 if (is.null(d)) row("createData from 5M (rowId, covariateId) pairs <= 2 s", "-", NA) else
   row("createData from 5M (rowId, covariateId) pairs <= 2 s",
@@ -163,10 +183,14 @@ EOF
   echo
   cat "$work/lr.md"
   echo
+  echo "## Survival (bench/survival.R, $(cat "$work/survival.seconds") s)"
+  echo
+  cat "$work/survival.md"
+  echo
   echo "## Notes from the scripts (stderr)"
   echo
   echo '```'
-  cat "$work/sccs.log" "$work/lr.log" | grep -v '^METRIC ' || true
+  cat "$work/sccs.log" "$work/lr.log" "$work/survival.log" | grep -v '^METRIC ' || true
   echo '```'
 } > "$out"
 echo "wrote $out" >&2
