@@ -15,7 +15,8 @@
 #' user's covariate identifiers or column names.
 #'
 #' `time` is the exposure length for `"pr"`, `"cpr"` and `"sccs"` (it enters as a log
-#' offset). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
+#' offset), and the event or censoring time for `"cox"` and `"fgr"` (`y`: 0 censored, 1 event,
+#' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
 #' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
 #'
 #' @param outcomes A data frame of outcomes (long format). A formula or a matrix given here
@@ -23,7 +24,7 @@
 #' @param covariates A data frame of covariates (long format).
 #' @param modelType One of `"ls"` (least squares), `"lr"` (logistic), `"pr"` (Poisson),
 #'   `"clr"` (conditional logistic), `"cpr"` (conditional Poisson), `"sccs"` (self-controlled
-#'   case series).
+#'   case series), `"cox"` (Cox proportional hazards), `"fgr"` (Fine-Gray competing risks).
 #' @param x A numeric `matrix` or `Matrix::dgCMatrix` of covariates.
 #' @param y The outcome vector for the matrix route.
 #' @param formula A model formula, for the formula route.
@@ -34,7 +35,19 @@
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
 #'   the long and matrix routes (a formula decides for itself); never allowed for conditional
-#'   models.
+#'   or survival models.
+#' @param startTime Counting-process entry time of each row (`"cox"`, matrix route; the long
+#'   route reads `outcomes$startTime`, formulas `Surv(start, stop, status)`): the row is at
+#'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.
+#' @param ties How tied event times enter a Cox partial likelihood: `"breslow"` (default) or
+#'   `"efron"`.
+#' @param censoringSurvival Fine-Gray only: the probability of remaining uncensored just
+#'   before each row's time, G(time-), one per row (long route: `outcomes$censoringSurvival`).
+#'   A competing row stays in the risk set of a later event time t with weight
+#'   G(t-) / G(time-). `NULL` (default): the Kaplan-Meier estimate of the censoring
+#'   distribution, computed inside with the row weights, as `cmprsk::crr` does.
+#' @param censoringByStratum Fine-Gray only: estimate one censoring distribution per stratum
+#'   instead of one over all rows.
 #' @return An object of class `argusData`.
 #' @examples
 #' outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 1, 0, 0, 1))
