@@ -57,15 +57,18 @@ class FoldFits {
     out.variance = variance;
     out.values.assign(tasks_, 0.0);
     std::vector<unsigned char> converged(tasks_, 0);
+    std::vector<int> cycles(tasks_, 0);
     const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
     runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
       const FitResult fit = fitOne(i, prior, sink, &out.values[i]);
       converged[i] = fit.status == FitStatus::Success;
+      cycles[i] = fit.iterations;
     }, progress);
     double sum = 0.0;
     for (std::size_t i = 0; i < tasks_; ++i) {
       sum += out.values[i];
       out.notConverged += converged[i] ? 0 : 1;
+      out.cycles += cycles[i];
     }
     out.mean = sum / static_cast<double>(tasks_);
     double squares = 0.0;
@@ -102,10 +105,11 @@ class FoldFits {
 };
 
 std::string describe(const CvEvaluation& e) {
-  char line[160];
+  char line[200];
   std::snprintf(line, sizeof line,
-                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g)%s",
-                e.variance, e.mean, e.sd,
+                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g), "
+                "%lld fold-fit cycles%s",
+                e.variance, e.mean, e.sd, e.cycles,
                 e.notConverged ? " (some fold fits did not converge)" : "");
   return line;
 }
@@ -138,6 +142,7 @@ CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressS
   FoldFits fits(req);
   const SearchOutcome outcome = searchVariance(search, [&](double variance) {
     CvEvaluation e = fits.evaluate(variance, progress);
+    e.order = static_cast<int>(result.curve.size()) + 1;
     if (progress && req.settings.messages) progress->message(describe(e));
     result.curve.push_back(std::move(e));
     return result.curve.back().mean;

@@ -48,6 +48,8 @@ struct CvEvaluation {
   double sd = 0.0;
   std::vector<double> values;  // one per task, repetition-major
   int notConverged = 0;        // fold fits whose status was not Success
+  long long cycles = 0;        // CCD cycles of its fold fits, summed (the work it took)
+  int order = 0;               // 1 for the first candidate the search scored, 2 next, ...
 };
 
 struct CrossValidationResult {
