@@ -82,6 +82,7 @@ run() {  # run SCRIPT: stdout -> $work/SCRIPT.md, stderr -> $work/SCRIPT.log
 }
 run sccs
 run lr
+run cv
 load1="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 cat "$work"/*.log | grep '^METRIC ' > "$work/metrics.txt" || true
@@ -128,6 +129,15 @@ if (is.null(a) || is.null(g)) row("Logistic 1e5 x 1000 (5%), Laplace var 1: Argu
               num(a, "elapsed") / num(g, "elapsed"), num(a, "cpu") / num(g, "cpu"),
               0.5 * num(g, "elapsed")),
       num(a, "elapsed") < 0.5 * num(g, "elapsed"), num(a, "cpu") < 0.5 * num(g, "cpu"))
+cv <- pick("cv_cox", n = 1e5, p = 1000, threads = 2)
+if (is.null(cv)) row("Cox 1e5 x 1000 (5%), Laplace, 10-fold auto CV on 2 threads: CV < 2 x ten single fits at the chosen variance", "-", NA) else
+  row("Cox 1e5 x 1000 (5%), Laplace, 10-fold auto CV on 2 threads: CV < 2 x ten single fits at the chosen variance",
+      sprintf("CV %.1f s elapsed (%.1f s cpu), %s candidates, %s fold fits (%.3f s each); ten fits %.1f s (%.1f s cpu): ratio %.2f elapsed, %.2f on cpu / 2 threads; load %s",
+              num(cv, "cv"), num(cv, "cvcpu"), cv[["candidates"]], cv[["fits"]],
+              num(cv, "cv") / num(cv, "fits"), num(cv, "tenFits"), num(cv, "tenFitsCpu"),
+              num(cv, "cv") / num(cv, "tenFits"), num(cv, "cvcpu") / 2 / num(cv, "tenFitsCpu"),
+              cv[["load"]]),
+      num(cv, "cv") < 2 * num(cv, "tenFits"), num(cv, "cvcpu") / 2 < 2 * num(cv, "tenFitsCpu"))
 d <- pick("lr_createData", input = "sorted", n = 1e5, p = 1000)
 if (is.null(d)) row("createData from 5M (rowId, covariateId) pairs <= 2 s", "-", NA) else
   row("createData from 5M (rowId, covariateId) pairs <= 2 s",
@@ -163,10 +173,14 @@ EOF
   echo
   cat "$work/lr.md"
   echo
+  echo "## Cross-validation (bench/cv.R, $(cat "$work/cv.seconds") s)"
+  echo
+  cat "$work/cv.md"
+  echo
   echo "## Notes from the scripts (stderr)"
   echo
   echo '```'
-  cat "$work/sccs.log" "$work/lr.log" | grep -v '^METRIC ' || true
+  cat "$work/sccs.log" "$work/lr.log" "$work/cv.log" | grep -v '^METRIC ' || true
   echo '```'
 } > "$out"
 echo "wrote $out" >&2
