@@ -18,7 +18,9 @@
 #' @param cvType How cross-validation searches the variance: `"grid"` scores `gridSteps`
 #'   variances log-spaced from `lowerLimit` to `upperLimit`; `"auto"` starts at
 #'   `startingVariance`, moves by factors of 10 until the best variance is bracketed (at most
-#'   10 moves), then refines it with a parabola in log(variance) (at most 3 steps).
+#'   10 moves), scores a half-decade point on the better side of the bracket (and the other
+#'   side's only if that one is no better), then refines with a parabola in log(variance) (at
+#'   most 3 steps).
 #' @param fold Number of folds.
 #' @param cvRepetitions Number of times the rows (or strata) are re-permuted into folds; the
 #'   objective is the mean over all folds of all repetitions.
@@ -26,9 +28,13 @@
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
 #'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
 #'   `"cpr"`, `"sccs"`), rows otherwise (also for stratified Cox and Fine-Gray).
-#' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess,
-#'   `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin, Lewis and Madigan's
-#'   default), which makes the prior variance of a typical linear predictor about 1.
+#' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess.
+#'   For a normal prior, `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin,
+#'   Lewis and Madigan's default), which makes the prior variance of a typical linear
+#'   predictor about 1. For a Laplace prior, the universal threshold `1 / (log(d) * mean(h))`,
+#'   with `h` the penalized covariates' Fisher information at the null fit (penalized
+#'   coefficients 0): the penalty that keeps covariates without effect at 0, from where the
+#'   search usually walks towards weaker penalties with sparse, cheap first fits.
 #' @param resetCoefficients `FALSE`: each fold's fit starts from its fit at the previous
 #'   candidate variance (warm start). `TRUE`: every fit starts from the starting coefficients.
 #' @param foldStratification `"none"`, or `"outcome"`: rows (or strata) with an event

@@ -83,6 +83,7 @@ run() {  # run SCRIPT: stdout -> $work/SCRIPT.md, stderr -> $work/SCRIPT.log
 run sccs
 run lr
 run survival
+run cv
 load1="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 cat "$work"/*.log | grep '^METRIC ' > "$work/metrics.txt" || true
@@ -148,6 +149,15 @@ if (is.null(fgr5) || is.null(cox5)) row("Fine-Gray within 2x of Cox (1e5, intege
       sprintf("fgr %.3f s vs cox %.3f s elapsed (%.3f vs %.3f cpu)", num(fgr5, "elapsed"),
               num(cox5, "elapsed"), num(fgr5, "cpu"), num(cox5, "cpu")),
       num(fgr5, "elapsed") <= 2 * num(cox5, "elapsed"), num(fgr5, "cpu") <= 2 * num(cox5, "cpu"))
+cv <- pick("cv_cox", n = 1e5, p = 1000, threads = 2)
+if (is.null(cv)) row("Cox 1e5 x 1000 (5%), Laplace, 10-fold auto CV on 2 threads: CV < 2 x ten single fits at the chosen variance", "-", NA) else
+  row("Cox 1e5 x 1000 (5%), Laplace, 10-fold auto CV on 2 threads: CV < 2 x ten single fits at the chosen variance",
+      sprintf("CV %.1f s elapsed (%.1f s cpu), %s candidates, %s fold fits (%.3f s each); ten fits %.1f s (%.1f s cpu): ratio %.2f elapsed, %.2f on cpu / 2 threads; load %s",
+              num(cv, "cv"), num(cv, "cvcpu"), cv[["candidates"]], cv[["fits"]],
+              num(cv, "cv") / num(cv, "fits"), num(cv, "tenFits"), num(cv, "tenFitsCpu"),
+              num(cv, "cv") / num(cv, "tenFits"), num(cv, "cvcpu") / 2 / num(cv, "tenFitsCpu"),
+              cv[["load"]]),
+      num(cv, "cv") < 2 * num(cv, "tenFits"), num(cv, "cvcpu") / 2 < 2 * num(cv, "tenFitsCpu"))
 d <- pick("lr_createData", input = "sorted", n = 1e5, p = 1000)
 if (is.null(d)) row("createData from 5M (rowId, covariateId) pairs <= 2 s", "-", NA) else
   row("createData from 5M (rowId, covariateId) pairs <= 2 s",
@@ -187,10 +197,14 @@ EOF
   echo
   cat "$work/survival.md"
   echo
+  echo "## Cross-validation (bench/cv.R, $(cat "$work/cv.seconds") s)"
+  echo
+  cat "$work/cv.md"
+  echo
   echo "## Notes from the scripts (stderr)"
   echo
   echo '```'
-  cat "$work/sccs.log" "$work/lr.log" "$work/survival.log" | grep -v '^METRIC ' || true
+  cat "$work/sccs.log" "$work/lr.log" "$work/survival.log" "$work/cv.log" | grep -v '^METRIC ' || true
   echo '```'
 } > "$out"
 echo "wrote $out" >&2

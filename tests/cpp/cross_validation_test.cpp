@@ -135,6 +135,50 @@ TEST(CrossValidate, AutoStartsAtTheDataBasedGuessUnlessGivenOne) {
   EXPECT_EQ(crossValidate(req).startingVariance, 0.25);
 }
 
+TEST(CrossValidate, LaplaceStartsAtTheUniversalThresholdOfTheNullFit) {
+  // Logistic with an intercept and no offsets: the null fit is p = sum w y / sum w for every
+  // row, so h_j = p (1 - p) sum_r w_r x_rj^2 and v0 = 1 / (log d mean_j h_j).
+  ProblemSpec spec;
+  spec.model = ModelType::Logistic;
+  spec.offsets = false;
+  spec.nRows = 300;
+  auto problem = makeProblem(spec);
+  CrossValidationRequest req = cvRequest(*problem, PriorKind::Laplace, 1);
+  req.fit.control.tolerance = 1e-12;
+  double sumW = 0.0, sumWy = 0.0;
+  for (std::int64_t r = 0; r < problem->nRows(); ++r) {
+    sumW += problem->w(r);
+    sumWy += problem->w(r) * problem->y[r];
+  }
+  const double p = sumWy / sumW;
+  double information = 0.0;
+  int d = 0;
+  for (std::size_t j = 0; j < problem->nColumns(); ++j) {
+    if (problem->kind(j) == ColumnKind::Intercept) continue;
+    ++d;
+    for (std::int64_t r = 0; r < problem->nRows(); ++r)
+      information += problem->w(r) * p * (1.0 - p) * problem->x(r, j) * problem->x(r, j);
+  }
+  const double expected = 1.0 / (std::log(static_cast<double>(d)) * information / d);
+  const double guess = laplaceVarianceGuess(req.fit);
+  EXPECT_TRUE(closeRel(guess, expected, 1e-8)) << guess << " vs " << expected;
+  EXPECT_EQ(startingVarianceGuess(req.fit), guess);
+  EXPECT_EQ(crossValidate(req).startingVariance, guess);
+  // A normal prior keeps Genkin, Lewis and Madigan's guess.
+  CrossValidationRequest normal = cvRequest(*problem, PriorKind::Normal, 1);
+  EXPECT_EQ(startingVarianceGuess(normal.fit),
+            initialVarianceGuess(problem->data, normal.fit.prior, normal.fit.fixed));
+  // Every model gets a positive, finite start; fixed coordinates do not count.
+  for (ModelType m : allModels()) {
+    auto other = makeProblem({m});
+    CrossValidationRequest r = cvRequest(*other, PriorKind::Laplace, 1);
+    const double v = laplaceVarianceGuess(r.fit);
+    EXPECT_TRUE(v > 0.0 && std::isfinite(v)) << modelTypeName(m);
+    r.fit.fixed.assign(other->nColumns(), 1);
+    EXPECT_EQ(laplaceVarianceGuess(r.fit), 0.0) << modelTypeName(m);
+  }
+}
+
 TEST(CrossValidate, RejectsAFlatPrior) {
   auto problem = makeProblem({ModelType::Logistic});
   CrossValidationRequest req = cvRequest(*problem, PriorKind::None, 1);

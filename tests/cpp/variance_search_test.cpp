@@ -64,6 +64,41 @@ TEST(SearchVariance, AutoBracketsUpOrDownAndRefinesToTheVertex) {
   }
 }
 
+TEST(SearchVariance, AutoScoresTheSecondHalfDecadeOnlyWhenTheFirstDoesNotImprove) {
+  auto count = [](const std::vector<double>& calls, double v) {
+    int n = 0;
+    for (double c : calls) n += std::fabs(std::log10(c / v)) < 1e-9 ? 1 : 0;
+    return n;
+  };
+  // Peak 0.3 decades below 100 (bracket center), so the better neighbour is 10: 10^1.5 is
+  // scored, improves on 100, and 10^2.5 is never scored.
+  {
+    std::vector<double> calls;
+    SearchSettings settings;
+    settings.start = 1.0;
+    const SearchOutcome out = searchVariance(settings, peakAt(std::pow(10.0, 1.7), &calls));
+    EXPECT_EQ(count(calls, std::pow(10.0, 1.5)), 1);
+    EXPECT_EQ(count(calls, std::pow(10.0, 2.5)), 0);
+    EXPECT_NEAR(std::log10(out.variance), 1.7, 0.05);
+  }
+  // Peak 0.05 decades above 100 on a skewed curve that falls slowly above, so the better
+  // neighbour is 1000: 10^2.5 is scored first, does not improve, and 10^1.5 is scored too.
+  {
+    std::vector<double> calls;
+    SearchSettings settings;
+    settings.start = 1.0;
+    const SearchOutcome out = searchVariance(settings, [&](double v) {
+      calls.push_back(v);
+      const double d = std::log10(v) - 2.05;
+      return d < 0.0 ? -100.0 - 4.0 * d * d : -100.0 - 0.25 * d * d;
+    });
+    EXPECT_EQ(count(calls, std::pow(10.0, 2.5)), 1);
+    EXPECT_EQ(count(calls, std::pow(10.0, 1.5)), 1);
+    EXPECT_GE(calls.size(), 6u);
+    EXPECT_LT(std::fabs(std::log10(out.variance) - 2.05), 0.1);
+  }
+}
+
 TEST(SearchVariance, AutoStopsAtTheStepLimitOnAMonotoneCurve) {
   std::vector<double> calls;
   SearchSettings settings;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/errors.h"
+#include "models/likelihood.h"
 #include "models/predictive_likelihood.h"
 #include "selection/task_runner.h"
 
@@ -24,6 +25,65 @@ double initialVarianceGuess(const Dataset& data, const std::vector<CoordinatePri
   const double meanSquaredNorm = n > 0 ? sumSquares / static_cast<double>(n) : 0.0;
   if (penalized == 0 || !(meanSquaredNorm > 0.0)) return 1.0;
   return penalized / meanSquaredNorm;
+}
+
+double laplaceVarianceGuess(const FitRequest& fit) {
+  const Dataset& data = *fit.data;
+  const std::size_t p = data.design.nColumns();
+  auto penalized = [&](std::size_t j) {
+    return fit.prior[j].kind != PriorKind::None && !(!fit.fixed.empty() && fit.fixed[j]);
+  };
+  // The null fit: penalized coordinates held at 0, the others (an intercept, unpenalized
+  // covariates) fitted from the request's start.
+  FitRequest null = fit;
+  null.start = fit.start.empty() ? std::vector<double>(p, 0.0) : fit.start;
+  null.fixed = fit.fixed.empty() ? std::vector<unsigned char>(p, 0) : fit.fixed;
+  null.control.verbose = false;
+  bool anyFree = false;
+  for (std::size_t j = 0; j < p; ++j) {
+    if (fit.prior[j].kind != PriorKind::None) {
+      null.start[j] = 0.0;
+      null.fixed[j] = 1;
+    }
+    anyFree = anyFree || !null.fixed[j];
+  }
+  std::vector<double> beta = null.start;
+  if (anyFree) {
+    const FitResult result = fitCcd(null);
+    if (result.status == FitStatus::IllConditioned) return 0.0;
+    for (double b : result.beta)
+      if (!std::isfinite(b)) return 0.0;
+    beta = result.beta;
+  }
+  std::unique_ptr<Likelihood> likelihood = makeLikelihood(data, fit.weights);
+  likelihood->reset(beta);
+  double sumInformation = 0.0;
+  int count = 0;
+  for (std::size_t j = 0; j < p; ++j) {
+    if (!penalized(j)) continue;
+    ++count;
+    const double information = -likelihood->gradHess(j).h;  // h = d2L / dbeta_j^2
+    if (std::isfinite(information) && information > 0.0) sumInformation += information;
+  }
+  if (count == 0 || !(sumInformation > 0.0)) return 0.0;
+  const double meanInformation = sumInformation / count;
+  const double logD = std::max(std::log(static_cast<double>(count)), 0.5);
+  const double guess = 1.0 / (logD * meanInformation);
+  return std::isfinite(guess) && guess > 0.0 ? guess : 0.0;
+}
+
+double startingVarianceGuess(const FitRequest& fit) {
+  bool laplace = false, other = false;
+  for (std::size_t j = 0; j < fit.prior.size(); ++j) {
+    if (!fit.fixed.empty() && fit.fixed[j]) continue;
+    laplace = laplace || fit.prior[j].kind == PriorKind::Laplace;
+    other = other || fit.prior[j].kind == PriorKind::Normal;
+  }
+  if (laplace && !other) {
+    const double guess = laplaceVarianceGuess(fit);
+    if (guess > 0.0) return guess;
+  }
+  return initialVarianceGuess(*fit.data, fit.prior, fit.fixed);
 }
 
 std::vector<CoordinatePrior> withVariance(std::vector<CoordinatePrior> prior, double variance) {
@@ -57,15 +117,18 @@ class FoldFits {
     out.variance = variance;
     out.values.assign(tasks_, 0.0);
     std::vector<unsigned char> converged(tasks_, 0);
+    std::vector<int> cycles(tasks_, 0);
     const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
     runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
       const FitResult fit = fitOne(i, prior, sink, &out.values[i]);
       converged[i] = fit.status == FitStatus::Success;
+      cycles[i] = fit.iterations;
     }, progress);
     double sum = 0.0;
     for (std::size_t i = 0; i < tasks_; ++i) {
       sum += out.values[i];
       out.notConverged += converged[i] ? 0 : 1;
+      out.cycles += cycles[i];
     }
     out.mean = sum / static_cast<double>(tasks_);
     double squares = 0.0;
@@ -102,10 +165,11 @@ class FoldFits {
 };
 
 std::string describe(const CvEvaluation& e) {
-  char line[160];
+  char line[200];
   std::snprintf(line, sizeof line,
-                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g)%s",
-                e.variance, e.mean, e.sd,
+                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g), "
+                "%lld fold-fit cycles%s",
+                e.variance, e.mean, e.sd, e.cycles,
                 e.notConverged ? " (some fold fits did not converge)" : "");
   return line;
 }
@@ -132,12 +196,13 @@ CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressS
   SearchSettings search = req.settings.search;
   search.start = req.settings.startingVariance > 0.0
                      ? req.settings.startingVariance
-                     : initialVarianceGuess(data, req.fit.prior, req.fit.fixed);
+                     : startingVarianceGuess(req.fit);
   result.startingVariance = search.start;
 
   FoldFits fits(req);
   const SearchOutcome outcome = searchVariance(search, [&](double variance) {
     CvEvaluation e = fits.evaluate(variance, progress);
+    e.order = static_cast<int>(result.curve.size()) + 1;
     if (progress && req.settings.messages) progress->message(describe(e));
     result.curve.push_back(std::move(e));
     return result.curve.back().mean;

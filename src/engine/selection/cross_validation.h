@@ -12,12 +12,23 @@
 // runTasks(); each depends only on its own history, and the mean is summed in task order, so
 // the result is bit-identical for any number of threads.
 //
-// Starting variance of the auto search when none is given: Genkin, Lewis and Madigan's (2007)
-// default for a normal prior, v0 = d / mean_r ||x_r||^2, with d the number of penalized
-// (free) coordinates and ||x_r||^2 the row's squared norm over them: it makes the prior
-// variance of a typical row's linear predictor about 1, whatever the scale and sparsity of
-// the covariates. The search moves by decades from there, so only its order of magnitude
-// matters.
+// Starting variance of the auto search when none is given (startingVarianceGuess()):
+//  - normal prior: Genkin, Lewis and Madigan's (2007) default, v0 = d / mean_r ||x_r||^2,
+//    with d the number of penalized (free) coordinates and ||x_r||^2 the row's squared norm
+//    over them: it makes the prior variance of a typical row's linear predictor about 1,
+//    whatever the scale and sparsity of the covariates (initialVarianceGuess()).
+//  - Laplace prior: the universal threshold (Donoho and Johnstone), the penalty that keeps
+//    covariates without any effect at zero: at the null fit (penalized coefficients 0, the
+//    others fitted), a null covariate's score g_j is about N(0, h_j) with h_j its Fisher
+//    information, and the largest of d such |g_j| is about sqrt(2 log d h), so lambda0 =
+//    sqrt(2 log d mean_j h_j) and v0 = 2 / lambda0^2 = 1 / (log d mean_j h_j)
+//    (laplaceVarianceGuess()). Cross-validation, which scores prediction, prefers a weaker
+//    penalty than this unless the data carry no signal, so the search usually walks up from
+//    v0 towards weaker penalties, as a lasso path does: its first fits are sparse and cheap
+//    and every later one starts from the fold's sparser solution. A start on the other
+//    side (the normal prior's v0, say) pays for dense cold fits first and for the walk back
+//    (Cox, N = 1e5, P = 1000: 4 wasted decades, bench/RESULTS.md).
+// The search moves by decades from there, so only the order of magnitude matters.
 #pragma once
 
 #include <vector>
@@ -48,6 +59,8 @@ struct CvEvaluation {
   double sd = 0.0;
   std::vector<double> values;  // one per task, repetition-major
   int notConverged = 0;        // fold fits whose status was not Success
+  long long cycles = 0;        // CCD cycles of its fold fits, summed (the work it took)
+  int order = 0;               // 1 for the first candidate the search scored, 2 next, ...
 };
 
 struct CrossValidationResult {
@@ -63,6 +76,16 @@ struct CrossValidationResult {
 
 double initialVarianceGuess(const Dataset& data, const std::vector<CoordinatePrior>& prior,
                             const std::vector<unsigned char>& fixed);
+
+// The universal-threshold variance of a Laplace prior (above); `fit` gives the data, user
+// weights, priors (penalized = kind other than None), start, fixed flags and controls of the
+// null fit. Returns 0 when it cannot be formed (no penalized coordinate with information, or
+// a failed null fit).
+double laplaceVarianceGuess(const FitRequest& fit);
+
+// laplaceVarianceGuess() when every penalized coordinate has a Laplace prior (and it is
+// positive), initialVarianceGuess() otherwise.
+double startingVarianceGuess(const FitRequest& fit);
 
 // Sets every penalized coordinate's variance to `variance`.
 std::vector<CoordinatePrior> withVariance(std::vector<CoordinatePrior> prior, double variance);

@@ -92,11 +92,18 @@ double parabolaVertex(double ta, double fa, double tb, double fb, double tc, dou
 
 // Step 2 of the auto search. A parabola through points a decade apart places the vertex
 // poorly when the curve is skewed in log(variance), so the bracket is first narrowed to half
-// decades around its center.
+// decades around its center c: first on the side of the better decade neighbour (ties: the
+// smaller variance), and on the other side only if that point is not better than c. For a
+// unimodal curve, f(c - 0.5) > f(c) puts the maximum below c, where c + 0.5 cannot beat c
+// (and the same mirrored), so the second point would be a wasted evaluation of every fold.
 void refine(LogScale& scale, const SearchSettings& settings, double center) {
   if (settings.maxRefineSteps == 0) return;
-  scale.at(center - 0.5);
-  scale.at(center + 0.5);
+  const double atCenter = scale.at(center);
+  const double below = scale.at(center - 1.0);
+  const double above = scale.at(center + 1.0);
+  const double side = above > below ? 0.5 : -0.5;
+  const double first = scale.at(center + side);
+  if (!(first > atCenter)) scale.at(center - side);
   for (int step = 0; step < settings.maxRefineSteps; ++step) {
     const auto best = scale.best();
     if (best == scale.points().begin() || std::next(best) == scale.points().end()) return;

@@ -16,10 +16,12 @@
 //     Ties (scores within a relative 1e-8) go up, so that a flat region of all-zero
 //     coefficients (a strong Laplace penalty) does not stop the walk early. A curve that
 //     keeps rising, however slowly, is not bracketed: the data prefer (almost) no penalty.
-//  2. Refine: score the two half-decade points around the bracket's center, then fit a
-//     parabola through the best evaluated point and its evaluated neighbours, score its
-//     vertex, and repeat at most maxRefineSteps times; stop when the vertex is less than
-//     refineTolerance decades from the best point or the three points are not concave.
+//  2. Refine: score the half-decade point around the bracket's center on the side of its
+//     better neighbour, and the one on the other side only if the first is not better than
+//     the center (a unimodal curve cannot peak there then); then fit a parabola through the
+//     best evaluated point and its evaluated neighbours, score its vertex, and repeat at
+//     most maxRefineSteps times; stop when the vertex is less than refineTolerance decades
+//     from the best point or the three points are not concave.
 //  The result is the best variance evaluated (ties: the smaller variance).
 //
 // The starting variance is the caller's (see initialVarianceGuess in cross_validation.h).
