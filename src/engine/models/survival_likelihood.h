@@ -10,6 +10,7 @@
 // src/engine/DESIGN.md maps every term to the code.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "data/risk_set_index.h"
@@ -26,6 +27,15 @@ class SurvivalLikelihood final : public Likelihood {
   GradHess gradHess(std::size_t j) const override;
   void applyStep(std::size_t j, double delta) override;
   double logLikelihood() const override;
+  // Visits every event slot at the current eta as f(stratum, time, jump), strata in order and
+  // times ascending; jump = A_e exp(-shift) is the baseline hazard increment
+  // (survival_baseline.h).
+  template <typename F>
+  void forEachHazardJump(F&& f) const {
+    for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s)
+      for (std::int32_t k = index_.slotStart[s] + 1; k < index_.slotStart[s + 1]; ++k)
+        f(s, index_.slotTime[k], terms_[k].a * std::exp(-shift_[s]));
+  }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
