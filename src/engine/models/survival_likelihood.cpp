@@ -210,8 +210,7 @@ void SurvivalLikelihood::rebuildFromEta() {
       top = std::max(top, eta_[r]);
     shift_[s] = std::isfinite(top) ? top : 0.0;
   }
-  for (std::int64_t r = 0; r < nRows(); ++r)
-  {
+  for (std::int64_t r = 0; r < nRows(); ++r) {
     rows_[r].eta = eta_[r];
     rows_[r].u = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
   }
