@@ -46,7 +46,20 @@ RiskSetIndex buildRiskSetIndex(const Dataset& data) {
     index.nSlots = base + 1 + static_cast<std::int32_t>(eventTimes.size());
     index.slotStart.push_back(index.nSlots);
   }
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (r > 0 && index.exitSlot[r] == index.exitSlot[r - 1]) continue;
+    index.runStart.push_back(r);
+    index.runSlot.push_back(index.exitSlot[r]);
+  }
+  index.runStart.push_back(n);
   return index;
+}
+
+ExitSlotCursor::ExitSlotCursor(const RiskSetIndex& index, std::int64_t firstRow)
+    : start_(index.runStart.data()), slot_(index.runSlot.data()) {
+  // The last run starting at or before firstRow (runs are never empty).
+  const auto after = std::upper_bound(index.runStart.begin(), index.runStart.end() - 1, firstRow);
+  run_ = after == index.runStart.begin() ? 0 : static_cast<std::size_t>(after - index.runStart.begin() - 1);
 }
 
 }  // namespace argus

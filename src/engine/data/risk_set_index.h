@@ -24,6 +24,11 @@ struct RiskSetIndex {
   std::vector<double> slotTime;         // event time of each slot (base slots: -infinity)
   std::vector<std::int32_t> exitSlot;   // per row
   std::vector<std::int32_t> entrySlot;  // per row; empty without startTime
+  // Exit runs: maximal ranges of consecutive rows sharing an exit slot. Rows are sorted by
+  // stratum, then time descending, so exit slots never rise within a stratum and each slot's
+  // rows form one run. runStart has one more entry than runSlot: runStart[nRuns] = nRows.
+  std::vector<std::int64_t> runStart;
+  std::vector<std::int32_t> runSlot;
   bool countingProcess() const { return !entrySlot.empty(); }
   bool isBase(std::int32_t slot, std::int32_t stratum) const {
     return slot == slotStart[stratum];
@@ -32,5 +37,25 @@ struct RiskSetIndex {
 
 // Rows must be sorted by stratum, then time descending (validateDataset checks it).
 RiskSetIndex buildRiskSetIndex(const Dataset& data);
+
+// The exit slot of rows visited in increasing row order (a column's stored entries), read off
+// the exit runs instead of a per-row array: a coordinate's scan then loads nothing per row
+// but the row's own state, which at N = 1e6 is what the scan waits on. Costs O(rows + runs)
+// over a whole column; with unique times (about one run per event) that stays below the
+// O(slots) refresh a moved coordinate pays anyway.
+class ExitSlotCursor {
+ public:
+  // Positioned for rows at or after `firstRow`.
+  ExitSlotCursor(const RiskSetIndex& index, std::int64_t firstRow = 0);
+  std::int32_t operator()(std::int64_t row) {
+    while (row >= start_[run_ + 1]) ++run_;
+    return slot_[run_];
+  }
+
+ private:
+  const std::int64_t* start_;
+  const std::int32_t* slot_;
+  std::size_t run_ = 0;
+};
 
 }  // namespace argus

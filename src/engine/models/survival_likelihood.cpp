@@ -106,7 +106,9 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       index_(buildRiskSetIndex(data)),
       efron_(data.ties == TieMethod::Efron),
       fineGray_(data.model == ModelType::FineGray),
-      rows_(static_cast<std::size_t>(data.nRows()), RowState{0.0, 0.0, 0, 0, 0.0}),
+      rows_(static_cast<std::size_t>(data.nRows()), RowState{0.0, 0.0}),
+      eventFlags_(data.nRows()),
+      competingFlags_(data.nRows()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design.nColumns(), 0.0) {
   const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
@@ -123,8 +125,12 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
   if (fineGray_) {
     const std::vector<double> g = censoringSurvivalBefore(data, weights);
     std::vector<unsigned char> seen(slots, 0);
+    inverseG_.assign(static_cast<std::size_t>(nRows()), 0.0);
     for (std::int64_t r = 0; r < nRows(); ++r) {
-      if (data.outcomes.y[r] == 2.0) rows_[r].inverseG = 1.0 / g[r];
+      if (data.outcomes.y[r] == 2.0) {
+        inverseG_[r] = 1.0 / g[r];
+        competingFlags_.set(r);
+      }
       if (!isEvent(r)) continue;
       const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
       ARGUS_REQUIRE(!seen[k] || std::fabs(slotG_[k] - g[r]) <= 1e-12,
@@ -142,7 +148,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
     linearTerm_[j] = sum;
   }
   for (std::int64_t r = 0; r < nRows(); ++r)
-    rows_[r].code = index_.exitSlot[r] * 2 + (isEvent(r) ? 1 : 0);
+    if (isEvent(r)) eventFlags_.set(r);
   if (index_.countingProcess()) buildEntryOrder();
 }
 
@@ -234,7 +240,7 @@ void SurvivalLikelihood::scatterRows() {
     exitRisk_[k] += u;
     if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= u;
     if (efron_ && isEvent(r)) tiedRisk_[k] += u;
-    if (fineGray_) competingRisk_[k] += u * rows_[r].inverseG;
+    if (fineGray_) competingRisk_[k] += u * inverseG_[r];
   }
 }
 
@@ -275,9 +281,11 @@ template <bool Efron, bool FineGray>
 GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) const {
   CoordinateScan<Efron, FineGray> scan(*this, &scratch_);
   const RowState* rows = rows_.data();
+  ExitSlotCursor slotOf(index_);
   forEachEntryPrefetched(c, nRows(), rows, [&](std::int64_t r, double x) {
-    const RowState& row = rows[r];
-    scan.visit(row.code >> 1, row.u * x, x, row.code & 1, FineGray ? row.inverseG : 0.0);
+    const bool competing = FineGray && competingFlags_[r];
+    scan.visit(slotOf(r), rows[r].u * x, x, Efron && eventFlags_[r],
+               competing ? inverseG_[r] : 0.0);
   });
   return scan.finish(linearTerm);
 }
@@ -328,6 +336,7 @@ template <bool Efron, bool FineGray>
 void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   const bool counting = index_.countingProcess();
+  ExitSlotCursor slotOf(index_);
   forEachEntryPrefetched(c, nRows(), rows_.data(), [&](std::int64_t r, double x) {
     const double change = delta * x;
     RowState& row = rows_[r];
@@ -335,11 +344,11 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
     const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
     const double du = updated - row.u;
     row.u = updated;
-    const std::int32_t code = row.code;
-    exitRisk_[code >> 1] += du;
+    const std::int32_t slot = slotOf(r);
+    exitRisk_[slot] += du;
     if (counting) exitRisk_[index_.entrySlot[r]] -= du;
-    if (Efron && (code & 1)) tiedRisk_[code >> 1] += du;
-    if (FineGray) competingRisk_[code >> 1] += du * row.inverseG;
+    if (Efron && eventFlags_[r]) tiedRisk_[slot] += du;
+    if (FineGray && competingFlags_[r]) competingRisk_[slot] += du * inverseG_[r];
   });
   refreshSlots();
 }
