@@ -6,8 +6,9 @@
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear
 #'   predictor).
-#' @param threads Number of threads for the fold fits of cross-validation. Results are
-#'   identical for any number of threads.
+#' @param threads Number of threads. Cross-validation, the bootstrap and profiling run their
+#'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 32,768
+#'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
 #'   random number generator (so `set.seed()` makes it reproducible); the seed used is kept in
 #'   `fit$cv$seed`. Argus uses its own generator, so results depend on the seed only.

@@ -90,7 +90,8 @@ fitSettings <- function(resolved, start, fixed, rowWeights, control) {
        fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
        tolerance = control$tolerance, maxIterations = control$maxIterations,
        convergenceType = control$convergenceType, initialBound = control$initialBound,
-       device = control$device, verbose = control$noiseLevel == "noisy")
+       device = control$device, verbose = control$noiseLevel == "noisy",
+       threads = control$threads)
 }
 
 coefficientVector <- function(v, data, name) {

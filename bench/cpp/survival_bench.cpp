@@ -8,7 +8,8 @@
 //   build-*/argus_bench_survival [n] [p] [density] [model cox|fgr] [ties breslow|efron]
 //                                [reps] [variance]
 //
-// Environment: ARGUS_VERBOSE=1 prints one line per cycle.
+// Environment: ARGUS_VERBOSE=1 prints one line per cycle; ARGUS_THREADS=k sets
+// ControlSettings::threads.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -97,6 +98,7 @@ FitResult fit(const Problem& pr, double variance, int maxCycles) {
   req.prior.assign(pr.data.design.nColumns(), CoordinatePrior{PriorKind::Laplace, variance});
   req.control.tolerance = 1e-6;
   if (maxCycles > 0) req.control.maxIterations = maxCycles;
+  if (const char* t = std::getenv("ARGUS_THREADS")) req.control.threads = std::atoi(t);
   req.control.verbose = std::getenv("ARGUS_VERBOSE") != nullptr;
   PrintSink sink;
   return fitCcd(req, &sink);

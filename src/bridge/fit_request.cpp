@@ -29,6 +29,7 @@ FitRequest fitRequestFromList(const Dataset& data, const List& settings) {
   req.control.convergence = parseConvergenceType(as<std::string>(settings["convergenceType"]));
   req.control.initialBound = as<double>(settings["initialBound"]);
   req.control.verbose = as<bool>(settings["verbose"]);
+  if (settings.containsElementNamed("threads")) req.control.threads = as<int>(settings["threads"]);
   req.device = parseComputeDevice(as<std::string>(settings["device"]));
   req.weights = optionalDoubles(settings["weights"], data.nRows(), "weights");
   return req;

@@ -23,7 +23,8 @@ std::string computeDeviceName(const ComputeDevice& device);
 bool builtWithCuda();
 int cudaDeviceCount();  // 0 when built without CUDA or when no GPU is visible
 
+// threads: for the work inside one coordinate (ControlSettings::threads).
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,
-                                             const double* weights);
+                                             const double* weights, int threads = 1);
 
 }  // namespace argus

@@ -29,9 +29,9 @@ std::string computeDeviceName(const ComputeDevice& device) {
 }
 
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,
-                                             const double* weights) {
+                                             const double* weights, int threads) {
   if (device.kind == ComputeDevice::Kind::Cpu)
-    return std::make_unique<CpuCycleRunner>(data, weights);
+    return std::make_unique<CpuCycleRunner>(data, weights, threads);
   if (!builtWithCuda())
     throw UnsupportedError("device '" + computeDeviceName(device) +
                            "' was requested but Argus was built without CUDA "

@@ -36,6 +36,9 @@ class Likelihood {
   // beta_j += delta: updates eta and the running sums on column j's rows only.
   virtual void applyStep(std::size_t j, double delta) = 0;
   virtual double logLikelihood() const = 0;
+  // Threads a likelihood may use inside one coordinate's work (ControlSettings::threads).
+  // Results must not depend on it; likelihoods that cannot split a coordinate ignore it.
+  virtual void setThreads(int /*threads*/) {}
 
   // Derivatives along an eta change d (one value per row; a dense "column") and the step
   // eta += alpha d: what the solver needs to extrapolate a whole cycle's move (see

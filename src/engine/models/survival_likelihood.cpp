@@ -5,9 +5,26 @@
 
 #include "common/errors.h"
 #include "common/prefetch.h"
+#include "common/worker_team.h"
 #include "data/censoring_survival.h"
 
 namespace argus {
+
+// One chunk's share of a coordinate's g and h: its items' sums, computed as if the chunk's
+// first stratum started with it, plus what combineScans() needs to correct that when the
+// chunk continues the previous chunk's last stratum. Chunks end at slot-group boundaries, so
+// no slot group is split; only the running prefix sums within a stratum cross a boundary.
+struct SurvivalLikelihood::ScanPartial {
+  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
+  double tiedGradient = 0.0, tiedSquared = 0.0;
+  std::int32_t firstSlot = -1, lastSlot = -1;  // -1: no items
+  bool oneStratum = true;
+  // Over the items of its first stratum: sum c2 v, sum q1 N1 (Efron, per slot group), and for
+  // competing rows sum b and sum b cumG (Fine-Gray).
+  double headC2V = 0.0, headQ1Tied = 0.0, headB = 0.0, headBCumG = 0.0;
+  // Its last stratum's running sums at its end: sum v, sum v cumG, sum tail2 b (competing).
+  double tailPrefix = 0.0, tailPrefixCG = 0.0, tailT2B = 0.0;
+};
 
 // Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
 // descending slot order; a rising slot starts a new stratum. Slot groups matter twice:
@@ -30,6 +47,11 @@ class SurvivalLikelihood::CoordinateScan {
     if (slot != slot_) {
       if (slot > slot_) {
         endStratum();
+        if (slot_ >= 0 && part_.oneStratum) {
+          closeHead();
+          part_.oneStratum = false;
+        }
+        if (slot_ < 0) part_.firstSlot = slot;
       } else {
         if (Efron) endSlot();
       }
@@ -40,6 +62,7 @@ class SurvivalLikelihood::CoordinateScan {
       }
     }
     sums_.add(v, x, c1_[slot], c2_[slot]);
+    c2v_ += c2_[slot] * v;
     if (Efron && event) {
       tied1_ += v;
       tied2_ += v * x;
@@ -53,25 +76,44 @@ class SurvivalLikelihood::CoordinateScan {
         sums_.first += b * x * tail1_[slot];
         cross_ += 2.0 * b * (groupPrefixCG_ - cumG_[slot] * groupPrefix_);
         competing_->emplace_back(slot, b);
+        competingB_ += b;
+        competingBCumG_ += b * cumG_[slot];
       }
     }
   }
 
-  GradHess finish(double linearTerm) {
+  ScanPartial partial() {
+    part_.lastSlot = slot_;
+    part_.tailPrefix = sums_.prefix;
+    part_.tailPrefixCG = prefixCG_;
+    if (FineGray)
+      for (const auto& item : *competing_) part_.tailT2B += tail2_[item.first] * item.second;
     endStratum();
-    double second = sums_.first - (sums_.squared + cross_ + tiedSquared_);
-    // A covariate constant over every risk set leaves only rounding noise here.
-    if (second <= 1e-12 * std::fabs(sums_.first)) second = 0.0;
-    return {linearTerm - sums_.gradient + tiedGradient_, -second};
+    if (part_.oneStratum) closeHead();
+    part_.gradient = sums_.gradient;
+    part_.first = sums_.first;
+    part_.squared = sums_.squared;
+    part_.cross = cross_;
+    part_.tiedGradient = tiedGradient_;
+    part_.tiedSquared = tiedSquared_;
+    return part_;
   }
 
  private:
+  void closeHead() {
+    part_.headC2V = c2v_;
+    part_.headQ1Tied = q1Tied_;
+    part_.headB = competingB_;
+    part_.headBCumG = competingBCumG_;
+  }
+
   void endSlot() {
     if (tied1_ == 0.0 && tied2_ == 0.0) return;
     const EventSlotTerms& t = terms_[slot_];
     tiedGradient_ += t.b * tied1_;
     sums_.first -= t.b * tied2_;
     tiedSquared_ += -2.0 * t.q1 * sums_.prefix * tied1_ + t.q2 * tied1_ * tied1_;
+    q1Tied_ += t.q1 * tied1_;
     tied1_ = tied2_ = 0.0;
   }
 
@@ -95,10 +137,58 @@ class SurvivalLikelihood::CoordinateScan {
   const EventSlotTerms* terms_;
   std::vector<std::pair<std::int32_t, double>>* competing_;
   RiskSetItemSums sums_;
+  ScanPartial part_;
   std::int32_t slot_ = -1;
   double groupPrefix_ = 0.0, groupPrefixCG_ = 0.0, prefixCG_ = 0.0, cross_ = 0.0;
   double tied1_ = 0.0, tied2_ = 0.0, tiedGradient_ = 0.0, tiedSquared_ = 0.0;
+  // Running totals, frozen into the head when the first stratum ends.
+  double c2v_ = 0.0, q1Tied_ = 0.0, competingB_ = 0.0, competingBCumG_ = 0.0;
 };
+
+// Adds the chunks up in order. A chunk whose first slot lies below the previous chunk's last
+// slot continues that stratum: its prefix sums should have started from the carried sums
+// (P = sum v, PC = sum v cumG, T = sum tail2 b of the stratum so far), which adds
+//   2 P sum c2 v              to the squared term (summation by parts),
+//   -2 P sum q1 N1            to Efron's tied squared term,
+//   2 (PC sum b - P sum b cumG) to Fine-Gray's cross term,
+//   2 T sum b                 to Fine-Gray's competing squared term,
+// all sums over the chunk's head (its items in that stratum).
+GradHess SurvivalLikelihood::combineScans(const ScanPartial* parts, int n, double linearTerm) {
+  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
+  double tiedGradient = 0.0, tiedSquared = 0.0;
+  double carryPrefix = 0.0, carryPrefixCG = 0.0, carryT2B = 0.0;
+  std::int32_t lastSlot = -1;
+  for (int i = 0; i < n; ++i) {
+    const ScanPartial& p = parts[i];
+    if (p.firstSlot < 0) continue;
+    gradient += p.gradient;
+    first += p.first;
+    squared += p.squared;
+    cross += p.cross;
+    tiedGradient += p.tiedGradient;
+    tiedSquared += p.tiedSquared;
+    const bool continues = lastSlot >= 0 && p.firstSlot < lastSlot;
+    if (continues) {
+      squared += 2.0 * (carryPrefix * p.headC2V + carryT2B * p.headB);
+      tiedSquared -= 2.0 * carryPrefix * p.headQ1Tied;
+      cross += 2.0 * (carryPrefixCG * p.headB - carryPrefix * p.headBCumG);
+    }
+    if (continues && p.oneStratum) {
+      carryPrefix += p.tailPrefix;
+      carryPrefixCG += p.tailPrefixCG;
+      carryT2B += p.tailT2B;
+    } else {
+      carryPrefix = p.tailPrefix;
+      carryPrefixCG = p.tailPrefixCG;
+      carryT2B = p.tailT2B;
+    }
+    lastSlot = p.lastSlot;
+  }
+  double second = first - (squared + cross + tiedSquared);
+  // A covariate constant over every risk set leaves only rounding noise here.
+  if (second <= 1e-12 * std::fabs(first)) second = 0.0;
+  return {linearTerm - gradient + tiedGradient, -second};
+}
 
 SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weights)
     : Likelihood(data, weights),
@@ -168,20 +258,33 @@ double entryValue(const ColumnView& c, std::int64_t p) {
   }
 }
 
-// forEachEntry() that also prefetches the row records a few entries ahead: a column's rows
-// are far apart, so at N = 1e6 each visit would otherwise wait on memory.
+// Stored entries of a column; dense and intercept columns have one per row.
+std::int64_t itemCount(const ColumnView& c, std::int64_t nRows) {
+  return (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) ? c.nnz : nRows;
+}
+
+// Visits a column's entries [begin, end) as f(row, value), prefetching the row records a few
+// entries ahead: a column's rows are far apart, so at N = 1e6 each visit would otherwise
+// wait on memory.
 template <typename Record, typename F>
-inline void forEachEntryPrefetched(const ColumnView& c, std::int64_t nRows, const Record* records,
-                                   F&& f) {
+inline void forEntriesPrefetched(const ColumnView& c, std::int64_t begin, std::int64_t end,
+                                 const Record* records, F&& f) {
   constexpr std::int64_t kAhead = 96;
-  if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) {
-    for (std::int64_t k = 0; k < c.nnz; ++k) {
-      if (k + kAhead < c.nnz) ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
-      f(c.rows[k], c.kind == ColumnKind::Indicator ? 1.0 : c.values[k]);
-    }
-    return;
+  switch (c.kind) {
+    case ColumnKind::Indicator:
+    case ColumnKind::Sparse:
+      for (std::int64_t k = begin; k < end; ++k) {
+        if (k + kAhead < end) ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
+        f(c.rows[k], c.kind == ColumnKind::Indicator ? 1.0 : c.values[k]);
+      }
+      break;
+    case ColumnKind::Dense:
+      for (std::int64_t r = begin; r < end; ++r) f(r, c.values[r]);
+      break;
+    case ColumnKind::Intercept:
+      for (std::int64_t r = begin; r < end; ++r) f(r, 1.0);
+      break;
   }
-  forEachEntry(c, nRows, f);
 }
 
 }  // namespace
@@ -277,17 +380,70 @@ void SurvivalLikelihood::refreshSlots() {
   }
 }
 
+void SurvivalLikelihood::setThreads(int threads) {
+  const int members = std::min(threads, kMaxChunks);
+  team_ = members > 1 ? std::make_unique<WorkerTeam>(members) : nullptr;
+}
+
+// Splits a column's entries into chunks that end where the exit slot changes, so that no slot
+// group is split and each chunk's steps write slots no other chunk writes. How many chunks
+// depends on the column's size alone, never on the threads: the results are the same for
+// any number of threads. Counting-process data keep one chunk (an entry's slot may belong
+// to another chunk's rows).
+int SurvivalLikelihood::planChunks(const ColumnView& c, std::int64_t* bounds) const {
+  const std::int64_t n = itemCount(c, nRows());
+  int chunks = 1;
+  if (!index_.countingProcess()) {
+    while (chunks < kMaxChunks && n >= 2 * chunks * chunkItems_) chunks *= 2;
+  }
+  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+  bounds[0] = 0;
+  for (int i = 1; i < chunks; ++i) {
+    const std::int64_t target = n * i / chunks;
+    const std::int64_t row = stored ? c.rows[target - 1] : target - 1;
+    // The first row of the next exit run.
+    const auto run = std::upper_bound(index_.runStart.begin(), index_.runStart.end() - 1, row);
+    const std::int64_t next = *run;
+    const std::int64_t at = stored ? std::lower_bound(c.rows + target, c.rows + n, next) - c.rows
+                                   : next;
+    bounds[i] = std::max(at, bounds[i - 1]);
+  }
+  bounds[chunks] = n;
+  return chunks;
+}
+
+template <typename F>
+void SurvivalLikelihood::forChunks(int chunks, F&& f) const {
+  if (!team_ || chunks == 1) {
+    for (int i = 0; i < chunks; ++i) f(i);
+    return;
+  }
+  const int members = team_->size();
+  team_->run([&](int m) {
+    const auto share = WorkerTeam::share(chunks, members, m);
+    for (int i = share.first; i < share.second; ++i) f(i);
+  });
+}
+
 template <bool Efron, bool FineGray>
 GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) const {
-  CoordinateScan<Efron, FineGray> scan(*this, &scratch_);
+  std::int64_t bounds[kMaxChunks + 1];
+  const int chunks = planChunks(c, bounds);
+  ScanPartial parts[kMaxChunks];
+  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
   const RowState* rows = rows_.data();
-  ExitSlotCursor slotOf(index_);
-  forEachEntryPrefetched(c, nRows(), rows, [&](std::int64_t r, double x) {
-    const bool competing = FineGray && competingFlags_[r];
-    scan.visit(slotOf(r), rows[r].u * x, x, Efron && eventFlags_[r],
-               competing ? inverseG_[r] : 0.0);
+  forChunks(chunks, [&](int i) {
+    if (bounds[i] == bounds[i + 1]) return;
+    CoordinateScan<Efron, FineGray> scan(*this, &scratch_[i]);
+    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i]);
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
+      const bool competing = FineGray && competingFlags_[r];
+      scan.visit(slotOf(r), rows[r].u * x, x, Efron && eventFlags_[r],
+                 competing ? inverseG_[r] : 0.0);
+    });
+    parts[i] = scan.partial();
   });
-  return scan.finish(linearTerm);
+  return combineScans(parts, chunks, linearTerm);
 }
 
 GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
@@ -322,33 +478,40 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
       scan.visit(slot, rows_[r].u * x, x, isEvent(r), 0.0);
     });
     for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
-    return scan.finish(linearTerm_[j]);
+    const ScanPartial part = scan.partial();
+    return combineScans(&part, 1, linearTerm_[j]);
   };
   if (efron_) {
-    CoordinateScan<true, false> scan(*this, &scratch_);
+    CoordinateScan<true, false> scan(*this, &scratch_[0]);
     return run(scan);
   }
-  CoordinateScan<false, false> scan(*this, &scratch_);
+  CoordinateScan<false, false> scan(*this, &scratch_[0]);
   return run(scan);
 }
 
 template <bool Efron, bool FineGray>
 void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
+  std::int64_t bounds[kMaxChunks + 1];
+  const int chunks = planChunks(c, bounds);
   const double unitFactor = std::exp(delta);
   const bool counting = index_.countingProcess();
-  ExitSlotCursor slotOf(index_);
-  forEachEntryPrefetched(c, nRows(), rows_.data(), [&](std::int64_t r, double x) {
-    const double change = delta * x;
-    RowState& row = rows_[r];
-    row.eta += change;
-    const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
-    const double du = updated - row.u;
-    row.u = updated;
-    const std::int32_t slot = slotOf(r);
-    exitRisk_[slot] += du;
-    if (counting) exitRisk_[index_.entrySlot[r]] -= du;
-    if (Efron && eventFlags_[r]) tiedRisk_[slot] += du;
-    if (FineGray && competingFlags_[r]) competingRisk_[slot] += du * inverseG_[r];
+  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+  forChunks(chunks, [&](int i) {
+    if (bounds[i] == bounds[i + 1]) return;
+    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i]);
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows_.data(), [&](std::int64_t r, double x) {
+      const double change = delta * x;
+      RowState& row = rows_[r];
+      row.eta += change;
+      const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
+      const double du = updated - row.u;
+      row.u = updated;
+      const std::int32_t slot = slotOf(r);
+      exitRisk_[slot] += du;
+      if (counting) exitRisk_[index_.entrySlot[r]] -= du;
+      if (Efron && eventFlags_[r]) tiedRisk_[slot] += du;
+      if (FineGray && competingFlags_[r]) competingRisk_[slot] += du * inverseG_[r];
+    });
   });
   refreshSlots();
 }

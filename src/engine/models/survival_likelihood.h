@@ -12,8 +12,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "common/worker_team.h"
 #include "data/risk_set_index.h"
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
@@ -50,13 +52,27 @@ class SurvivalLikelihood final : public Likelihood {
       for (std::int32_t k = index_.slotStart[s] + 1; k < index_.slotStart[s + 1]; ++k)
         f(s, index_.slotTime[k], terms_[k].a * std::exp(-shift_[s]));
   }
+  void setThreads(int threads) override;
+  // Entries per chunk from which a column is split (default kChunkItems); the tests lower it
+  // to run the chunked scan on small data.
+  void setChunkItems(std::int64_t items) { chunkItems_ = items; }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
 
  private:
+  struct ScanPartial;
   template <bool Efron, bool FineGray>
   class CoordinateScan;
+  static GradHess combineScans(const ScanPartial* parts, int n, double linearTerm);
+
+  // Large columns are scanned and stepped in up to kMaxChunks chunks of about kChunkItems
+  // entries or more, run on team_ when there is one (setThreads).
+  static constexpr int kMaxChunks = 4;
+  static constexpr std::int64_t kChunkItems = 16384;
+  int planChunks(const ColumnView& c, std::int64_t* bounds) const;
+  template <typename F>
+  void forChunks(int chunks, F&& f) const;
   template <bool Efron, bool FineGray>
   GradHess scanColumn(const ColumnView& c, double linearTerm) const;
   template <bool Efron, bool FineGray>
@@ -106,7 +122,10 @@ class SurvivalLikelihood final : public Likelihood {
   std::vector<double> linearTerm_;     // sum over events of w x_j
   // Counting process: per column, entry positions sorted by (stratum, entry slot descending).
   std::vector<std::vector<std::int32_t>> entryOrder_;
-  mutable std::vector<std::pair<std::int32_t, double>> scratch_;  // Fine-Gray competing items
+  // Fine-Gray: per chunk, the competing items of the stratum being scanned.
+  mutable std::vector<std::pair<std::int32_t, double>> scratch_[kMaxChunks];
+  std::unique_ptr<WorkerTeam> team_;
+  std::int64_t chunkItems_ = kChunkItems;
 };
 
 }  // namespace argus

@@ -43,6 +43,7 @@ BootstrapResult runBootstrap(const BootstrapRequest& req, ProgressSink* progress
     FitRequest fitRequest = req.fit;
     fitRequest.weights = weights.data();
     fitRequest.control.verbose = false;
+    fitRequest.control.threads = 1;  // the replicates are what runs in parallel
     const FitResult fit = fitCcd(fitRequest, sink);
     std::copy(fit.beta.begin(), fit.beta.end(), result.beta.begin() + b * p);
     result.status[b] = fit.status;

@@ -149,6 +149,7 @@ class FoldFits {
     fitRequest.prior = prior;
     fitRequest.start = req_.settings.resetCoefficients ? base_ : warm_[task];
     fitRequest.control.verbose = false;
+    fitRequest.control.threads = 1;  // the folds are what runs in parallel
     const FitResult fit = fitCcd(fitRequest, sink);
     const bool usable = allFinite(fit.beta);
     warm_[task] = usable ? fit.beta : base_;

@@ -57,10 +57,11 @@ bool finite(const CycleReadout& r) {
 
 FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   ARGUS_REQUIRE(req.data != nullptr, "no data");
+  ARGUS_REQUIRE(req.control.threads >= 1, "threads must be at least 1");
   const auto started = std::chrono::steady_clock::now();
   validateDataset(*req.data, req.weights);
   CycleState state = initialState(req);
-  std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights);
+  std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights, req.control.threads);
 
   CycleSchedule schedule(req.data->design, state.fixed, req.control.activeSet);
 

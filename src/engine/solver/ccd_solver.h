@@ -38,6 +38,10 @@ struct ControlSettings {
   // Active-set cycling (solver/cycle_schedule.h): cycle over the nonzero and unpenalized
   // coordinates until they settle, then confirm with a full cycle.
   bool activeSet = true;
+  // Threads for the work inside one coordinate (survival likelihoods split large columns into
+  // chunks fixed by the data; see survival_likelihood.h). Results do not depend on it.
+  // Cross-validation and the bootstrap run their fits with 1 and parallelize over fits.
+  int threads = 1;
   bool verbose = false;
 };
 

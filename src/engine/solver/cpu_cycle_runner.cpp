@@ -7,8 +7,10 @@
 
 namespace argus {
 
-CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights)
-    : data_(data), likelihood_(makeLikelihood(data, weights)) {}
+CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights, int threads)
+    : data_(data), likelihood_(makeLikelihood(data, weights)) {
+  likelihood_->setThreads(threads);
+}
 
 CycleReadout CpuCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);

@@ -23,7 +23,7 @@ namespace argus {
 
 class CpuCycleRunner final : public CycleRunner {
  public:
-  CpuCycleRunner(const Dataset& data, const double* weights);
+  CpuCycleRunner(const Dataset& data, const double* weights, int threads = 1);
 
   CycleReadout reset(const CycleState& state) override;
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,

@@ -29,6 +29,7 @@ class ProfileObjective {
     if (request_.fixed.empty()) request_.fixed.assign(optimum_.size(), 0);
     request_.fixed[coordinate] = 1;
     request_.control.verbose = false;
+    request_.control.threads = 1;  // coordinates or grid points are what runs in parallel
   }
 
   double operator()(double b) {
