@@ -55,11 +55,19 @@ RiskSetIndex buildRiskSetIndex(const Dataset& data) {
   return index;
 }
 
-ExitSlotCursor::ExitSlotCursor(const RiskSetIndex& index, std::int64_t firstRow)
-    : start_(index.runStart.data()), slot_(index.runSlot.data()) {
+ExitSlotCursor::ExitSlotCursor(const RiskSetIndex& index, std::int64_t firstRow,
+                               std::int64_t entries)
+    : exitSlot_(index.exitSlot.data()),
+      start_(index.runStart.data()),
+      slot_(index.runSlot.data()),
+      // Walk when the per-row array (4 bytes a row) would not stay in L2 and there is at
+      // most one run per 8 entries.
+      walk_(index.exitSlot.size() > (std::size_t{1} << 18) &&
+            static_cast<std::int64_t>(index.runSlot.size()) * 8 <= entries) {
+  if (!walk_) return;
   // The last run starting at or before firstRow (runs are never empty).
   const auto after = std::upper_bound(index.runStart.begin(), index.runStart.end() - 1, firstRow);
-  run_ = after == index.runStart.begin() ? 0 : static_cast<std::size_t>(after - index.runStart.begin() - 1);
+  run_ = 0;
 }
 
 }  // namespace argus

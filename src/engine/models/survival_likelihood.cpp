@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "common/force_inline.h"
 #include "common/prefetch.h"
 #include "common/worker_team.h"
 #include "data/censoring_survival.h"
@@ -43,7 +44,7 @@ class SurvivalLikelihood::CoordinateScan {
 
   // v = u x (negative for a counting-process entry); inverseG: 1/G(time_r-) for a competing
   // row's exit under Fine-Gray, else 0.
-  void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
+  ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
     if (slot != slot_) {
       if (slot > slot_) {
         endStratum();
@@ -196,11 +197,14 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       index_(buildRiskSetIndex(data)),
       efron_(data.ties == TieMethod::Efron),
       fineGray_(data.model == ModelType::FineGray),
-      rows_(static_cast<std::size_t>(data.nRows()), RowState{0.0, 0.0}),
       eventFlags_(data.nRows()),
-      competingFlags_(data.nRows()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design.nColumns(), 0.0) {
+  if (fineGray_) {
+    fineGrayRows_.assign(static_cast<std::size_t>(nRows()), FineGrayRowState{{0.0, 0.0}, 0.0, 0.0});
+  } else {
+    rows_.assign(static_cast<std::size_t>(nRows()), RowState{0.0, 0.0});
+  }
   const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
   for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &events_, &eventCount_, &den_, &c1_,
                   &c2_, &cumG_, &tail1_, &tail2_, &slotG_})
@@ -215,12 +219,8 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
   if (fineGray_) {
     const std::vector<double> g = censoringSurvivalBefore(data, weights);
     std::vector<unsigned char> seen(slots, 0);
-    inverseG_.assign(static_cast<std::size_t>(nRows()), 0.0);
     for (std::int64_t r = 0; r < nRows(); ++r) {
-      if (data.outcomes.y[r] == 2.0) {
-        inverseG_[r] = 1.0 / g[r];
-        competingFlags_.set(r);
-      }
+      if (data.outcomes.y[r] == 2.0) fineGrayRows_[r].inverseG = 1.0 / g[r];
       if (!isEvent(r)) continue;
       const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
       ARGUS_REQUIRE(!seen[k] || std::fabs(slotG_[k] - g[r]) <= 1e-12,
@@ -263,21 +263,18 @@ std::int64_t itemCount(const ColumnView& c, std::int64_t nRows) {
   return (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) ? c.nnz : nRows;
 }
 
-// Visits a column's entries [begin, end) as f(row, value), prefetching the row records (and
-// a second per-row array when `also` is given) a few entries ahead: a column's rows are far
-// apart, so at N = 1e6 each visit would otherwise wait on memory.
+// Visits a column's entries [begin, end) as f(row, value), prefetching the row records a few
+// entries ahead: a column's rows are far apart, so at N = 1e6 each visit would otherwise
+// wait on memory.
 template <typename Record, typename F>
 inline void forEntriesPrefetched(const ColumnView& c, std::int64_t begin, std::int64_t end,
-                                 const Record* records, const double* also, F&& f) {
+                                 const Record* records, F&& f) {
   constexpr std::int64_t kAhead = 96;
   switch (c.kind) {
     case ColumnKind::Indicator:
     case ColumnKind::Sparse:
       for (std::int64_t k = begin; k < end; ++k) {
-        if (k + kAhead < end) {
-          ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
-          if (also) ARGUS_PREFETCH(&also[c.rows[k + kAhead]]);
-        }
+        if (k + kAhead < end) ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
         f(c.rows[k], c.kind == ColumnKind::Indicator ? 1.0 : c.values[k]);
       }
       break;
@@ -323,8 +320,9 @@ void SurvivalLikelihood::rebuildFromEta() {
     shift_[s] = std::isfinite(top) ? top : 0.0;
   }
   for (std::int64_t r = 0; r < nRows(); ++r) {
-    rows_[r].eta = eta_[r];
-    rows_[r].u = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
+    RowState& row = state(r);
+    row.eta = eta_[r];
+    row.u = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
   }
   scatterRows();
   refreshSlots();
@@ -332,7 +330,7 @@ void SurvivalLikelihood::rebuildFromEta() {
 
 // Recomputed from eta once per cycle: incremental updates of u and D drift.
 void SurvivalLikelihood::refreshSums() {
-  for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = rows_[r].eta;
+  for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = state(r).eta;
   rebuildFromEta();
 }
 
@@ -342,11 +340,11 @@ void SurvivalLikelihood::scatterRows() {
   std::fill(tiedRisk_.begin(), tiedRisk_.end(), 0.0);
   for (std::int64_t r = 0; r < nRows(); ++r) {
     const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-    const double u = rows_[r].u;
+    const double u = state(r).u;
     exitRisk_[k] += u;
     if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= u;
     if (efron_ && isEvent(r)) tiedRisk_[k] += u;
-    if (fineGray_) competingRisk_[k] += u * inverseG_[r];
+    if (fineGray_) competingRisk_[k] += u * fineGrayRows_[r].inverseG;
   }
 }
 
@@ -386,6 +384,15 @@ void SurvivalLikelihood::refreshSlots() {
 void SurvivalLikelihood::setThreads(int threads) {
   const int members = std::min(threads, kMaxChunks);
   team_ = members > 1 ? std::make_unique<WorkerTeam>(members) : nullptr;
+}
+
+template <>
+const SurvivalLikelihood::RowRecord<false>* SurvivalLikelihood::records<false>() const {
+  return rows_.data();
+}
+template <>
+const SurvivalLikelihood::RowRecord<true>* SurvivalLikelihood::records<true>() const {
+  return fineGrayRows_.data();
 }
 
 // Splits a column's entries into chunks that end where the exit slot changes, so that no slot
@@ -434,18 +441,14 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
   const int chunks = planChunks(c, bounds);
   ScanPartial parts[kMaxChunks];
   const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
-  const RowState* rows = rows_.data();
+  const RowRecord<FineGray>* rows = records<FineGray>();
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
     CoordinateScan<Efron, FineGray> scan(*this, &scratch_[i]);
-    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i]);
-    // Fine-Gray: 1/G of a competing row is a second load; fetched for every row, since
-    // testing the competing flag first would cost a mispredicted branch per entry.
-    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, FineGray ? inverseG_.data() : nullptr,
-                         [&](std::int64_t r, double x) {
-      const bool competing = FineGray && competingFlags_[r];
-      scan.visit(slotOf(r), rows[r].u * x, x, Efron && eventFlags_[r],
-                 competing ? inverseG_[r] : 0.0);
+    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
+      scan.visit(slotOf(r), stateOf(rows[r]).u * x, x, Efron && eventFlags_[r],
+                 inverseGOf(rows[r]));
     });
     parts[i] = scan.partial();
   });
@@ -470,7 +473,7 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
   std::size_t e = 0;
   auto run = [&](auto& scan) {
     auto visitEntry = [&](std::int64_t r, double x) {
-      scan.visit(index_.entrySlot[r], -rows_[r].u * x, x, false, 0.0);
+      scan.visit(index_.entrySlot[r], -state(r).u * x, x, false, 0.0);
     };
     forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
       const std::int32_t slot = index_.exitSlot[r];
@@ -481,7 +484,7 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
         if (!before) break;
         visitEntry(q, entryValue(c, entries[e]));
       }
-      scan.visit(slot, rows_[r].u * x, x, isEvent(r), 0.0);
+      scan.visit(slot, state(r).u * x, x, isEvent(r), 0.0);
     });
     for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
     const ScanPartial part = scan.partial();
@@ -504,11 +507,11 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
   const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
-    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i]);
-    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows_.data(),
-                         FineGray ? inverseG_.data() : nullptr, [&](std::int64_t r, double x) {
+    ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
+    RowRecord<FineGray>* rows = const_cast<RowRecord<FineGray>*>(records<FineGray>());
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
       const double change = delta * x;
-      RowState& row = rows_[r];
+      RowState& row = stateOf(rows[r]);
       row.eta += change;
       const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
       const double du = updated - row.u;
@@ -517,7 +520,7 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
       exitRisk_[slot] += du;
       if (counting) exitRisk_[index_.entrySlot[r]] -= du;
       if (Efron && eventFlags_[r]) tiedRisk_[slot] += du;
-      if (FineGray && competingFlags_[r]) competingRisk_[slot] += du * inverseG_[r];
+      if (FineGray) competingRisk_[slot] += du * inverseGOf(rows[r]);
     });
   });
   refreshSlots();
@@ -560,7 +563,7 @@ void SurvivalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
 double SurvivalLikelihood::logLikelihood() const {
   double sum = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r)
-    if (isEvent(r)) sum += weight(r) * rows_[r].eta;
+    if (isEvent(r)) sum += weight(r) * state(r).eta;
   for (std::size_t s = 0; s + 1 < index_.slotStart.size(); ++s)
     for (std::int32_t k = index_.slotStart[s] + 1; k < index_.slotStart[s + 1]; ++k)
       sum -= eventLogTerm(efron_, events_[k], eventCount_[k], den_[k], tiedRisk_[k]) +

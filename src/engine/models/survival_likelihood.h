@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "common/worker_team.h"
@@ -92,21 +93,41 @@ class SurvivalLikelihood final : public Likelihood {
   const bool efron_;
   const bool fineGray_;
 
-  // What a coordinate reads or writes about one row, in 16 bytes: at N = 1e6 the scan waits
-  // on these loads (one per nonzero), and the smaller the array the more of it the shared
-  // cache holds (32-byte records cost the 1e6 benchmark twice the time per nonzero). The
-  // row's exit slot comes from the index's exit runs (ExitSlotCursor), its event and
-  // competing flags from bitsets small enough to stay in L2.
+  // What a coordinate reads or writes about one row, in as few bytes as the model allows: at
+  // N = 1e6 the scan waits on these loads (one per nonzero), and the smaller the array the
+  // more of it the shared cache holds (Cox with 32-byte records took twice the time per
+  // nonzero). The row's exit slot comes from the index (ExitSlotCursor), its event flag from
+  // a bitset small enough to stay in L2. Fine-Gray adds 1/G to the same cache line (a
+  // separate array cost a second miss per competing row: 1.7x the time at N = 1e5).
   // eta here is current; the base class's eta_ is synchronized by reset() and refreshSums().
   struct alignas(16) RowState {
     double u;  // w exp(eta - shift of the row's stratum)
     double eta;
   };
-  static_assert(sizeof(RowState) == 16, "RowState must stay at 16 bytes");
-  std::vector<RowState> rows_;
-  RowFlags eventFlags_;      // y == 1
-  RowFlags competingFlags_;  // Fine-Gray: y == 2
-  std::vector<double> inverseG_;  // Fine-Gray: 1/G(time_r-) for competing rows, else 0
+  struct alignas(32) FineGrayRowState {
+    RowState state;
+    double inverseG;  // 1/G(time_r-) for competing rows, else 0
+    double unused;
+  };
+  static_assert(sizeof(RowState) == 16 && sizeof(FineGrayRowState) == 32,
+                "row records must divide a cache line");
+  template <bool FineGray>
+  using RowRecord = typename std::conditional<FineGray, FineGrayRowState, RowState>::type;
+  template <bool FineGray>
+  const RowRecord<FineGray>* records() const;
+  static RowState& stateOf(RowState& r) { return r; }
+  static RowState& stateOf(FineGrayRowState& r) { return r.state; }
+  static const RowState& stateOf(const RowState& r) { return r; }
+  static const RowState& stateOf(const FineGrayRowState& r) { return r.state; }
+  static double inverseGOf(const RowState&) { return 0.0; }
+  static double inverseGOf(const FineGrayRowState& r) { return r.inverseG; }
+  RowState& state(std::int64_t r) { return fineGray_ ? fineGrayRows_[r].state : rows_[r]; }
+  const RowState& state(std::int64_t r) const {
+    return fineGray_ ? fineGrayRows_[r].state : rows_[r];
+  }
+  std::vector<RowState> rows_;                   // Cox
+  std::vector<FineGrayRowState> fineGrayRows_;  // Fine-Gray
+  RowFlags eventFlags_;                          // y == 1
   std::vector<double> shift_;          // per stratum: max eta, against exp overflow
   std::vector<double> slotG_;          // per slot: G(t_e-) (Fine-Gray)
   std::vector<double> exitRisk_;       // D
