@@ -67,7 +67,7 @@ ExitSlotCursor::ExitSlotCursor(const RiskSetIndex& index, std::int64_t firstRow,
   if (!walk_) return;
   // The last run starting at or before firstRow (runs are never empty).
   const auto after = std::upper_bound(index.runStart.begin(), index.runStart.end() - 1, firstRow);
-  run_ = 0;
+  run_ = static_cast<std::size_t>(after - index.runStart.begin()) - 1;
 }
 
 }  // namespace argus
