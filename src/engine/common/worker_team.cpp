@@ -1,5 +1,7 @@
 #include "common/worker_team.h"
 
+#include <exception>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -26,16 +28,24 @@ constexpr int kSpins = 2000;
 }  // namespace
 
 WorkerTeam::WorkerTeam(int threads) {
-  for (int m = 1; m < threads; ++m) workers_.emplace_back([this, m] { loop(m); });
+  try {
+    for (int m = 1; m < threads; ++m) workers_.emplace_back([this, m] { loop(m); });
+  } catch (...) {
+    stopAll();  // the threads already started must be joined before the rethrow
+    throw;
+  }
 }
 
-WorkerTeam::~WorkerTeam() {
+WorkerTeam::~WorkerTeam() { stopAll(); }
+
+void WorkerTeam::stopAll() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (std::thread& t : workers_) t.join();
+  workers_.clear();
 }
 
 void WorkerTeam::run(const std::function<void(int)>& job) {
@@ -51,8 +61,15 @@ void WorkerTeam::run(const std::function<void(int)>& job) {
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
-  job(0);
+  // The workers read the caller's job and its data: wait for them even if job(0) throws.
+  std::exception_ptr error;
+  try {
+    job(0);
+  } catch (...) {
+    error = std::current_exception();
+  }
   while (pending_.load(std::memory_order_acquire) != 0) relax();
+  if (error) std::rethrow_exception(error);
 }
 
 void WorkerTeam::loop(int member) {

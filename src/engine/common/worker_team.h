@@ -10,7 +10,8 @@
 // Results must not depend on the team's size: callers split their work into pieces fixed by
 // the data alone, let member m take a contiguous block of pieces, and combine the pieces'
 // results in piece order on the calling thread (survival_likelihood.cpp does this).
-// Jobs must not throw.
+// A job that throws on the calling thread is rethrown once every worker is done; jobs run on
+// workers must not throw.
 #pragma once
 
 #include <atomic>
@@ -41,6 +42,7 @@ class WorkerTeam {
 
  private:
   void loop(int member);
+  void stopAll();
 
   std::vector<std::thread> workers_;
   const std::function<void(int)>* job_ = nullptr;

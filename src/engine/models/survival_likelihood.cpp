@@ -395,6 +395,11 @@ const SurvivalLikelihood::RowRecord<true>* SurvivalLikelihood::records<true>() c
   return fineGrayRows_.data();
 }
 
+void SurvivalLikelihood::setChunkItems(std::int64_t items) {
+  ARGUS_REQUIRE(items >= 1, "chunks need at least one entry");
+  chunkItems_ = items;
+}
+
 // Splits a column's entries into chunks that end where the exit slot changes, so that no slot
 // group is split and each chunk's steps write slots no other chunk writes. How many chunks
 // depends on the column's size alone, never on the threads: the results are the same for
@@ -428,8 +433,10 @@ void SurvivalLikelihood::forChunks(int chunks, F&& f) const {
     for (int i = 0; i < chunks; ++i) f(i);
     return;
   }
-  const int members = team_->size();
+  // Never more members than chunks, so that the calling thread (member 0) always has one.
+  const int members = std::min(team_->size(), chunks);
   team_->run([&](int m) {
+    if (m >= members) return;
     const auto share = WorkerTeam::share(chunks, members, m);
     for (int i = share.first; i < share.second; ++i) f(i);
   });

@@ -56,7 +56,7 @@ class SurvivalLikelihood final : public Likelihood {
   void setThreads(int threads) override;
   // Entries per chunk from which a column is split (default kChunkItems); the tests lower it
   // to run the chunked scan on small data.
-  void setChunkItems(std::int64_t items) { chunkItems_ = items; }
+  void setChunkItems(std::int64_t items);
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
