@@ -14,6 +14,8 @@
 namespace argus {
 namespace {
 
+using testing_data::SurvivalCase;
+using testing_data::survivalCases;
 using testing_data::SurvivalProblem;
 using testing_data::SurvivalSpec;
 
@@ -66,44 +68,15 @@ std::vector<double> naiveJumps(const SurvivalProblem& p, const std::vector<doubl
   return jumps;
 }
 
-std::vector<std::pair<std::string, SurvivalSpec>> cases() {
-  std::vector<std::pair<std::string, SurvivalSpec>> out;
-  auto add = [&](const std::string& name, auto&& edit) {
-    SurvivalSpec s;
-    edit(s);
-    out.emplace_back(name, s);
-  };
-  add("cox breslow", [](SurvivalSpec&) {});
-  add("cox efron strata", [](SurvivalSpec& s) { s.ties = TieMethod::Efron; s.nStrata = 3; });
-  add("cox unique times", [](SurvivalSpec& s) { s.integerTimes = false; });
-  add("cox counting process efron", [](SurvivalSpec& s) {
-    s.countingProcess = true;
-    s.ties = TieMethod::Efron;
-    s.nStrata = 2;
-  });
-  add("fgr", [](SurvivalSpec& s) { s.model = ModelType::FineGray; });
-  add("fgr strata", [](SurvivalSpec& s) { s.model = ModelType::FineGray; s.nStrata = 3; });
-  add("fgr censoring by stratum", [](SurvivalSpec& s) {
-    s.model = ModelType::FineGray;
-    s.nStrata = 3;
-    s.censoringByStratum = true;
-  });
-  add("fgr user censoring", [](SurvivalSpec& s) {
-    s.model = ModelType::FineGray;
-    s.userCensoring = true;
-  });
-  return out;
-}
-
 TEST(SurvivalBaseline, MatchesNaiveRiskSets) {
-  for (const auto& c : cases()) {
-    SurvivalProblem p(c.second);
+  for (const SurvivalCase& c : survivalCases()) {
+    SurvivalProblem p(c.spec);
     const std::vector<double> eta = etaOf(p, p.randomBeta(0.8));
     const BaselineHazard h = baselineHazard(p.data, p.weightPtr(), eta);
     const std::vector<double> expected = naiveJumps(p, eta);
-    ASSERT_EQ(h.jump.size(), expected.size()) << c.first;
+    ASSERT_EQ(h.jump.size(), expected.size()) << c.name;
     for (std::size_t e = 0; e < expected.size(); ++e) {
-      EXPECT_NEAR(h.jump[e], expected[e], 1e-12 * expected[e]) << c.first << " jump " << e;
+      EXPECT_NEAR(h.jump[e], expected[e], 1e-12 * expected[e]) << c.name << " jump " << e;
       if (e > 0 && h.stratum[e] == h.stratum[e - 1]) EXPECT_LT(h.time[e - 1], h.time[e]);
       if (e > 0) EXPECT_LE(h.stratum[e - 1], h.stratum[e]);
     }

@@ -15,11 +15,15 @@
 #include "models/likelihood.h"
 #include "models/survival_likelihood.h"
 #include "survival_test_data.h"
+#include "test_data.h"
 
 namespace argus {
 namespace {
 
+using testing_data::closeRel;
 using testing_data::makeSurvivalProblem;
+using testing_data::survivalCases;
+using testing_data::SurvivalCase;
 using testing_data::SurvivalProblem;
 using testing_data::SurvivalSpec;
 
@@ -102,65 +106,20 @@ Oracle naiveSurvivalOracle(const SurvivalProblem& p, const std::vector<double>& 
   return o;
 }
 
-bool close(double a, double b, double tol) {
-  return std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b));
-}
-
 void expectMatchesOracle(const SurvivalProblem& p, Likelihood& lik, const std::vector<double>& beta,
                          double tol, const std::string& what) {
   const Oracle o = naiveSurvivalOracle(p, beta);
-  EXPECT_TRUE(close(lik.logLikelihood(), o.logLik, tol))
+  EXPECT_TRUE(closeRel(lik.logLikelihood(), o.logLik, tol))
       << what << ": L " << lik.logLikelihood() << " vs " << o.logLik;
   for (std::size_t j = 0; j < p.nColumns(); ++j) {
     const GradHess gh = lik.gradHess(j);
-    EXPECT_TRUE(close(gh.g, o.g[j], tol)) << what << " g_" << j << " " << gh.g << " vs " << o.g[j];
-    EXPECT_TRUE(close(gh.h, o.h[j], tol)) << what << " h_" << j << " " << gh.h << " vs " << o.h[j];
+    EXPECT_TRUE(closeRel(gh.g, o.g[j], tol)) << what << " g_" << j << " " << gh.g << " vs " << o.g[j];
+    EXPECT_TRUE(closeRel(gh.h, o.h[j], tol)) << what << " h_" << j << " " << gh.h << " vs " << o.h[j];
   }
 }
 
-struct Case {
-  std::string name;
-  SurvivalSpec spec;
-};
-
-std::vector<Case> allCases() {
-  std::vector<Case> cases;
-  auto add = [&](const std::string& name, auto&& edit) {
-    SurvivalSpec s;
-    edit(s);
-    cases.push_back({name, s});
-  };
-  add("cox breslow", [](SurvivalSpec&) {});
-  add("cox efron", [](SurvivalSpec& s) { s.ties = TieMethod::Efron; });
-  add("cox unique times", [](SurvivalSpec& s) { s.integerTimes = false; });
-  add("cox strata", [](SurvivalSpec& s) { s.nStrata = 4; });
-  add("cox efron strata", [](SurvivalSpec& s) { s.nStrata = 3; s.ties = TieMethod::Efron; });
-  add("cox unweighted", [](SurvivalSpec& s) { s.weights = false; });
-  add("cox counting process", [](SurvivalSpec& s) { s.countingProcess = true; s.nStrata = 2; });
-  add("cox counting efron", [](SurvivalSpec& s) {
-    s.countingProcess = true;
-    s.ties = TieMethod::Efron;
-  });
-  add("fgr", [](SurvivalSpec& s) { s.model = ModelType::FineGray; });
-  add("fgr unique times", [](SurvivalSpec& s) {
-    s.model = ModelType::FineGray;
-    s.integerTimes = false;
-  });
-  add("fgr strata", [](SurvivalSpec& s) { s.model = ModelType::FineGray; s.nStrata = 3; });
-  add("fgr censoring by stratum", [](SurvivalSpec& s) {
-    s.model = ModelType::FineGray;
-    s.nStrata = 3;
-    s.censoringByStratum = true;
-  });
-  add("fgr user censoring", [](SurvivalSpec& s) {
-    s.model = ModelType::FineGray;
-    s.userCensoring = true;
-  });
-  return cases;
-}
-
 TEST(SurvivalOracle, MatchesNaiveRiskSetsAtRandomBeta) {
-  for (const Case& c : allCases()) {
+  for (const SurvivalCase& c : survivalCases()) {
     auto p = makeSurvivalProblem(c.spec);
     validateDataset(p->data, p->weightPtr());
     auto lik = makeLikelihood(p->data, p->weightPtr());
@@ -173,7 +132,7 @@ TEST(SurvivalOracle, MatchesNaiveRiskSetsAtRandomBeta) {
 }
 
 TEST(SurvivalOracle, StaysExactAfterManyStepsWithoutRefresh) {
-  for (const Case& c : allCases()) {
+  for (const SurvivalCase& c : survivalCases()) {
     auto p = makeSurvivalProblem(c.spec);
     auto lik = makeLikelihood(p->data, p->weightPtr());
     std::vector<double> beta = p->randomBeta(0.3);
@@ -193,7 +152,7 @@ TEST(SurvivalOracle, StaysExactAfterManyStepsWithoutRefresh) {
 }
 
 TEST(SurvivalOracle, ExtremeLinearPredictorsDoNotOverflow) {
-  for (const Case& c : allCases()) {
+  for (const SurvivalCase& c : survivalCases()) {
     SurvivalSpec spec = c.spec;
     spec.offsetScale = 3.0;
     auto p = makeSurvivalProblem(spec);
@@ -207,7 +166,7 @@ TEST(SurvivalOracle, ExtremeLinearPredictorsDoNotOverflow) {
 }
 
 TEST(SurvivalOracle, GradientAndHessianAreDerivativesOfL) {
-  for (const Case& c : allCases()) {
+  for (const SurvivalCase& c : survivalCases()) {
     auto p = makeSurvivalProblem(c.spec);
     auto lik = makeLikelihood(p->data, p->weightPtr());
     const std::vector<double> beta = p->randomBeta(0.5);
@@ -233,7 +192,7 @@ TEST(SurvivalOracle, GradientAndHessianAreDerivativesOfL) {
 // Large columns are scanned in chunks that may split a stratum (survival_likelihood.h);
 // tiny chunks make every column of these small data sets do so, many times over.
 TEST(SurvivalOracle, ChunkedScansMatchTheOracleForAnyThreadCount) {
-  for (const Case& c : allCases()) {
+  for (const SurvivalCase& c : survivalCases()) {
     for (const std::int64_t chunkItems : {3, 11}) {
       const std::string what = c.name + ", chunks of " + std::to_string(chunkItems);
       auto p = makeSurvivalProblem(c.spec);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
@@ -181,6 +182,55 @@ class SurvivalProblem {
 
 inline std::unique_ptr<SurvivalProblem> makeSurvivalProblem(const SurvivalSpec& spec) {
   return std::make_unique<SurvivalProblem>(spec);
+}
+
+struct SurvivalCase {
+  std::string name;
+  SurvivalSpec spec;
+};
+
+// The configurations the survival tests walk: both tie methods, unique times, strata,
+// weights or none, counting process (also with Efron and strata), Fine-Gray with strata,
+// per-stratum censoring and user-supplied G.
+inline std::vector<SurvivalCase> survivalCases() {
+  std::vector<SurvivalCase> cases;
+  auto add = [&](const std::string& name, auto&& edit) {
+    SurvivalSpec s;
+    edit(s);
+    cases.push_back({name, s});
+  };
+  add("cox breslow", [](SurvivalSpec&) {});
+  add("cox efron", [](SurvivalSpec& s) { s.ties = TieMethod::Efron; });
+  add("cox unique times", [](SurvivalSpec& s) { s.integerTimes = false; });
+  add("cox strata", [](SurvivalSpec& s) { s.nStrata = 4; });
+  add("cox efron strata", [](SurvivalSpec& s) { s.nStrata = 3; s.ties = TieMethod::Efron; });
+  add("cox unweighted", [](SurvivalSpec& s) { s.weights = false; });
+  add("cox counting process", [](SurvivalSpec& s) { s.countingProcess = true; s.nStrata = 2; });
+  add("cox counting efron", [](SurvivalSpec& s) {
+    s.countingProcess = true;
+    s.ties = TieMethod::Efron;
+  });
+  add("cox counting efron strata", [](SurvivalSpec& s) {
+    s.countingProcess = true;
+    s.ties = TieMethod::Efron;
+    s.nStrata = 2;
+  });
+  add("fgr", [](SurvivalSpec& s) { s.model = ModelType::FineGray; });
+  add("fgr unique times", [](SurvivalSpec& s) {
+    s.model = ModelType::FineGray;
+    s.integerTimes = false;
+  });
+  add("fgr strata", [](SurvivalSpec& s) { s.model = ModelType::FineGray; s.nStrata = 3; });
+  add("fgr censoring by stratum", [](SurvivalSpec& s) {
+    s.model = ModelType::FineGray;
+    s.nStrata = 3;
+    s.censoringByStratum = true;
+  });
+  add("fgr user censoring", [](SurvivalSpec& s) {
+    s.model = ModelType::FineGray;
+    s.userCensoring = true;
+  });
+  return cases;
 }
 
 }  // namespace testing_data
