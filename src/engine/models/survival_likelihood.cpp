@@ -386,15 +386,6 @@ void SurvivalLikelihood::setThreads(int threads) {
   team_ = members > 1 ? std::make_unique<WorkerTeam>(members) : nullptr;
 }
 
-template <>
-const SurvivalLikelihood::RowRecord<false>* SurvivalLikelihood::records<false>() const {
-  return rows_.data();
-}
-template <>
-const SurvivalLikelihood::RowRecord<true>* SurvivalLikelihood::records<true>() const {
-  return fineGrayRows_.data();
-}
-
 void SurvivalLikelihood::setChunkItems(std::int64_t items) {
   ARGUS_REQUIRE(items >= 1, "chunks need at least one entry");
   chunkItems_ = items;
@@ -515,7 +506,7 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
-    RowRecord<FineGray>* rows = const_cast<RowRecord<FineGray>*>(records<FineGray>());
+    RowRecord<FineGray>* rows = records<FineGray>();
     forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
       const double change = delta * x;
       RowState& row = stateOf(rows[r]);

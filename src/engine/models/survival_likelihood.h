@@ -114,7 +114,13 @@ class SurvivalLikelihood final : public Likelihood {
   template <bool FineGray>
   using RowRecord = typename std::conditional<FineGray, FineGrayRowState, RowState>::type;
   template <bool FineGray>
-  const RowRecord<FineGray>* records() const;
+  const RowRecord<FineGray>* records() const {
+    if constexpr (FineGray) return fineGrayRows_.data(); else return rows_.data();
+  }
+  template <bool FineGray>
+  RowRecord<FineGray>* records() {
+    if constexpr (FineGray) return fineGrayRows_.data(); else return rows_.data();
+  }
   static RowState& stateOf(RowState& r) { return r; }
   static RowState& stateOf(FineGrayRowState& r) { return r.state; }
   static const RowState& stateOf(const RowState& r) { return r; }
