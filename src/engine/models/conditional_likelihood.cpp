@@ -13,16 +13,15 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       u_(static_cast<std::size_t>(data.nRows())),
       den_(static_cast<std::size_t>(data.outcomes.nStrata)),
       events_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
-      linearTerm_(data.design.nColumns(), 0.0) {
+      linearTerm_(data.design, weightedOutcomes()) {
   const double* y = data.outcomes.y;
   for (std::int64_t r = 0; r < nRows(); ++r) events_[stratum_[r]] += weight(r) * y[r];
-  for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
-    double sum = 0.0;
-    forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
-      sum += weight(r) * y[r] * x;
-    });
-    linearTerm_[j] = sum;
-  }
+}
+
+std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
+  std::vector<double> c(static_cast<std::size_t>(nRows()));
+  for (std::int64_t r = 0; r < nRows(); ++r) c[r] = weight(r) * data_.outcomes.y[r];
+  return c;
 }
 
 void ConditionalLikelihood::rebuildFromEta() {
@@ -36,7 +35,7 @@ void ConditionalLikelihood::refreshSums() {
 }
 
 GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
-  GradHess total{linearTerm_[j], 0.0};
+  GradHess total{linearTerm_(j), 0.0};
   std::int32_t current = -1;
   double n1 = 0.0, n2 = 0.0;
   auto flush = [&]() {

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "models/column_linear_terms.h"
 #include "models/likelihood.h"
 
 namespace argus {
@@ -22,12 +23,13 @@ class ConditionalLikelihood final : public Likelihood {
  private:
   void rebuildFromEta() override;
   double scale(std::int64_t r) const { return weight(r) * exposure(r); }  // c_r
+  std::vector<double> weightedOutcomes() const;  // w_r y_r
 
   const std::int32_t* stratum_;
   std::vector<double> u_;          // c_r exp(eta_r)
   std::vector<double> den_;        // per stratum
   std::vector<double> events_;     // n_s = sum w y, fixed for the fit
-  std::vector<double> linearTerm_; // sum_r w_r y_r x_rj, fixed for the fit
+  ColumnLinearTerms linearTerm_;   // sum_r w_r y_r x_rj, fixed for the fit
 };
 
 }  // namespace argus

@@ -11,4 +11,11 @@ double predictiveLogLikelihood(const Dataset& data, const double* heldOutWeights
   return likelihood->logLikelihood();
 }
 
+double predictiveLogLikelihoodAtEta(const Dataset& data, const double* heldOutWeights,
+                                    const std::vector<double>& eta) {
+  std::unique_ptr<Likelihood> likelihood = makeLikelihood(data, heldOutWeights);
+  likelihood->setEta(eta);
+  return likelihood->logLikelihood();
+}
+
 }  // namespace argus

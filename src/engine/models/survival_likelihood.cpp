@@ -199,7 +199,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       fineGray_(data.model == ModelType::FineGray),
       eventFlags_(data.nRows()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
-      linearTerm_(data.design.nColumns(), 0.0) {
+      linearTerm_(data.design, weightedEvents()) {
   if (fineGray_) {
     fineGrayRows_.assign(static_cast<std::size_t>(nRows()), FineGrayRowState{{0.0, 0.0}, 0.0, 0.0});
   } else {
@@ -228,14 +228,6 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       slotG_[k] = g[r];
       seen[k] = 1;
     }
-  }
-  const double* y = data.outcomes.y;
-  for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
-    double sum = 0.0;
-    forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
-      if (y[r] == 1.0) sum += weight(r) * x;
-    });
-    linearTerm_[j] = sum;
   }
   for (std::int64_t r = 0; r < nRows(); ++r)
     if (isEvent(r)) eventFlags_.set(r);
@@ -332,6 +324,13 @@ void SurvivalLikelihood::rebuildFromEta() {
 void SurvivalLikelihood::refreshSums() {
   for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = state(r).eta;
   rebuildFromEta();
+}
+
+std::vector<double> SurvivalLikelihood::weightedEvents() const {
+  std::vector<double> c(static_cast<std::size_t>(nRows()), 0.0);
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    if (isEvent(r)) c[r] = weight(r);
+  return c;
 }
 
 void SurvivalLikelihood::scatterRows() {
@@ -455,7 +454,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
 
 GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
   if (index_.countingProcess()) return scanCountingProcess(j);
-  return scanView(column(j), linearTerm_[j]);
+  return scanView(column(j), linearTerm_(j));
 }
 
 GradHess SurvivalLikelihood::scanView(const ColumnView& c, double linearTerm) const {
@@ -486,7 +485,7 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
     });
     for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
     const ScanPartial part = scan.partial();
-    return combineScans(&part, 1, linearTerm_[j]);
+    return combineScans(&part, 1, linearTerm_(j));
   };
   if (efron_) {
     CoordinateScan<true, false> scan(*this, &scratch_[0]);

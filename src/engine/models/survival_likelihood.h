@@ -18,6 +18,7 @@
 
 #include "common/worker_team.h"
 #include "data/risk_set_index.h"
+#include "models/column_linear_terms.h"
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
 
@@ -87,6 +88,7 @@ class SurvivalLikelihood final : public Likelihood {
   void refreshSlots();  // den, terms, cumulative arrays: O(slots + events)
   void buildEntryOrder();
   bool isEvent(std::int64_t r) const { return data_.outcomes.y[r] == 1.0; }
+  std::vector<double> weightedEvents() const;  // w_r on events, else 0
 
   const std::int32_t* stratum_;
   RiskSetIndex index_;
@@ -146,7 +148,7 @@ class SurvivalLikelihood final : public Likelihood {
   std::vector<double> c1_, c2_;        // cumulative A and Q0 within the stratum
   std::vector<double> cumG_;           // Fine-Gray: cumulative Q0 G
   std::vector<double> tail1_, tail2_;  // Fine-Gray: sum_{e > k} G A and G^2 Q0
-  std::vector<double> linearTerm_;     // sum over events of w x_j
+  ColumnLinearTerms linearTerm_;       // sum over events of w x_j
   // Counting process: per column, entry positions sorted by (stratum, entry slot descending).
   std::vector<std::vector<std::int32_t>> entryOrder_;
   // Fine-Gray: per chunk, the competing items of the stratum being scanned.

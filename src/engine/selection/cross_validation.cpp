@@ -150,10 +150,11 @@ class FoldFits {
     fitRequest.start = req_.settings.resetCoefficients ? base_ : warm_[task];
     fitRequest.control.verbose = false;
     fitRequest.control.threads = 1;  // the folds are what runs in parallel
+    fitRequest.keepLinearPredictor = true;
     const FitResult fit = fitCcd(fitRequest, sink);
     const bool usable = allFinite(fit.beta);
     warm_[task] = usable ? fit.beta : base_;
-    *score = usable ? predictiveLogLikelihood(*req_.fit.data, heldOut.data(), fit.beta)
+    *score = usable ? predictiveLogLikelihoodAtEta(*req_.fit.data, heldOut.data(), fit.eta)
                     : std::nan("");
     return fit;
   }

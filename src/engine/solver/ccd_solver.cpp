@@ -103,6 +103,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   result.logLikelihood = final.logLikelihood;
   result.logPrior = logPriorTotal(state.beta, state.prior);
   if (!finite(final)) result.status = FitStatus::IllConditioned;
+  if (req.keepLinearPredictor) result.eta = runner->linearPredictor();
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -53,6 +53,9 @@ struct FitRequest {
   std::vector<unsigned char> fixed;          // empty: none fixed
   ControlSettings control;
   ComputeDevice device;
+  // Return eta = offset + X beta at the solution in FitResult::eta (cross-validation scores
+  // the held-out rows from it instead of recomputing it).
+  bool keepLinearPredictor = false;
 };
 
 struct FitResult {
@@ -62,6 +65,7 @@ struct FitResult {
   double logLikelihood = 0.0;
   double logPrior = 0.0;
   double seconds = 0.0;
+  std::vector<double> eta;  // only with FitRequest::keepLinearPredictor
 };
 
 double logPriorTotal(const std::vector<double>& beta, const std::vector<CoordinatePrior>& prior);

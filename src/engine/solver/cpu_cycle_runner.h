@@ -29,6 +29,7 @@ class CpuCycleRunner final : public CycleRunner {
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                         const ReadoutNeeds& needs) override;
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
+  std::vector<double> linearPredictor() override { return likelihood_->eta(); }
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);

@@ -64,6 +64,8 @@ class CycleRunner {
                                 const ReadoutNeeds& needs) = 0;
   // g_j, h_j of the log-likelihood at the current beta (tests, diagnostics, active sets).
   virtual GradHess gradHess(std::int32_t j) = 0;
+  // eta = offset + X beta as of the last reset(), copied to the host.
+  virtual std::vector<double> linearPredictor() = 0;
 };
 
 }  // namespace argus
