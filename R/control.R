@@ -7,7 +7,7 @@
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear
 #'   predictor).
 #' @param threads Number of threads. Cross-validation, the bootstrap and profiling run their
-#'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 32,768
+#'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 4,096
 #'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
 #'   random number generator (so `set.seed()` makes it reproducible); the seed used is kept in
@@ -36,8 +36,10 @@
 #'   with `h` the penalized covariates' Fisher information at the null fit (penalized
 #'   coefficients 0): the penalty that keeps covariates without effect at 0, from where the
 #'   search usually walks towards weaker penalties with sparse, cheap first fits.
-#' @param resetCoefficients `FALSE`: each fold's fit starts from its fit at the previous
-#'   candidate variance (warm start). `TRUE`: every fit starts from the starting coefficients.
+#' @param resetCoefficients `FALSE` (warm starts): at each candidate variance, a fit on all
+#'   the data, started from the all-data fit at the nearest candidate scored before, gives
+#'   the starting coefficients of every fold's fit. `TRUE`: every fold fit starts from the
+#'   starting coefficients, and there are no all-data fits.
 #' @param foldStratification `"none"`, or `"outcome"`: rows (or strata) with an event
 #'   (`y > 0`) are spread evenly over the folds, so that every fold gets its share.
 #' @param foldIds Folds chosen by the user instead: one label per row of the data, in the

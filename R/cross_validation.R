@@ -37,7 +37,7 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   list(variance = result$variance, score = result$score,
        curve = data.frame(variance = curve$variance, mean = curve$mean, sd = curve$sd,
                           notConverged = curve$notConverged, cycles = curve$cycles,
-                          order = curve$order),
+                          allDataCycles = curve$allDataCycles, order = curve$order),
        values = values, folds = result$folds, repetitions = result$repetitions,
        selectorType = result$selectorType, cvType = control$cvType,
        foldStratification = control$foldStratification,

@@ -22,8 +22,10 @@
 #'   `predict()`, `vcov()` and `confint()` work on it, and `fit$status` is `"SUCCESS"`,
 #'   `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
 #'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and
-#'   `notConverged` fold fits, with `cycles`, the CCD cycles of its fold fits summed, and
-#'   `order`, the order in which the search scored it), every fold's value (`values`, one column per repetition and
+#'   `notConverged` fold fits, with `cycles`, the CCD cycles of its fold fits summed,
+#'   `allDataCycles`, those of the fit on all data that the fold fits start from (0 with
+#'   `resetCoefficients = TRUE`), and `order`, the order in which the search scored it),
+#'   every fold's value (`values`, one column per repetition and
 #'   fold), `folds`, `repetitions`, `selectorType`, `seed` and `bracketed`; `plot(fit)` draws
 #'   the curve.
 #'

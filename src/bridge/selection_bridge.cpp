@@ -50,7 +50,7 @@ List curveList(const argus::CrossValidationResult& r) {
   const std::size_t n = r.curve.size();
   const std::size_t tasks = n ? r.curve[0].values.size() : 0;
   NumericVector variance(n), mean(n), sd(n);
-  IntegerVector notConverged(n), order(n);
+  IntegerVector notConverged(n), order(n), allDataCycles(n);
   NumericVector cycles(n);
   NumericMatrix values(static_cast<int>(n), static_cast<int>(tasks));
   for (std::size_t i = 0; i < n; ++i) {
@@ -59,12 +59,14 @@ List curveList(const argus::CrossValidationResult& r) {
     sd[i] = r.curve[i].sd;
     notConverged[i] = r.curve[i].notConverged;
     cycles[i] = static_cast<double>(r.curve[i].cycles);
+    allDataCycles[i] = r.curve[i].allDataCycles;
     order[i] = r.curve[i].order;
     for (std::size_t t = 0; t < tasks; ++t) values(i, t) = r.curve[i].values[t];
   }
   return List::create(_["variance"] = variance, _["mean"] = mean, _["sd"] = sd,
                       _["notConverged"] = notConverged, _["cycles"] = cycles,
-                      _["order"] = order, _["values"] = values);
+                      _["allDataCycles"] = allDataCycles, _["order"] = order,
+                      _["values"] = values);
 }
 
 }  // namespace

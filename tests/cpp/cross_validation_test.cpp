@@ -104,6 +104,39 @@ TEST(CrossValidate, FoldScoreIsTheHeldOutLikelihoodOfAPlainWeightedFit) {
   EXPECT_EQ(cv.curve[0].values[5], predictiveLogLikelihood(problem->data, heldOut.data(), fit.beta));
 }
 
+// Warm starts: at each candidate, a fit on all the data started from the all-data solution
+// at the nearest candidate scored before; the fold fits start from its solution.
+TEST(CrossValidate, FoldFitsStartFromTheAllDataFitAtTheirVariance) {
+  for (ModelType m : {ModelType::Logistic, ModelType::ConditionalPoisson}) {
+    auto problem = makeProblem({m});
+    CrossValidationRequest req = cvRequest(*problem, PriorKind::Laplace, 1);
+    req.settings.search.type = SearchType::Grid;
+    req.settings.search.lowerLimit = 0.05;
+    req.settings.search.upperLimit = 5.0;
+    req.settings.search.gridSteps = 3;  // 0.05, 0.5, 5
+    const CrossValidationResult cv = crossValidate(req);
+    ASSERT_EQ(cv.curve.size(), 3u);
+    std::vector<double> training, heldOut;
+    foldWeights(req.folds, 1, 1, problem->weightPtr(), &training, &heldOut);
+    std::vector<double> previous;  // the all-data solution at the previous grid point
+    for (std::size_t k = 0; k < 3; ++k) {
+      FitRequest all = penalizedRequest(*problem, PriorKind::Laplace);
+      all.prior = withVariance(all.prior, cv.curve[k].variance);
+      all.start = previous;
+      const FitResult allFit = fitCcd(all);
+      EXPECT_EQ(cv.curve[k].allDataCycles, allFit.iterations) << modelTypeName(m);
+      FitRequest fold = all;
+      fold.weights = training.data();
+      fold.start = allFit.beta;
+      const FitResult foldFit = fitCcd(fold);
+      EXPECT_EQ(cv.curve[k].values[5],
+                predictiveLogLikelihood(problem->data, heldOut.data(), foldFit.beta))
+          << modelTypeName(m) << " candidate " << k;
+      previous = allFit.beta;
+    }
+  }
+}
+
 TEST(CrossValidate, BitIdenticalForAnyNumberOfThreads) {
   for (ModelType m : {ModelType::Logistic, ModelType::ConditionalLogistic, ModelType::Poisson}) {
     for (SearchType type : {SearchType::Auto, SearchType::Grid}) {

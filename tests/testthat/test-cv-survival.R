@@ -104,7 +104,8 @@ test_that("fold ids from createFolds() are honoured, and fold scores are plain f
   expect_identical(coef(given), coef(planned))
 
   # Other labels (any values, user row order): the fold fits of the first candidate start
-  # from 0, so each equals fitModel() on the training rows, scored on the held-out rows.
+  # from the fit on all the data at its variance (itself started from 0), so each equals
+  # fitModel() on the training rows from there, scored on the held-out rows.
   w <- runif(240, 0.5, 2)
   labels <- c("a", "b", "c")[(seq_len(240) %% 3) + 1]
   fit <- fitModel(d, cvPrior(), createControl(foldIds = labels, cvType = "grid", gridSteps = 3),
@@ -112,9 +113,12 @@ test_that("fold ids from createFolds() are honoured, and fold scores are plain f
   expect_identical(fit$cv$folds, 3L)
   first <- which(fit$cv$curve$order == 1)
   v <- fit$cv$curve$variance[first]
+  allData <- fitModel(d, createPrior("laplace", variance = v), weights = w)
+  expect_identical(fit$cv$curve$allDataCycles[first], allData$iterations)
   for (k in 1:3) {
     inFold <- labels == c("a", "b", "c")[k]
-    train <- fitModel(d, createPrior("laplace", variance = v), weights = w * !inFold)
+    train <- fitModel(d, createPrior("laplace", variance = v), weights = w * !inFold,
+                      startingCoefficients = coef(allData))
     heldOut <- fitModel(d, weights = w * inFold, startingCoefficients = coef(train),
                         fixedCoefficients = rep(TRUE, 6))
     expect_identical(unname(fit$cv$values[first, k]), heldOut$logLikelihood)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <string>
 
 #include "common/errors.h"
@@ -100,7 +102,18 @@ bool allFinite(const std::vector<double>& v) {
   return true;
 }
 
-// The fold fits of one cross-validation run and their warm starts.
+// The fits of one cross-validation run and their warm starts.
+//
+// Unless resetCoefficients, each candidate variance first gets a fit on all the data (the
+// user's weights), started from the all-data solution at the evaluated variance nearest in
+// log scale, and every fold fit starts from it. A training set is (folds - 1) / folds of the
+// data, so its solution lies much closer to the all-data one at the same variance than to
+// its own at another candidate, a decade away: Cox, N = 2e4, P = 1000, 10 folds, 159
+// fold-fit cycles cold and 86 from the all-data solution at the first candidate; 248 from
+// the folds' previous solutions and 133 from the all-data one at the second. The all-data
+// fit runs on the calling thread with `threads` (large survival columns split into chunks)
+// and depends only on the variances evaluated before it, so results stay identical for any
+// thread count.
 class FoldFits {
  public:
   explicit FoldFits(const CrossValidationRequest& request)
@@ -109,8 +122,7 @@ class FoldFits {
         tasks_(static_cast<std::size_t>(request.folds.folds * request.folds.repetitions())),
         base_(request.fit.start.empty()
                   ? std::vector<double>(request.fit.data->design.nColumns(), 0.0)
-                  : request.fit.start),
-        warm_(tasks_, base_) {}
+                  : request.fit.start) {}
 
   CvEvaluation evaluate(double variance, ProgressSink* progress) {
     CvEvaluation out;
@@ -119,8 +131,14 @@ class FoldFits {
     std::vector<unsigned char> converged(tasks_, 0);
     std::vector<int> cycles(tasks_, 0);
     const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
+    const std::vector<double>* start = &base_;
+    if (!req_.settings.resetCoefficients) {
+      const FitResult all = fitAllData(variance, prior, progress);
+      out.allDataCycles = all.iterations;
+      if (allFinite(all.beta)) start = &(allData_[variance] = all.beta);
+    }
     runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
-      const FitResult fit = fitOne(i, prior, sink, &out.values[i]);
+      const FitResult fit = fitOne(i, prior, *start, sink, &out.values[i]);
       converged[i] = fit.status == FitStatus::Success;
       cycles[i] = fit.iterations;
     }, progress);
@@ -138,8 +156,18 @@ class FoldFits {
   }
 
  private:
+  FitResult fitAllData(double variance, const std::vector<CoordinatePrior>& prior,
+                       ProgressSink* progress) const {
+    FitRequest request = req_.fit;
+    request.prior = prior;
+    request.start = nearestSolution(variance);
+    request.control.verbose = false;
+    request.control.threads = req_.settings.threads;
+    return fitCcd(request, progress);
+  }
+
   FitResult fitOne(std::size_t task, const std::vector<CoordinatePrior>& prior,
-                   ProgressSink* sink, double* score) {
+                   const std::vector<double>& start, ProgressSink* sink, double* score) const {
     const int repetition = static_cast<int>(task / static_cast<std::size_t>(folds_));
     const int fold = static_cast<int>(task % static_cast<std::size_t>(folds_));
     std::vector<double> training, heldOut;
@@ -147,23 +175,37 @@ class FoldFits {
     FitRequest fitRequest = req_.fit;
     fitRequest.weights = training.data();
     fitRequest.prior = prior;
-    fitRequest.start = req_.settings.resetCoefficients ? base_ : warm_[task];
+    fitRequest.start = start;
     fitRequest.control.verbose = false;
     fitRequest.control.threads = 1;  // the folds are what runs in parallel
     fitRequest.keepLinearPredictor = true;
     const FitResult fit = fitCcd(fitRequest, sink);
-    const bool usable = allFinite(fit.beta);
-    warm_[task] = usable ? fit.beta : base_;
-    *score = usable ? predictiveLogLikelihoodAtEta(*req_.fit.data, heldOut.data(), fit.eta)
-                    : std::nan("");
+    *score = allFinite(fit.beta)
+                 ? predictiveLogLikelihoodAtEta(*req_.fit.data, heldOut.data(), fit.eta)
+                 : std::nan("");
     return fit;
+  }
+
+  // The all-data solution at the evaluated variance nearest to `variance` in log scale (ties:
+  // the larger variance); the request's start before any.
+  const std::vector<double>& nearestSolution(double variance) const {
+    const std::vector<double>* nearest = &base_;
+    double nearestDistance = std::numeric_limits<double>::infinity();
+    for (const auto& [v, beta] : allData_) {
+      const double distance = std::fabs(std::log(v / variance));
+      if (distance <= nearestDistance) {
+        nearest = &beta;
+        nearestDistance = distance;
+      }
+    }
+    return *nearest;
   }
 
   const CrossValidationRequest& req_;
   const int folds_;
   const std::size_t tasks_;
   const std::vector<double> base_;
-  std::vector<std::vector<double>> warm_;  // per task: the beta of its last fit
+  std::map<double, std::vector<double>> allData_;  // all-data solutions by variance
 };
 
 std::string describe(const CvEvaluation& e) {

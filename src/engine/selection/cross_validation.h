@@ -7,10 +7,12 @@
 // (row in the fold)) at the fold fit's beta. The objective is the mean over all tasks; the
 // curve also keeps the standard deviation and every task's value.
 //
-// Warm starts: each task starts its fit from its own previous beta along the search (unless
-// resetCoefficients, then from the request's start). Tasks run in parallel through
-// runTasks(); each depends only on its own history, and the mean is summed in task order, so
-// the result is bit-identical for any number of threads.
+// Warm starts (unless resetCoefficients; then every fit starts from the request's start):
+// each candidate first gets a fit on all the data, started from the all-data solution at
+// the nearest candidate evaluated before, and its fold fits start from that fit's solution
+// (why: FoldFits in cross_validation.cpp). Fold fits run in parallel through runTasks();
+// each depends only on the variances evaluated before, and the mean is summed in task order,
+// so the result is bit-identical for any number of threads.
 //
 // Starting variance of the auto search when none is given (startingVarianceGuess()):
 //  - normal prior: Genkin, Lewis and Madigan's (2007) default, v0 = d / mean_r ||x_r||^2,
@@ -60,6 +62,7 @@ struct CvEvaluation {
   std::vector<double> values;  // one per task, repetition-major
   int notConverged = 0;        // fold fits whose status was not Success
   long long cycles = 0;        // CCD cycles of its fold fits, summed (the work it took)
+  int allDataCycles = 0;       // CCD cycles of the all-data fit its fold fits start from
   int order = 0;               // 1 for the first candidate the search scored, 2 next, ...
 };
 
