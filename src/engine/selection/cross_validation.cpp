@@ -1,6 +1,7 @@
 #include "selection/cross_validation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -135,13 +136,17 @@ class FoldFits {
     if (!req_.settings.resetCoefficients) {
       const FitResult all = fitAllData(variance, prior, progress);
       out.allDataCycles = all.iterations;
+      out.allDataSeconds = all.seconds;
       if (allFinite(all.beta)) start = &(allData_[variance] = all.beta);
     }
+    const auto foldsStarted = std::chrono::steady_clock::now();
     runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
       const FitResult fit = fitOne(i, prior, *start, sink, &out.values[i]);
       converged[i] = fit.status == FitStatus::Success;
       cycles[i] = fit.iterations;
     }, progress);
+    out.foldSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - foldsStarted).count();
     double sum = 0.0;
     for (std::size_t i = 0; i < tasks_; ++i) {
       sum += out.values[i];
@@ -163,6 +168,7 @@ class FoldFits {
     request.start = nearestSolution(variance);
     request.control.verbose = false;
     request.control.threads = req_.settings.threads;
+    request.control.tolerance *= kStartLooseness;
     return fitCcd(request, progress);
   }
 
@@ -201,6 +207,10 @@ class FoldFits {
     return *nearest;
   }
 
+  // The all-data fit is only a start: it needs to be accurate well within the distance from
+  // it to the folds' solutions, not to the user's tolerance.
+  static constexpr double kStartLooseness = 100;
+
   const CrossValidationRequest& req_;
   const int folds_;
   const std::size_t tasks_;
@@ -211,10 +221,10 @@ class FoldFits {
 std::string describe(const CvEvaluation& e) {
   char line[200];
   std::snprintf(line, sizeof line,
-                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g), "
-                "%lld fold-fit cycles%s",
-                e.variance, e.mean, e.sd, e.cycles,
-                e.notConverged ? " (some fold fits did not converge)" : "");
+                "cross-validation: variance %.6g, predictive log-likelihood %.6g (sd %.4g); "
+                "all-data fit %d cycles %.2f s, fold fits %lld cycles %.2f s%s",
+                e.variance, e.mean, e.sd, e.allDataCycles, e.allDataSeconds, e.cycles,
+                e.foldSeconds, e.notConverged ? " (some fold fits did not converge)" : "");
   return line;
 }
 

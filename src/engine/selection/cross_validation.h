@@ -63,6 +63,8 @@ struct CvEvaluation {
   int notConverged = 0;        // fold fits whose status was not Success
   long long cycles = 0;        // CCD cycles of its fold fits, summed (the work it took)
   int allDataCycles = 0;       // CCD cycles of the all-data fit its fold fits start from
+  double allDataSeconds = 0.0;  // elapsed: the all-data fit (progress messages only)
+  double foldSeconds = 0.0;     // elapsed: the fold fits and their held-out scores
   int order = 0;               // 1 for the first candidate the search scored, 2 next, ...
 };
 
