@@ -168,7 +168,7 @@ class FoldFits {
     request.start = nearestSolution(variance);
     request.control.verbose = false;
     request.control.threads = req_.settings.threads;
-    request.control.tolerance *= kStartLooseness;
+    request.control.tolerance *= kAllDataToleranceFactor;
     return fitCcd(request, progress);
   }
 
@@ -206,10 +206,6 @@ class FoldFits {
     }
     return *nearest;
   }
-
-  // The all-data fit is only a start: it needs to be accurate well within the distance from
-  // it to the folds' solutions, not to the user's tolerance.
-  static constexpr double kStartLooseness = 100;
 
   const CrossValidationRequest& req_;
   const int folds_;
