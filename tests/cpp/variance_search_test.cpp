@@ -70,16 +70,16 @@ TEST(SearchVariance, AutoScoresTheSecondHalfDecadeOnlyWhenTheFirstDoesNotImprove
     for (double c : calls) n += std::fabs(std::log10(c / v)) < 1e-9 ? 1 : 0;
     return n;
   };
-  // Peak 0.3 decades below 100 (bracket center), so the better neighbour is 10: 10^1.5 is
-  // scored, improves on 100, and 10^2.5 is never scored.
+  // Peak 0.3 decades below 10 (bracket center: 1, 10 and 100 are scored, 100 falls), so the
+  // better neighbour is 1: 10^0.5 is scored, improves on 10, and 10^1.5 is never scored.
   {
     std::vector<double> calls;
     SearchSettings settings;
     settings.start = 1.0;
-    const SearchOutcome out = searchVariance(settings, peakAt(std::pow(10.0, 1.7), &calls));
-    EXPECT_EQ(count(calls, std::pow(10.0, 1.5)), 1);
-    EXPECT_EQ(count(calls, std::pow(10.0, 2.5)), 0);
-    EXPECT_NEAR(std::log10(out.variance), 1.7, 0.05);
+    const SearchOutcome out = searchVariance(settings, peakAt(std::pow(10.0, 0.7), &calls));
+    EXPECT_EQ(count(calls, std::pow(10.0, 0.5)), 1);
+    EXPECT_EQ(count(calls, std::pow(10.0, 1.5)), 0);
+    EXPECT_NEAR(std::log10(out.variance), 0.7, 0.05);
   }
   // Peak 0.05 decades above 100 on a skewed curve that falls slowly above, so the better
   // neighbour is 1000: 10^2.5 is scored first, does not improve, and 10^1.5 is scored too.
@@ -97,6 +97,57 @@ TEST(SearchVariance, AutoScoresTheSecondHalfDecadeOnlyWhenTheFirstDoesNotImprove
     EXPECT_GE(calls.size(), 6u);
     EXPECT_LT(std::fabs(std::log10(out.variance) - 2.05), 0.1);
   }
+}
+
+// The walk slows down over the maximum: the vertex of the last three points is scored before
+// the next decade, brackets the peak, and the next decade is never scored.
+TEST(SearchVariance, AVertexStepBracketsWhereTheWalkSlowsDown) {
+  for (double direction : {1.0, -1.0}) {
+    std::vector<double> calls;
+    SearchSettings settings;
+    settings.start = 1.0;
+    // Skewed like a CV curve: steep on the strongly penalized side, flat on the other.
+    const double peak = 1.55 * direction;
+    const SearchOutcome out = searchVariance(settings, [&](double v) {
+      calls.push_back(v);
+      const double d = (std::log10(v) - peak) * direction;
+      return d < 0.0 ? -100.0 - 4.0 * d * d : -100.0 - 0.5 * d * d;
+    });
+    EXPECT_TRUE(out.bracketed);
+    // Up: 1, 10, 100, then the vertex (between 10 and 100), which brackets the peak. Down:
+    // 1, 10 (worse), 0.1, 0.01, then the vertex.
+    const std::size_t at = direction > 0 ? 3 : 4;
+    ASSERT_GT(calls.size(), at);
+    const double vertex = std::log10(calls[at]) * direction;
+    EXPECT_GT(vertex, 1.1);
+    EXPECT_LT(vertex, 1.9);
+    for (double c : calls) EXPECT_LT(std::fabs(std::log10(c)), 2.5) << "scored " << c;
+    // (Skewed 8 to 1 in curvature, the parabola steps land within about 0.1 decade.)
+    EXPECT_LT(std::fabs(std::log10(out.variance) - peak), 0.15);
+    EXPECT_LE(calls.size(), at + 1 + 3);
+  }
+}
+
+// A vertex that does not beat the last point costs one evaluation; the walk goes on to the
+// real peak.
+TEST(SearchVariance, AFailedVertexStepLetsTheWalkGoOn) {
+  std::vector<double> calls;
+  SearchSettings settings;
+  settings.start = 1.0;
+  // Steep up to t = 1, then a slow rise up to t = 3.4, then falling.
+  const SearchOutcome out = searchVariance(settings, [&](double v) {
+    calls.push_back(v);
+    const double t = std::log10(v);
+    if (t <= 1.0) return 10.0 * t;
+    if (t <= 3.4) return 10.0 + (t - 1.0);
+    return 12.4 - 5.0 * (t - 3.4);
+  });
+  EXPECT_TRUE(out.bracketed);
+  ASSERT_GE(calls.size(), 5u);
+  EXPECT_GT(std::log10(calls[3]), 1.1);  // the vertex of 0, 1, 2: tried, beaten by 2
+  EXPECT_LT(std::log10(calls[3]), 1.9);
+  EXPECT_NEAR(std::log10(calls[4]), 3.0, 1e-12);  // the walk went on
+  EXPECT_NEAR(std::log10(out.variance), 3.4, 0.3);
 }
 
 TEST(SearchVariance, AutoStopsAtTheStepLimitOnAMonotoneCurve) {

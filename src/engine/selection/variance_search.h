@@ -16,9 +16,14 @@
 //     Ties (scores within a relative 1e-8) go up, so that a flat region of all-zero
 //     coefficients (a strong Laplace penalty) does not stop the walk early. A curve that
 //     keeps rising, however slowly, is not bracketed: the data prefer (almost) no penalty.
-//  2. Refine: score the half-decade point around the bracket's center on the side of its
-//     better neighbour, and the one on the other side only if the first is not better than
-//     the center (a unimodal curve cannot peak there then); then fit a parabola through the
+//     Vertex step: when a walk's last decade gained under a third of the one before, the
+//     parabola through its last three points peaks well inside that decade; its vertex is
+//     scored, and if it beats the last point the maximum is bracketed there (its neighbours
+//     less than a decade away), saving the next decade; otherwise the walk goes on.
+//  2. Refine: for a decade bracket, score the half-decade point around its center on the
+//     side of its better neighbour, and the one on the other side only if the first is not
+//     better than the center (a unimodal curve cannot peak there then); then fit a parabola
+//     through the
 //     best evaluated point and its evaluated neighbours, score its vertex, and repeat at
 //     most maxRefineSteps times; stop when the vertex is less than refineTolerance decades
 //     from the best point or the three points are not concave.
