@@ -20,7 +20,11 @@
 #include "data/design_storage.h"
 #include "solver/ccd_solver.h"
 
+#include "bench_support.h"
+
 using namespace argus;
+using argus::bench::PrintSink;
+using argus::bench::median;
 
 namespace {
 
@@ -65,10 +69,6 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
 int activeSet = -1;
 bool verbose = false;
 
-struct PrintSink : ProgressSink {
-  void message(const std::string& m) override { std::fprintf(stderr, "%s\n", m.c_str()); }
-};
-
 double variance = 1.0;
 
 FitResult fit(const Problem& pr, ConvergenceType conv, double tol) {
@@ -111,18 +111,17 @@ int main(int argc, char** argv) {
     cpu.push_back(static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
     times.push_back(f.seconds);
   }
-  std::sort(cpu.begin(), cpu.end()); std::printf("min cpu %.3f  ", cpu[0]);
-  std::sort(times.begin(), times.end());
+  std::printf("min cpu %.3f  ", *std::min_element(cpu.begin(), cpu.end()));
   double maxDiff = 0.0;
   int nonzero = 0;
   for (std::size_t j = 0; j < f.beta.size(); ++j) {
     maxDiff = std::max(maxDiff, std::fabs(f.beta[j] - ref.beta[j]));
     nonzero += j > 0 && f.beta[j] != 0.0;
   }
-  const double t = times[times.size() / 2];
+  const double t = median(times);
   std::printf("%s tol %g: %d cycles, %.3f s (cpu %.3f s), %.1f ms/cycle, %s, nonzero %d, "
               "max|beta - ref| %.2g, objective - ref %.3g (ref: %d cycles, %.3f s)\n",
-              convName.c_str(), tol, f.iterations, t, cpu[cpu.size() / 2], 1000 * t / f.iterations,
+              convName.c_str(), tol, f.iterations, t, median(cpu), 1000 * t / f.iterations,
               fitStatusName(f.status).c_str(), nonzero, maxDiff,
               -(f.logLikelihood + f.logPrior) - refObj, ref.iterations, ref.seconds);
   return 0;

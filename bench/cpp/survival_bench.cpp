@@ -23,7 +23,11 @@
 #include "data/row_plan.h"
 #include "solver/ccd_solver.h"
 
+#include "bench_support.h"
+
 using namespace argus;
+using argus::bench::PrintSink;
+using argus::bench::median;
 
 namespace {
 
@@ -88,10 +92,6 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, ModelType mode
   d.outcomes.nStrata = plan.nStrata;
 }
 
-struct PrintSink : ProgressSink {
-  void message(const std::string& m) override { std::fprintf(stderr, "%s\n", m.c_str()); }
-};
-
 FitResult fit(const Problem& pr, double variance, int maxCycles) {
   FitRequest req;
   req.data = &pr.data;
@@ -127,16 +127,13 @@ int main(int argc, char** argv) {
     full.push_back(f.seconds);
     one.push_back(fit(pr, variance, 1).seconds);
   }
-  std::sort(full.begin(), full.end());
-  std::sort(one.begin(), one.end());
-  std::sort(cpu.begin(), cpu.end());
-  const double t = full[full.size() / 2], t1 = one[one.size() / 2];
+  const double t = median(full), t1 = median(one);
   int nonzero = 0;
   for (const double b : f.beta) nonzero += b != 0.0;
   std::printf("%s %s n %lld p %d: %d cycles, %.3f s (cpu %.3f s), one cycle %.3f s, "
               "%.1f ms/cycle, %s, nonzero %d, objective %.10g\n",
               modelName.c_str(), tiesName.c_str(), static_cast<long long>(n), p, f.iterations, t,
-              cpu[cpu.size() / 2], t1, f.iterations > 1 ? 1000 * (t - t1) / (f.iterations - 1) : 0.0,
+              median(cpu), t1, f.iterations > 1 ? 1000 * (t - t1) / (f.iterations - 1) : 0.0,
               fitStatusName(f.status).c_str(), nonzero, -(f.logLikelihood + f.logPrior));
   return 0;
 }

@@ -236,10 +236,14 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
 
 namespace {
 
-// Row and value of a column's stored entry p (dense and intercept: p is the row).
-std::int64_t entryRow(const ColumnView& c, std::int64_t p) {
-  return (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) ? c.rows[p] : p;
+// Indicator and sparse columns store their rows; dense and intercept columns have one entry
+// per row, entry p being row p.
+bool storesRows(const ColumnView& c) {
+  return c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
 }
+
+// Row and value of a column's stored entry p.
+std::int64_t entryRow(const ColumnView& c, std::int64_t p) { return storesRows(c) ? c.rows[p] : p; }
 double entryValue(const ColumnView& c, std::int64_t p) {
   switch (c.kind) {
     case ColumnKind::Sparse:
@@ -250,9 +254,9 @@ double entryValue(const ColumnView& c, std::int64_t p) {
   }
 }
 
-// Stored entries of a column; dense and intercept columns have one per row.
+// Stored entries of a column.
 std::int64_t itemCount(const ColumnView& c, std::int64_t nRows) {
-  return (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) ? c.nnz : nRows;
+  return storesRows(c) ? c.nnz : nRows;
 }
 
 // Visits a column's entries [begin, end) as f(row, value), prefetching the row records a few
@@ -287,8 +291,7 @@ void SurvivalLikelihood::buildEntryOrder() {
     const ColumnView& c = column(j);
     std::vector<std::int32_t>& order = entryOrder_[j];
     order.clear();
-    const std::int64_t n = (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse)
-                               ? c.nnz : nRows();
+    const std::int64_t n = itemCount(c, nRows());
     for (std::int64_t p = 0; p < n; ++p) {
       const std::int64_t r = entryRow(c, p);
       // An entry at the stratum's base slot never changes a risk set.
@@ -401,7 +404,7 @@ int SurvivalLikelihood::planChunks(const ColumnView& c, std::int64_t* bounds) co
   if (!index_.countingProcess()) {
     while (chunks < kMaxChunks && n >= 2 * chunks * chunkItems_) chunks *= 2;
   }
-  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+  const bool stored = storesRows(c);
   bounds[0] = 0;
   for (int i = 1; i < chunks; ++i) {
     const std::int64_t target = n * i / chunks;
@@ -437,7 +440,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
   std::int64_t bounds[kMaxChunks + 1];
   const int chunks = planChunks(c, bounds);
   ScanPartial parts[kMaxChunks];
-  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+  const bool stored = storesRows(c);
   const RowRecord<FineGray>* rows = records<FineGray>();
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
@@ -501,7 +504,7 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
   const int chunks = planChunks(c, bounds);
   const double unitFactor = std::exp(delta);
   const bool counting = index_.countingProcess();
-  const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+  const bool stored = storesRows(c);
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);

@@ -1,0 +1,23 @@
+// What the engine-only benchmarks share: a progress sink that prints the solver's cycle lines
+// (ARGUS_VERBOSE) and the median of repeated timings.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "solver/ccd_solver.h"
+
+namespace argus::bench {
+
+struct PrintSink : ProgressSink {
+  void message(const std::string& m) override { std::fprintf(stderr, "%s\n", m.c_str()); }
+};
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace argus::bench
