@@ -22,12 +22,36 @@ struct RowDerivatives {
   double slope;
 };
 
+// log(y!) = lgamma(y + 1) for y >= 0. Not glibc's lgamma, which writes the global `signgam` on
+// every call (a data race when fold fits run on threads): shift the argument up to 16 with
+// lgamma(x) = lgamma(x + m) - log(x (x + 1) ... (x + m - 1)), then Stirling's series, whose
+// first omitted term is below 1.2e-14 there (tests/cpp/glm_functors_test.cpp checks it
+// against std::lgamma to 1e-13 relative).
+ARGUS_HOST_DEVICE inline double logGammaPlusOne(double y) {
+  if (y == 0.0 || y == 1.0) return 0.0;
+  double x = y + 1.0;
+  double product = 1.0;
+  while (x < 16.0) {
+    product *= x;
+    x += 1.0;
+  }
+  const double inverse = 1.0 / x;
+  const double inverse2 = inverse * inverse;
+  const double series =
+      inverse * (1.0 / 12.0 - inverse2 * (1.0 / 360.0 - inverse2 * (1.0 / 1260.0 - inverse2 / 1680.0)));
+  constexpr double kHalfLog2Pi = 0.91893853320467274;
+  return (x - 0.5) * std::log(x) - x + kHalfLog2Pi + series - std::log(product);
+}
+
 ARGUS_HOST_DEVICE inline double log1pExp(double eta) {
   return eta > 0.0 ? eta + std::log1p(std::exp(-eta)) : std::log1p(std::exp(eta));
 }
 
 struct LeastSquaresRow {
   static constexpr bool kUsesExp = false;
+  // The log-likelihood -RSS/2 carries the outcome's units: its dispersion is estimated
+  // (optimalityViolation in priors/optimality.h). It is also the one quadratic in eta.
+  static constexpr bool kEstimatesDispersion = true;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double eta, double, double wy, double wt) const {
     return {wy - wt * eta, wt, 0.0};
   }
@@ -41,6 +65,7 @@ struct LeastSquaresRow {
 // overflowed exp(eta) gives mu = 1 rather than inf / inf (and no branch in the loop).
 struct LogisticRow {
   static constexpr bool kUsesExp = true;
+  static constexpr bool kEstimatesDispersion = false;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
                                                double wt) const {
     const double e = expEta < 1e300 ? expEta : 1e300;
@@ -58,6 +83,7 @@ struct LogisticRow {
 // equals glm(family = poisson, offset = log(time)).
 struct PoissonRow {
   static constexpr bool kUsesExp = true;
+  static constexpr bool kEstimatesDispersion = false;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
                                                double wt) const {
     const double mu = wt * expEta;
@@ -66,7 +92,7 @@ struct PoissonRow {
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double exposure) const {
     if (w == 0.0) return 0.0;
     const double mu = exposure * std::exp(eta);
-    return w * (y * std::log(mu) - mu - std::lgamma(y + 1.0));
+    return w * (y * std::log(mu) - mu - logGammaPlusOne(y));
   }
 };
 
