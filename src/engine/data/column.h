@@ -54,4 +54,9 @@ inline void forEachEntry(const ColumnView& c, std::int64_t nRows, F&& f) {
   }
 }
 
+// The largest |x| among a column's stored entries (1 for indicator and intercept columns, 0 for
+// an empty one): the scale on which the solver measures a step of beta_j (x_j times the step
+// is the change of the linear predictor).
+double columnMaxAbs(const ColumnView& c);
+
 }  // namespace argus

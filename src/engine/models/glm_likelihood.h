@@ -126,6 +126,45 @@ class GlmLikelihood final : public Likelihood {
     return sum;
   }
 
+  // Least squares: the weighted mean squared residual (floored at 1e-16 of the weighted mean
+  // of y^2, so that an exact fit does not divide rounding noise by zero). Others: 1.
+  double dispersion() const override {
+    if constexpr (!Row::kEstimatesDispersion) {
+      return 1.0;
+    } else {
+      double rss = 0.0, weight = 0.0, squares = 0.0;
+      for (std::int64_t r = 0; r < nRows(); ++r) {
+        const double w = this->weight(r), y = data_.outcomes.y[r];
+        const double e = y - (rows_[r].eta + shift_);
+        rss += w * e * e;
+        squares += w * y * y;
+        weight += w;
+      }
+      if (!(weight > 0.0)) return 1.0;
+      return std::fmax(rss, 1e-16 * squares + 1e-300) / weight;
+    }
+  }
+
+  bool quadratic() const override { return Row::kEstimatesDispersion; }
+
+  // A direction is a dense column: the same sums as gradHess(j), and a step that moves every
+  // row (the intercept's running sums are then recomputed when next needed).
+  bool supportsDirection() const override { return true; }
+  GradHess gradHessAlong(const std::vector<double>& d) const override {
+    const ColumnSums sums = sumColumn<false>(nullptr, d.data(), nRows());
+    return {sums.g, sums.h};
+  }
+  void stepAlong(const std::vector<double>& d, double alpha) override {
+    ++steps_;
+    trackedStale_ = true;
+    for (std::int64_t r = 0; r < nRows(); ++r) {
+      GlmRowState& s = rows_[r];
+      const double change = alpha * d[r];
+      s.eta += change;
+      if (Row::kUsesExp) s.expEta *= std::exp(change);
+    }
+  }
+
  private:
   // Recompute the intercept's running sums exactly after this much total intercept
   // movement (the Taylor error grows as its cube: ~0.2% of C at 0.2), or after a single

@@ -287,23 +287,23 @@ inline void forEntriesPrefetched(const ColumnView& c, std::int64_t begin, std::i
 
 void SurvivalLikelihood::buildEntryOrder() {
   entryOrder_.resize(data_.design.nColumns());
-  for (std::size_t j = 0; j < entryOrder_.size(); ++j) {
-    const ColumnView& c = column(j);
-    std::vector<std::int32_t>& order = entryOrder_[j];
-    order.clear();
-    const std::int64_t n = itemCount(c, nRows());
-    for (std::int64_t p = 0; p < n; ++p) {
-      const std::int64_t r = entryRow(c, p);
-      // An entry at the stratum's base slot never changes a risk set.
-      if (!index_.isBase(index_.entrySlot[r], stratum_[r]))
-        order.push_back(static_cast<std::int32_t>(p));
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-      const std::int64_t ra = entryRow(c, a), rb = entryRow(c, b);
-      if (stratum_[ra] != stratum_[rb]) return stratum_[ra] < stratum_[rb];
-      return index_.entrySlot[ra] > index_.entrySlot[rb];
-    });
+  for (std::size_t j = 0; j < entryOrder_.size(); ++j) entryOrder_[j] = entryOrderOf(column(j));
+}
+
+std::vector<std::int32_t> SurvivalLikelihood::entryOrderOf(const ColumnView& c) const {
+  std::vector<std::int32_t> order;
+  const std::int64_t n = itemCount(c, nRows());
+  for (std::int64_t p = 0; p < n; ++p) {
+    const std::int64_t r = entryRow(c, p);
+    // An entry at the stratum's base slot never changes a risk set.
+    if (!index_.isBase(index_.entrySlot[r], stratum_[r])) order.push_back(static_cast<std::int32_t>(p));
   }
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    const std::int64_t ra = entryRow(c, a), rb = entryRow(c, b);
+    if (stratum_[ra] != stratum_[rb]) return stratum_[ra] < stratum_[rb];
+    return index_.entrySlot[ra] > index_.entrySlot[rb];
+  });
+  return order;
 }
 
 void SurvivalLikelihood::rebuildFromEta() {
@@ -456,7 +456,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
 }
 
 GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
-  if (index_.countingProcess()) return scanCountingProcess(j);
+  if (index_.countingProcess()) return scanCountingProcess(column(j), entryOrder_[j], linearTerm_(j));
   return scanView(column(j), linearTerm_(j));
 }
 
@@ -467,9 +467,9 @@ GradHess SurvivalLikelihood::scanView(const ColumnView& c, double linearTerm) co
 
 // Counting process (Cox only): merge the exits (row order) with the entries (pre-sorted) by
 // stratum, then slot descending. Entries subtract: the row is not at risk at or below a(r).
-GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
-  const ColumnView& c = column(j);
-  const std::vector<std::int32_t>& entries = entryOrder_[j];
+GradHess SurvivalLikelihood::scanCountingProcess(const ColumnView& c,
+                                                 const std::vector<std::int32_t>& entries,
+                                                 double linearTerm) const {
   std::size_t e = 0;
   auto run = [&](auto& scan) {
     auto visitEntry = [&](std::int64_t r, double x) {
@@ -488,7 +488,7 @@ GradHess SurvivalLikelihood::scanCountingProcess(std::size_t j) const {
     });
     for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
     const ScanPartial part = scan.partial();
-    return combineScans(&part, 1, linearTerm_(j));
+    return combineScans(&part, 1, linearTerm);
   };
   if (efron_) {
     CoordinateScan<true, false> scan(*this, &scratch_[0]);
@@ -535,9 +535,10 @@ void SurvivalLikelihood::stepView(const ColumnView& c, double delta) {
   return efron_ ? stepColumn<true, false>(c, delta) : stepColumn<false, false>(c, delta);
 }
 
-// A whole cycle's move of eta as one more "column" (dense, O(N)). Counting-process data would
-// need the entries of every row re-sorted for it; they are left to the coordinates alone.
-bool SurvivalLikelihood::supportsDirection() const { return !index_.countingProcess(); }
+// A direction d (a whole cycle's move of eta, or a block column in the solver's block Newton
+// step) is one more "column": dense, O(N). Counting-process data merge its entries, which are
+// the same for every dense column, in the order computed once (denseEntryOrder_).
+bool SurvivalLikelihood::supportsDirection() const { return true; }
 
 namespace {
 ColumnView denseView(const std::vector<double>& d) {
@@ -553,7 +554,9 @@ GradHess SurvivalLikelihood::gradHessAlong(const std::vector<double>& d) const {
   double linear = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r)
     if (isEvent(r)) linear += weight(r) * d[r];
-  return scanView(denseView(d), linear);
+  if (!index_.countingProcess()) return scanView(denseView(d), linear);
+  if (denseEntryOrder_.empty() && nRows() > 0) denseEntryOrder_ = entryOrderOf(denseView(d));
+  return scanCountingProcess(denseView(d), denseEntryOrder_, linear);
 }
 
 void SurvivalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {

@@ -84,7 +84,9 @@ class SurvivalLikelihood final : public Likelihood {
   void stepColumn(const ColumnView& c, double delta);
   GradHess scanView(const ColumnView& c, double linearTerm) const;
   void stepView(const ColumnView& c, double delta);
-  GradHess scanCountingProcess(std::size_t j) const;
+  GradHess scanCountingProcess(const ColumnView& c, const std::vector<std::int32_t>& entries,
+                               double linearTerm) const;
+  std::vector<std::int32_t> entryOrderOf(const ColumnView& c) const;
 
   void rebuildFromEta() override;
   void scatterRows();   // D, competing and tied sums from u
@@ -154,6 +156,9 @@ class SurvivalLikelihood final : public Likelihood {
   ColumnLinearTerms linearTerm_;       // sum over events of w x_j
   // Counting process: per column, entry positions sorted by (stratum, entry slot descending).
   std::vector<std::vector<std::int32_t>> entryOrder_;
+  // The same for a dense direction (gradHessAlong), built on first use; empty if no entry
+  // leaves the base slot, which merely repeats the (cheap) build.
+  mutable std::vector<std::int32_t> denseEntryOrder_;
   // Fine-Gray: per chunk, the competing items of the stratum being scanned.
   mutable std::vector<std::pair<std::int32_t, double>> scratch_[kMaxChunks];
   std::unique_ptr<WorkerTeam> team_;

@@ -1,10 +1,12 @@
 #include "solver/ccd_solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "common/errors.h"
 #include "solver/cycle_schedule.h"
+#include "solver/recession.h"
 
 namespace argus {
 
@@ -13,6 +15,7 @@ std::string fitStatusName(FitStatus status) {
     case FitStatus::Success: return "SUCCESS";
     case FitStatus::MaxIterations: return "MAX_ITERATIONS";
     case FitStatus::IllConditioned: return "ILLCONDITIONED";
+    case FitStatus::NoFiniteMle: return "NO_FINITE_MLE";
   }
   return "UNKNOWN";
 }
@@ -35,16 +38,25 @@ CycleState initialState(const FitRequest& req) {
   ARGUS_REQUIRE(req.start.empty() || req.start.size() == p, "starting coefficients have the wrong length");
   ARGUS_REQUIRE(req.fixed.empty() || req.fixed.size() == p, "fixed flags have the wrong length");
   ARGUS_REQUIRE(req.control.tolerance > 0.0, "tolerance must be positive");
+  ARGUS_REQUIRE(req.control.optimalityTolerance > 0.0, "optimalityTolerance must be positive");
   ARGUS_REQUIRE(req.control.maxIterations > 0, "maxIterations must be positive");
   ARGUS_REQUIRE(req.control.initialBound > 0.0, "initialBound must be positive");
 
   CycleState s;
   s.beta = req.start.empty() ? std::vector<double>(p, 0.0) : req.start;
   for (double b : s.beta) ARGUS_REQUIRE(std::isfinite(b), "starting coefficients must be finite");
-  s.bound.assign(p, req.control.initialBound);
+  // The trust region limits how far a step moves the linear predictor: initialBound in units
+  // of x_j's largest |value| (indicator columns: beta units), so that a column's scale does
+  // not decide how many cycles its coefficient needs to get anywhere.
+  s.bound.resize(p);
+  for (std::size_t j = 0; j < p; ++j) {
+    const double scale = columnMaxAbs(req.data->design.columns[j]);
+    s.bound[j] = scale > 0.0 ? req.control.initialBound / scale : req.control.initialBound;
+  }
   s.prior = req.prior;
   s.fixed = req.fixed.empty() ? std::vector<unsigned char>(p, 0) : req.fixed;
   s.extrapolate = req.control.extrapolate;
+  s.blockNewton = req.control.blockNewton;
   return s;
 }
 
@@ -63,20 +75,45 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   CycleState state = initialState(req);
   std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights, req.control.threads);
 
+  FitResult result;
+  CycleReadout previous = runner->reset(state);
+  const bool anyFlat = std::any_of(state.prior.begin(), state.prior.end(), [](const CoordinatePrior& p) {
+    return p.kind == PriorKind::None;
+  });
+  if (anyFlat && finite(previous)) {
+    result.aliased = runner->aliasedColumns(state);
+    for (const std::int32_t j : result.aliased) {
+      state.fixed[j] = 1;
+      state.beta[j] = 0.0;
+    }
+    if (!result.aliased.empty()) previous = runner->reset(state);
+  }
   CycleSchedule schedule(req.data->design, state.fixed, req.control.activeSet);
 
   const ReadoutNeeds needs = readoutNeeds(req.control.convergence, req.control.verbose);
-  FitResult result;
-  CycleReadout previous = runner->reset(state);
   double previousPrior = logPriorTotal(state.beta, state.prior);
   result.status = finite(previous) ? FitStatus::MaxIterations : FitStatus::IllConditioned;
+  result.optimality = NAN;
 
+  constexpr double kGateFloor = 1e-6;  // relative to tolerance
+  constexpr int kCheckEvery = 10;
+  double gate = req.control.tolerance;
+  int failedChecks = 0, lastCheck = 0;
+  // Where beta was 8 to 16 cycles ago (the start at first): the recent move, along which
+  // coefficients running off to infinity are probed (solver/recession.h). Over several cycles
+  // the finite coefficients have settled and the move is along the direction of recession.
+  constexpr int kMoveWindow = 8;
+  std::vector<double> older = state.beta, newer = state.beta;
   while (result.status == FitStatus::MaxIterations &&
          result.iterations < req.control.maxIterations) {
     if (progress) progress->checkInterrupt();
     const CyclePlan& plan = schedule.begin(state);
     const CycleReadout current = runner->runCycle(state, plan, needs);
     ++result.iterations;
+    if (result.iterations % kMoveWindow == 0) {
+      older.swap(newer);
+      newer = state.beta;
+    }
     const double logPrior = logPriorTotal(state.beta, state.prior);
     if (!finite(current)) {
       result.status = FitStatus::IllConditioned;
@@ -91,10 +128,27 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
                         "log-likelihood " + std::to_string(current.logLikelihood) +
                         ", change " + std::to_string(measure) + ", moved " +
                         std::to_string(current.coordinatesMoved));
-    if (schedule.finish(measure <= req.control.tolerance, state))
-      result.status = FitStatus::Success;
+    const bool ruleMet = schedule.finish(measure <= gate, state);
+    const bool periodic = failedChecks >= 2 && schedule.lastWasFull() &&
+                          result.iterations - lastCheck >= kCheckEvery;
     previous = current;
     previousPrior = logPrior;
+    if (!ruleMet && !periodic) continue;
+    // A rule was met: certify from a fresh full gradient (this also recomputes every sum).
+    const OptimalityReport report = runner->checkOptimality(state);
+    lastCheck = result.iterations;
+    result.optimality = report.maxViolation;
+    result.worstCoordinate = report.worst;
+    if (progress && req.control.verbose)
+      progress->message("optimality check after cycle " + std::to_string(result.iterations) +
+                        ": largest violation " + std::to_string(report.maxViolation) +
+                        " (coordinate " + std::to_string(report.worst) + ")");
+    if (report.maxViolation <= req.control.optimalityTolerance) {
+      result.status = FitStatus::Success;
+    } else {
+      ++failedChecks;
+      gate = std::max(gate * 0.1, req.control.tolerance * kGateFloor);
+    }
   }
 
   // Report the log-likelihood from freshly recomputed sums, not from drifted ones.
@@ -103,6 +157,15 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   result.logLikelihood = final.logLikelihood;
   result.logPrior = logPriorTotal(state.beta, state.prior);
   if (!finite(final)) result.status = FitStatus::IllConditioned;
+  if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
+    std::vector<double> maxAbs(state.beta.size());
+    for (std::size_t j = 0; j < maxAbs.size(); ++j)
+      maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
+    std::vector<double> recentMove(state.beta.size());
+    for (std::size_t j = 0; j < recentMove.size(); ++j) recentMove[j] = state.beta[j] - older[j];
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove, final.logLikelihood);
+    if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
+  }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -1,8 +1,19 @@
 // Cyclic coordinate descent: the outer loop around CycleRunner::runCycle().
 //
-// fitCcd() validates the request, builds a runner through the dispatch point, cycles until a
-// convergence rule is met or maxIterations is reached, and reports a status. It never asks
-// which device the runner uses.
+// fitCcd() validates the request, builds a runner through the dispatch point, sets aside the
+// flat-prior coordinates the data cannot identify (aliased: held at 0), cycles until a
+// convergence rule is met and the optimality check certifies the result (or maxIterations is
+// reached), probes for coefficients without a finite estimate, and reports a status. It never
+// asks which device the runner uses.
+//
+// Certification. The rules of convergenceType (MODELS.md §4) only watch the change per
+// cycle, which is small both at the optimum and when CCD crawls towards it. So a rule met is
+// a candidate: the fit ends with Success only when the first-order optimality conditions hold
+// at the returned beta, from a fresh full gradient (CycleRunner::checkOptimality,
+// priors/optimality.h): every free coordinate within `optimalityTolerance` conditional
+// standard errors of its optimum. When the check fails, cycling goes on, and the rule must
+// then be met at a tenth of the tolerance before the next check (down to 1e-6 of it; from the
+// second failure on, the check also runs every kCheckEvery cycles), so checks stay rare.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +27,9 @@
 
 namespace argus {
 
-enum class FitStatus { Success, MaxIterations, IllConditioned };
+// NoFiniteMle: the optimality conditions hold (or the cycles ran out) while some flat-prior
+// coefficients run off to infinity (solver/recession.h): FitResult::infinite names them.
+enum class FitStatus { Success, MaxIterations, IllConditioned, NoFiniteMle };
 std::string fitStatusName(FitStatus status);
 
 // Receives progress messages and gives the host a chance to interrupt (the R bridge checks
@@ -30,11 +43,17 @@ class ProgressSink {
 
 struct ControlSettings {
   double tolerance = 1e-6;
+  // Largest optimality violation (priors/optimality.h) a Success may have, in conditional
+  // standard errors.
+  double optimalityTolerance = 1e-4;
   int maxIterations = 1000;
   ConvergenceType convergence = ConvergenceType::Gradient;
   double initialBound = 2.0;
   // Extrapolate each cycle's move where the likelihood supports it (cpu_cycle_runner.h).
   bool extrapolate = true;
+  // A Newton step on the intercept and dense columns after each sweep
+  // (solver/block_newton.h). Off: plain CCD (the tests compare the two).
+  bool blockNewton = true;
   // Active-set cycling (solver/cycle_schedule.h): cycle over the nonzero and unpenalized
   // coordinates until they settle, then confirm with a full cycle.
   bool activeSet = true;
@@ -66,6 +85,12 @@ struct FitResult {
   double logPrior = 0.0;
   double seconds = 0.0;
   std::vector<double> eta;  // only with FitRequest::keepLinearPredictor
+  // The optimality check at beta: the largest violation and its coordinate (-1: none free).
+  // Measured whenever a rule was met; a fit that never got there reports NaN.
+  double optimality = 0.0;
+  std::int32_t worstCoordinate = -1;
+  std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)
+  std::vector<std::int32_t> infinite;  // coordinates running off to infinity (NoFiniteMle)
 };
 
 double logPriorTotal(const std::vector<double>& beta, const std::vector<CoordinatePrior>& prior);

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/duplicate_columns.h"
+#include "priors/optimality.h"
 #include "solver/ccd_solver.h"
 
 namespace argus {
 
 CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights, int threads)
-    : data_(data), likelihood_(makeLikelihood(data, weights)) {
+    : data_(data), likelihood_(makeLikelihood(data, weights)), block_(data) {
   likelihood_->setThreads(threads);
 }
 
@@ -49,8 +51,47 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
     likelihood_->applyStep(f, step);
   }
   likelihood_->refreshSums();
-  if (extrapolating && moved > 0) extrapolate(state);
+  if (state.blockNewton && block_.step(*likelihood_, state)) {
+    ++moved;
+    previousDirection_.clear();  // the next cycle's move is not this one's repetition
+  } else if (extrapolating && moved > 0) {
+    extrapolate(state);
+  }
   return readout(moved, needs);
+}
+
+OptimalityReport CpuCycleRunner::checkOptimality(const CycleState& state) {
+  OptimalityReport report;
+  report.logLikelihood = reset(state).logLikelihood;
+  const double dispersion = likelihood_->dispersion();
+  for (std::size_t j = 0; j < state.beta.size(); ++j) {
+    if (state.fixed[j]) continue;
+    const double v = optimalityViolation(likelihood_->gradHess(j), state.beta[j], state.prior[j],
+                                         dispersion);
+    if (report.worst < 0 || !(v <= report.maxViolation)) {
+      report.maxViolation = v;
+      report.worst = static_cast<std::int32_t>(j);
+    }
+  }
+  return report;
+}
+
+std::vector<std::int32_t> CpuCycleRunner::aliasedColumns(const CycleState& state) {
+  std::vector<std::int32_t> inBlock, outside;
+  std::vector<unsigned char> candidate(state.beta.size(), 0);
+  for (const std::int32_t j : block_.candidates()) candidate[j] = 1;
+  for (std::size_t j = 0; j < state.beta.size(); ++j) {
+    if (state.fixed[j] || state.prior[j].kind != PriorKind::None) continue;
+    (candidate[j] ? inBlock : outside).push_back(static_cast<std::int32_t>(j));
+  }
+  std::vector<std::int32_t> out = block_.aliased(*likelihood_, inBlock);
+  // Outside the block (large problems): no curvature, or an exact duplicate of an earlier one.
+  const std::vector<std::int32_t> duplicate = duplicatesOfEarlier(data_.design, outside);
+  for (std::size_t i = 0; i < outside.size(); ++i)
+    if (duplicate[i] >= 0 || !(likelihood_->gradHess(outside[i]).h < 0.0))
+      out.push_back(outside[i]);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void CpuCycleRunner::extrapolate(CycleState& state) {

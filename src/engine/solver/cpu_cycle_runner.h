@@ -12,11 +12,16 @@
 // only if the log posterior rises, so every
 // cycle still increases the objective and the optimum is the same; it costs O(N) (one dense
 // direction), against O(nnz) for the cycle. Likelihoods without supportsDirection() skip it.
+//
+// Block Newton step. After the sweep (and instead of the extrapolation when it moves), a
+// Newton step on the block of solver/block_newton.h: the intercept, the dense columns, and in
+// small problems every column.
 #pragma once
 
 #include <memory>
 
 #include "models/likelihood.h"
+#include "solver/block_newton.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
@@ -30,6 +35,8 @@ class CpuCycleRunner final : public CycleRunner {
                         const ReadoutNeeds& needs) override;
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
   std::vector<double> linearPredictor() override { return likelihood_->eta(); }
+  OptimalityReport checkOptimality(const CycleState& state) override;
+  std::vector<std::int32_t> aliasedColumns(const CycleState& state) override;
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
@@ -37,6 +44,7 @@ class CpuCycleRunner final : public CycleRunner {
 
   const Dataset& data_;
   std::unique_ptr<Likelihood> likelihood_;
+  BlockNewton block_;
   std::vector<double> etaBefore_;
   std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
 };

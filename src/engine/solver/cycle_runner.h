@@ -23,6 +23,8 @@ struct CycleState {
   // After the coordinate loop, try one step along the whole cycle's move (see
   // cpu_cycle_runner.h): kept only when it raises the log posterior.
   bool extrapolate = true;
+  // After the coordinate loop, take a Newton step on the block of solver/block_newton.h.
+  bool blockNewton = true;
 };
 
 // What one cycle visits: `coordinates` in order, each taking an exact Newton step with its
@@ -54,6 +56,13 @@ struct ReadoutNeeds {
   bool etaChange = true;  // sumAbsEta and sumAbsEtaChange
 };
 
+// The first-order optimality check of a fit (priors/optimality.h), from a fresh full gradient.
+struct OptimalityReport {
+  double maxViolation = 0.0;  // largest optimalityViolation over the free coordinates
+  std::int32_t worst = -1;    // the coordinate where it is reached (-1: none free)
+  double logLikelihood = 0.0;
+};
+
 class CycleRunner {
  public:
   virtual ~CycleRunner() = default;
@@ -66,6 +75,13 @@ class CycleRunner {
   virtual GradHess gradHess(std::int32_t j) = 0;
   // eta = offset + X beta as of the last reset(), copied to the host.
   virtual std::vector<double> linearPredictor() = 0;
+  // Recomputes everything at state.beta (as reset()) and checks first-order optimality over
+  // the free coordinates from the full gradient there.
+  virtual OptimalityReport checkOptimality(const CycleState& state) = 0;
+  // The free coordinates under a flat prior that the data cannot identify at state.beta:
+  // without curvature (no information), or collinear with earlier ones (block_newton.h), or
+  // duplicates of earlier columns. Increasing column order; call after reset().
+  virtual std::vector<std::int32_t> aliasedColumns(const CycleState& state) = 0;
 };
 
 }  // namespace argus

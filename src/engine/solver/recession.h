@@ -1,0 +1,36 @@
+// Coefficients without a finite maximum-likelihood estimate: separation in lr, all-zero
+// counts in pr, an arm without events in cox, a single row... The log-likelihood then keeps
+// rising towards a supremum as some coefficients run off to infinity (a direction of
+// recession), CCD creeps after it, and the gradient becomes tiny long before the coefficients
+// stop: by the optimality check alone such a fit looks converged.
+//
+// The test (after the fit): a flat-prior coefficient whose term x_j beta_j already moves the
+// linear predictor by kFarEta or more is moved kProbeEta further in the same direction
+// (beta_j + sign(beta_j) kProbeEta / max|x_j|). At a finite maximum, moving the linear
+// predictor of the column's rows by 10 costs log-likelihood, a lot of it; along a direction of
+// recession it costs nothing (or gains). So the coefficient is flagged when the log-likelihood
+// does not drop by more than rounding (1e-10 of its size). Recession along a combination of
+// coefficients (x1 - x2 separating) is probed along the recent move of the far coefficients
+// (beta minus beta 8 to 16 cycles earlier: the finite ones have settled by then), scaled the
+// same way. Coordinates without any information (no curvature) were
+// set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood here means
+// recession, not indifference. Cost: one reset per probe, for the few far coefficients only.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/cycle_runner.h"
+
+namespace argus {
+
+constexpr double kFarEta = 5.0;
+constexpr double kProbeEta = 10.0;
+
+// `maxAbs`: per column, the largest |x| (columnMaxAbs); `recentMove`: beta minus beta some
+// cycles before; `logLikelihood`: at state.beta. Leaves the runner reset at state.beta.
+std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
+                                        const std::vector<double>& maxAbs,
+                                        const std::vector<double>& recentMove, double logLikelihood);
+
+}  // namespace argus

@@ -1,0 +1,200 @@
+// What fitCcd() does with coefficients the data cannot pin down: aliased (collinear,
+// duplicated, constant, without information: held at 0 and listed) and running off to
+// infinity (NoFiniteMle, solver/recession.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "hand_design.h"
+#include "solver/ccd_solver.h"
+
+namespace argus {
+namespace {
+
+using testing_data::HandDesign;
+
+FitResult fitFlat(const HandDesign& d, PriorKind kind = PriorKind::None) {
+  FitRequest req;
+  req.data = &d.data;
+  req.prior.assign(d.nColumns(), CoordinatePrior{kind, 0.5});
+  for (std::size_t j = 0; j < d.nColumns(); ++j)
+    if (d.data.design.columns[j].kind == ColumnKind::Intercept) req.prior[j] = CoordinatePrior{};
+  return fitCcd(req);
+}
+
+std::vector<double> normals(std::mt19937& rng, std::size_t n, double mean, double sd) {
+  std::normal_distribution<double> normal(mean, sd);
+  std::vector<double> v(n);
+  for (double& x : v) x = normal(rng);
+  return v;
+}
+
+std::vector<double> binary(std::mt19937& rng, std::size_t n, double p) {
+  std::bernoulli_distribution b(p);
+  std::vector<double> v(n);
+  for (double& x : v) x = b(rng) ? 1.0 : 0.0;
+  return v;
+}
+
+TEST(Aliasing, CollinearDuplicatedConstantAndEmptyColumnsAreHeldAtZero) {
+  std::mt19937 rng(11);
+  const std::size_t n = 80;
+  const std::vector<double> a = normals(rng, n, 50.0, 10.0), b = normals(rng, n, 0.0, 1.0);
+  std::vector<double> combination(n), y(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    combination[r] = a[r] - 2.0 * b[r];
+    y[r] = 0.1 * a[r] + b[r] + normals(rng, 1, 0.0, 1.0)[0];
+  }
+  for (const ModelType m : {ModelType::LeastSquares, ModelType::Logistic}) {
+    std::vector<double> outcome = y;
+    if (m == ModelType::Logistic)
+      for (std::size_t r = 0; r < n; ++r) outcome[r] = y[r] > 5.5 ? 1.0 : 0.0;
+    HandDesign d(m, outcome);
+    d.addIntercept();                                             // 0
+    d.addColumn(ColumnKind::Dense, a);                            // 1
+    d.addColumn(ColumnKind::Dense, b);                            // 2
+    d.addColumn(ColumnKind::Dense, combination);                  // 3: a - 2b
+    d.addColumn(ColumnKind::Dense, b);                            // 4: duplicate of b
+    d.addColumn(ColumnKind::Dense, std::vector<double>(n, 3.0));  // 5: constant
+    d.addColumn(ColumnKind::Sparse, std::vector<double>(n, 0.0)); // 6: no entries
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.status, FitStatus::Success) << modelTypeName(m);
+    EXPECT_EQ(fit.aliased, (std::vector<std::int32_t>{3, 4, 5, 6})) << modelTypeName(m);
+    for (const std::int32_t j : fit.aliased) EXPECT_EQ(fit.beta[j], 0.0);
+    // Under a normal prior every coefficient is identified: nothing is set aside.
+    EXPECT_TRUE(fitFlat(d, PriorKind::Normal).aliased.empty()) << modelTypeName(m);
+  }
+}
+
+TEST(Aliasing, DuplicatesOutsideTheBlockAreFoundInLargeProblems) {
+  // 40 indicator columns (more than the block takes): exact duplicates are still caught.
+  std::mt19937 rng(12);
+  const std::size_t n = 400, p = 40;
+  HandDesign d(ModelType::Logistic, binary(rng, n, 0.4));
+  d.addIntercept();
+  std::vector<std::vector<double>> cols;
+  for (std::size_t j = 0; j < p; ++j) cols.push_back(binary(rng, n, 0.1));
+  cols[35] = cols[7];
+  for (const auto& c : cols) d.addColumn(ColumnKind::Indicator, c);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.aliased, (std::vector<std::int32_t>{36}));  // column 35 + the intercept
+}
+
+TEST(Aliasing, CovariatesConstantWithinStrataCarryNoInformation) {
+  std::mt19937 rng(13);
+  const std::size_t n = 60;
+  std::vector<std::int32_t> strata(n);
+  std::vector<double> y(n, 0.0), perStratum(n), x = normals(rng, n, 0.0, 1.0);
+  for (std::size_t r = 0; r < n; ++r) {
+    strata[r] = static_cast<std::int32_t>(r / 4);
+    perStratum[r] = static_cast<double>(strata[r] % 5);
+    if (r % 4 == 0) y[r] = 1.0;
+  }
+  HandDesign d(ModelType::ConditionalLogistic, y);
+  d.addColumn(ColumnKind::Dense, x);
+  d.addColumn(ColumnKind::Dense, perStratum);
+  d.setStrata(strata);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.aliased, (std::vector<std::int32_t>{1}));
+  EXPECT_EQ(fit.status, FitStatus::Success);
+}
+
+TEST(Recession, OutcomesThatNeverOrAlwaysOccurRunOffToInfinity) {
+  std::mt19937 rng(14);
+  const std::size_t n = 50;
+  const std::vector<double> x = normals(rng, n, 0.0, 1.0);
+  {
+    HandDesign d(ModelType::Logistic, std::vector<double>(n, 1.0));
+    d.addIntercept();
+    d.addColumn(ColumnKind::Dense, x);
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
+    ASSERT_FALSE(fit.infinite.empty());
+    EXPECT_EQ(fit.infinite[0], 0);
+    EXPECT_GT(fit.beta[0], 5.0);
+  }
+  {
+    HandDesign d(ModelType::Poisson, std::vector<double>(n, 0.0));
+    d.addIntercept();
+    d.addColumn(ColumnKind::Dense, x);
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
+    ASSERT_FALSE(fit.infinite.empty());
+    EXPECT_EQ(fit.infinite[0], 0);
+    EXPECT_LT(fit.beta[0], -5.0);
+  }
+}
+
+TEST(Recession, ACombinationOfCoefficientsCanSeparate) {
+  // x1 = 1, x2 = 0 always has y = 1; x1 = 0, x2 = 1 always y = 0; the rest is mixed. Neither
+  // coefficient alone runs off, beta1 - beta2 does.
+  std::mt19937 rng(15);
+  std::vector<double> x1, x2, y;
+  std::bernoulli_distribution coin(0.5);
+  for (int r = 0; r < 120; ++r) {
+    const int group = r % 4;
+    x1.push_back(group == 0 || group == 2 ? 1.0 : 0.0);
+    x2.push_back(group == 1 || group == 2 ? 1.0 : 0.0);
+    y.push_back(group == 0 ? 1.0 : group == 1 ? 0.0 : (coin(rng) ? 1.0 : 0.0));
+  }
+  HandDesign d(ModelType::Logistic, y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Indicator, x1);
+  d.addColumn(ColumnKind::Indicator, x2);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
+      << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2] << " after " << fit.iterations;
+  EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2}));
+}
+
+TEST(Recession, CoxCovariateWhoseArmHasNoEventsRunsOffToMinusInfinity) {
+  // Rows sorted by time descending (the engine's order for one stratum); arm = 1 rows are all
+  // censored.
+  std::mt19937 rng(16);
+  const std::size_t n = 60;
+  std::vector<double> y(n), time(n), arm(n), z = normals(rng, n, 0.0, 1.0);
+  for (std::size_t r = 0; r < n; ++r) {
+    time[r] = static_cast<double>(n - r);
+    arm[r] = r % 3 == 0 ? 1.0 : 0.0;
+    y[r] = arm[r] == 0.0 && r % 2 == 0 ? 1.0 : 0.0;
+  }
+  HandDesign d(ModelType::Cox, y);
+  d.time = time;
+  d.addColumn(ColumnKind::Indicator, arm);
+  d.addColumn(ColumnKind::Dense, z);
+  std::vector<std::int32_t> one(n, 0);
+  d.setStrata(one);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
+  EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0}));
+  EXPECT_LT(fit.beta[0], -5.0);
+  EXPECT_LT(std::fabs(fit.beta[1]), 2.0);
+}
+
+TEST(Recession, ARareOutcomeIsFarButFinite) {
+  // 6 events in 30,000 rows: intercept about log(6 / 30000) = -8.5, probed and kept.
+  const std::size_t n = 30000;
+  std::vector<double> y(n, 0.0), x(n);
+  for (std::size_t r = 0; r < n; ++r) x[r] = r % 2 == 0 ? 1.0 : 0.0;
+  for (std::size_t r = 0; r < 6; ++r) y[r * 4999] = 1.0;
+  HandDesign d(ModelType::Logistic, y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Indicator, x);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::Success);
+  EXPECT_TRUE(fit.infinite.empty());
+  EXPECT_LT(fit.beta[0], -7.0);
+}
+
+}  // namespace
+}  // namespace argus
