@@ -19,8 +19,16 @@
 #'   The returned model is then fitted on all data at the chosen variance, with `weights`.
 #'   The chosen variance applies to every penalized covariate.
 #' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()`,
-#'   `predict()`, `vcov()` and `confint()` work on it, and `fit$status` is `"SUCCESS"`,
-#'   `"MAX_ITERATIONS"` or `"ILLCONDITIONED"`. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
+#'   `predict()`, `vcov()` and `confint()` work on it. `fit$status` is `"SUCCESS"` only when
+#'   the optimality conditions hold at the returned coefficients (see [createControl()],
+#'   `optimalityTolerance`; `fit$optimality` is the largest violation, in standard errors, and
+#'   `fit$optimalityCovariate` where it is reached), `"MAX_ITERATIONS"` when the cycles ran
+#'   out first, `"NO_FINITE_MLE"` when some coefficients run off to infinity (`fit$infinite`
+#'   names them; a warning says so) or `"ILLCONDITIONED"` when the numbers overflowed.
+#'   Covariates the data cannot identify under a flat prior (collinear with earlier ones,
+#'   duplicated, constant next to the intercept or within strata, or without information) are
+#'   held at 0, flagged in `fit$aliased`, reported as `NA` by `coef()` and named in a warning,
+#'   as `lm()` does. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
 #'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and
 #'   `notConverged` fold fits, with `cycles`, the CCD cycles of its fold fits summed,
 #'   `allDataCycles`, those of the fit on all data that the fold fits start from (0 with
@@ -61,16 +69,23 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   }
   result <- .Call(argus_fit, data, settings)
   if (control$noiseLevel != "silent")
-    message(sprintf("Argus %s fit: %s after %d cycles in %.3f s (log-likelihood %.6g)",
+    message(sprintf("Argus %s fit: %s after %d cycles in %.3f s (log-likelihood %.6g, optimality %.2g)",
                     data$modelType, result$status, result$iterations, result$seconds,
-                    result$logLikelihood))
-  if (result$status != "SUCCESS")
-    warning(sprintf("the fit did not converge: status %s after %d cycles", result$status,
-                    result$iterations), call. = FALSE)
+                    result$logLikelihood, result$optimality))
+  aliased <- seq_along(data$columnNames) %in% result$aliased
+  reportFitProblems(result, data$columnNames)
+  # Aliased coefficients are held at 0 in the engine: they stay fixed in everything that
+  # refits this model (vcov, confint, profiles, the bootstrap), and coef() shows them as NA.
+  fixed <- fixed | aliased
+  settings["fixed"] <- list(if (any(fixed)) fixed else NULL)
   beta <- stats::setNames(result$beta, data$columnNames)
   structure(list(
     coefficients = beta, status = result$status, iterations = result$iterations,
     logLikelihood = result$logLikelihood, logPrior = result$logPrior,
+    optimality = result$optimality,
+    optimalityCovariate = if (result$worstCoordinate >= 1) data$columnNames[result$worstCoordinate] else NA_character_,
+    aliased = stats::setNames(aliased, data$columnNames),
+    infinite = data$columnNames[result$infinite],
     seconds = result$seconds, modelType = data$modelType,
     priorType = c("none", "laplace", "normal")[resolved$kind + 1], variance = resolved$variance,
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
@@ -84,13 +99,40 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   ), class = "argusFit")
 }
 
+# One warning per problem the engine reported: coefficients it could not identify (aliased),
+# coefficients without a finite estimate, a fit that did not converge.
+reportFitProblems <- function(result, columnNames) {
+  listed <- function(at) {
+    names <- columnNames[at]
+    paste0(paste(sprintf("'%s'", utils::head(names, 8)), collapse = ", "),
+           if (length(names) > 8) sprintf(" and %d more", length(names) - 8) else "")
+  }
+  if (length(result$aliased))
+    warning(sprintf(paste("covariate(s) %s cannot be estimated: collinear with earlier covariates",
+                          "(or duplicates, or constant where the model cannot use a constant),",
+                          "or without information in the data; their coefficients are NA",
+                          "(held at 0 in the fit)"), listed(result$aliased)), call. = FALSE)
+  if (result$status == "NO_FINITE_MLE") {
+    warning(sprintf(paste("no finite maximum-likelihood estimate: the coefficient(s) of %s run off",
+                          "to infinity (separation, an outcome that never or always occurs, or a",
+                          "group without events); the values reported are where the fit stopped.",
+                          "A prior (createPrior(\"normal\" or \"laplace\")) gives finite estimates"),
+                    listed(result$infinite)), call. = FALSE)
+  } else if (result$status != "SUCCESS") {
+    warning(sprintf(paste("the fit did not converge: status %s after %d cycles (largest optimality",
+                          "violation %.3g standard errors); raise maxIterations in createControl()"),
+                    result$status, result$iterations, result$optimality), call. = FALSE)
+  }
+}
+
 # The settings list that the engine's fit entry points read (src/bridge/fit_request.cpp,
 # fitRequestFromList()): per-column prior kinds and variances, start, fixed flags, weights in
 # the internal row order, and the solver controls.
 fitSettings <- function(resolved, start, fixed, rowWeights, control) {
   list(priorKind = resolved$kind, variance = resolved$variance, start = start,
        fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
-       tolerance = control$tolerance, maxIterations = control$maxIterations,
+       tolerance = control$tolerance, optimalityTolerance = control$optimalityTolerance,
+       maxIterations = control$maxIterations,
        convergenceType = control$convergenceType, initialBound = control$initialBound,
        device = control$device, verbose = control$noiseLevel == "noisy",
        threads = control$threads)

@@ -112,9 +112,12 @@ invertInformation <- function(H) {
 #'
 #' @param object An `argusFit` from [fitModel()].
 #' @param ... Not used.
-#' @return A symmetric matrix with row and column names. A coefficient the data carry no
-#'   information on (e.g. a covariate constant within every stratum of a conditional model)
-#'   gets `NA` entries, with a warning; collinear covariates make the whole matrix `NA`.
+#' @return A symmetric matrix with row and column names. Coefficients that could not be
+#'   estimated (`fit$aliased`: collinear, duplicated, or without information, such as a
+#'   covariate constant within every stratum of a conditional model) get `NA` rows and
+#'   columns, as in `vcov(lm)`; a coefficient whose curvature vanishes at the estimate gets
+#'   `NA` entries with a warning, and a numerically singular Hessian makes the whole matrix
+#'   `NA`.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -125,6 +128,7 @@ invertInformation <- function(H) {
 #' @export
 vcov.argusFit <- function(object, ...) {
   checkFitForInference(object, "vcov()")
+  aliased <- if (is.null(object$aliased)) rep(FALSE, length(object$fixed)) else object$aliased
   columns <- which(!object$fixed)
   laplace <- object$priorType[columns] == "laplace"
   if (any(laplace)) {
@@ -133,8 +137,16 @@ vcov.argusFit <- function(object, ...) {
             call. = FALSE)
     columns <- columns[!laplace | object$coefficients[columns] != 0]
   }
-  if (length(columns) == 0) stopf("no estimated coefficients to give a covariance for")
-  invertInformation(logPosteriorHessian(object, columns))
+  if (length(columns) == 0 && !any(aliased))
+    stopf("no estimated coefficients to give a covariance for")
+  V <- if (length(columns)) invertInformation(logPosteriorHessian(object, columns))
+  if (!any(aliased)) return(V)
+  # Aliased coefficients (not identifiable) get NA rows and columns, as vcov(lm) gives them.
+  keep <- sort(c(columns, which(aliased)))
+  labels <- names(object$coefficients)[keep]
+  full <- matrix(NA_real_, length(keep), length(keep), dimnames = list(labels, labels))
+  if (length(columns)) full[rownames(V), colnames(V)] <- V
+  full
 }
 
 #' Confidence intervals for the coefficients
@@ -186,12 +198,14 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
-  if (missing(parm)) columns <- columns[!object$fixed[columns]]
+  aliased <- if (is.null(object$aliased)) rep(FALSE, length(object$fixed)) else object$aliased
+  if (missing(parm)) columns <- columns[!object$fixed[columns] | aliased[columns]]
   limits <- matrix(NA_real_, length(columns), 2)
   estimated <- !object$fixed[columns]
-  if (any(!estimated))
+  userFixed <- !estimated & !aliased[columns]
+  if (any(userFixed))
     warning(sprintf("fixed coefficient(s) have no interval: %s",
-                    paste(names(object$coefficients)[columns[!estimated]], collapse = ", ")),
+                    paste(names(object$coefficients)[columns[userFixed]], collapse = ", ")),
             call. = FALSE)
   if (any(estimated)) {
     limits[estimated, ] <- if (method == "wald") {

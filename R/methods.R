@@ -1,5 +1,9 @@
 #' @export
-coef.argusFit <- function(object, ...) object$coefficients
+coef.argusFit <- function(object, ...) {
+  beta <- object$coefficients
+  if (!is.null(object$aliased)) beta[object$aliased] <- NA
+  beta
+}
 
 #' @export
 logLik.argusFit <- function(object, ...) {
@@ -13,6 +17,10 @@ print.argusFit <- function(x, ...) {
   cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
   cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
               x$iterations, x$seconds, x$logLikelihood))
+  if (any(x$aliased))
+    cat(sprintf("Not identifiable (NA): %s\n", paste(names(x$coefficients)[x$aliased], collapse = ", ")))
+  if (length(x$infinite))
+    cat(sprintf("No finite estimate: %s\n", paste(x$infinite, collapse = ", ")))
   if (!is.null(x$cv))
     cat(sprintf("Variance %.6g chosen by %d-fold cross-validation%s (%s, %d candidates)\n",
                 x$cv$variance, x$cv$folds,
@@ -34,10 +42,12 @@ summary.argusFit <- function(object, ...) {
   structure(list(
     modelType = object$modelType, status = object$status, iterations = object$iterations,
     logLikelihood = object$logLikelihood, logPrior = object$logPrior,
+    optimality = object$optimality, optimalityCovariate = object$optimalityCovariate,
+    optimalityTolerance = object$control$optimalityTolerance,
     prior = describePrior(object), variance = object$variance, seconds = object$seconds,
     nRows = object$nRows, nStrata = object$nStrata, dropped = object$dropped,
     coefficients = data.frame(covariate = names(object$coefficients),
-                              estimate = unname(object$coefficients),
+                              estimate = unname(coef(object)),
                               prior = object$priorType, variance = object$variance,
                               fixed = object$fixed, stringsAsFactors = FALSE)
   ), class = "summary.argusFit")
@@ -49,6 +59,9 @@ print.summary.argusFit <- function(x, ...) {
   cat(sprintf("Argus fit summary: modelType '%s'\n", x$modelType))
   cat(sprintf("  status:          %s\n  iterations:      %d\n", x$status, x$iterations))
   cat(sprintf("  log-likelihood:  %.8g\n  log prior:       %.8g\n", x$logLikelihood, x$logPrior))
+  if (!is.null(x$optimality))
+    cat(sprintf("  optimality:      largest violation %.3g standard errors (%s; tolerance %g)\n",
+                x$optimality, x$optimalityCovariate, x$optimalityTolerance))
   cat(sprintf("  prior:           %s\n  elapsed:         %.3f s\n", x$prior, x$seconds))
   cat(sprintf("  rows:            %s", format(x$nRows, big.mark = ",")))
   if (x$nStrata > 0) cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))

@@ -14,8 +14,17 @@ extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
   const argus::FitRequest req = argus::bridge::fitRequestFromList(binding.data, settings);
   argus::bridge::RProgressSink progress;
   const argus::FitResult fit = argus::fitCcd(req, &progress);
+  // Coordinates go back 1-based, as R indexes them.
+  auto oneBased = [](const std::vector<std::int32_t>& v) {
+    IntegerVector out(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] + 1;
+    return out;
+  };
   return List::create(_["beta"] = wrap(fit.beta), _["status"] = argus::fitStatusName(fit.status),
                       _["iterations"] = fit.iterations, _["logLikelihood"] = fit.logLikelihood,
-                      _["logPrior"] = fit.logPrior, _["seconds"] = fit.seconds);
+                      _["logPrior"] = fit.logPrior, _["seconds"] = fit.seconds,
+                      _["optimality"] = fit.optimality,
+                      _["worstCoordinate"] = fit.worstCoordinate + 1,
+                      _["aliased"] = oneBased(fit.aliased), _["infinite"] = oneBased(fit.infinite));
   END_RCPP
 }
