@@ -60,13 +60,16 @@ checkIds <- function(x, name) {
   as.double(x)
 }
 
-# Codes of arbitrary stratum labels (any atomic type) as 0-based integers.
+# Codes of arbitrary stratum labels (any atomic type, also numbers that are not whole, as
+# strata(edema) with edema in 0, 0.5, 1) as 0-based integers.
 stratumCodes <- function(stratumId, n) {
   if (length(stratumId) != n) stopf("'stratumId' has length %d but there are %d rows",
                                     length(stratumId), n)
   if (anyNA(stratumId)) stopf("'stratumId' has missing values (first at row %d)",
                               which(is.na(stratumId))[1])
-  if (is.numeric(stratumId) || isInteger64(stratumId)) {
+  wholeNumbers <- is.numeric(stratumId) && all(is.finite(stratumId)) &&
+    all(stratumId == trunc(stratumId)) && all(abs(stratumId) <= 2^53)
+  if (wholeNumbers || isInteger64(stratumId)) {
     ids <- checkIds(stratumId, "stratumId")
     coded <- .Call(argus_code_ids, ids, isInteger64(ids))
     return(list(code = coded$code, n = length(coded$unique)))
@@ -79,7 +82,8 @@ stratumCodes <- function(stratumId, n) {
 # integer64, factor, text, or the pasted values of several strata() variables).
 stratumKey <- function(stratumId) {
   if (is.null(stratumId)) return(NULL)
-  if (is.numeric(stratumId) || isInteger64(stratumId)) return(idLabel(stratumId))
+  if (isInteger64(stratumId) || (is.numeric(stratumId) && all(stratumId == trunc(stratumId))))
+    return(idLabel(stratumId))
   as.character(stratumId)
 }
 

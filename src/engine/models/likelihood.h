@@ -50,6 +50,9 @@ class Likelihood {
   // eta += alpha d: what the solver needs to extrapolate a whole cycle's move (see
   // CpuCycleRunner). Likelihoods that do not offer them say so, and are not extrapolated.
   virtual bool supportsDirection() const { return false; }
+  // Whether the CPU cycle extrapolates its move along the direction (cpu_cycle_runner.h):
+  // worth its O(N) passes where every coordinate moves every other's derivatives (survival).
+  virtual bool extrapolatesCycles() const { return supportsDirection(); }
   virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
   virtual void stepAlong(const std::vector<double>& /*d*/, double /*alpha*/) {}
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).

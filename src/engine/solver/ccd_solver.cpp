@@ -104,6 +104,13 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   // the finite coefficients have settled and the move is along the direction of recession.
   constexpr int kMoveWindow = 8;
   std::vector<double> older = state.beta, newer = state.beta;
+  auto recentMove = [&]() {
+    std::vector<double> move(state.beta.size());
+    for (std::size_t j = 0; j < move.size(); ++j) move[j] = state.beta[j] - older[j];
+    return move;
+  };
+  std::vector<double> maxAbs(state.beta.size());
+  for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
   while (result.status == FitStatus::MaxIterations &&
          result.iterations < req.control.maxIterations) {
     if (progress) progress->checkInterrupt();
@@ -129,12 +136,12 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
                         ", change " + std::to_string(measure) + ", moved " +
                         std::to_string(current.coordinatesMoved));
     const bool ruleMet = schedule.finish(measure <= gate, state);
-    const bool periodic = failedChecks >= 2 && schedule.lastWasFull() &&
-                          result.iterations - lastCheck >= kCheckEvery;
+    const bool periodic = schedule.lastWasFull() && result.iterations - lastCheck >= kCheckEvery &&
+                          (failedChecks > 0 || hasFarCoefficient(state, maxAbs));
     previous = current;
     previousPrior = logPrior;
     if (!ruleMet && !periodic) continue;
-    // A rule was met: certify from a fresh full gradient (this also recomputes every sum).
+    // Certify from a fresh full gradient (this also recomputes every sum).
     const OptimalityReport report = runner->checkOptimality(state);
     lastCheck = result.iterations;
     result.optimality = report.maxViolation;
@@ -143,9 +150,16 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
       progress->message("optimality check after cycle " + std::to_string(result.iterations) +
                         ": largest violation " + std::to_string(report.maxViolation) +
                         " (coordinate " + std::to_string(report.worst) + ")");
-    if (report.maxViolation <= req.control.optimalityTolerance) {
+    const bool optimal = report.maxViolation <= req.control.optimalityTolerance;
+    if (optimal && (ruleMet || failedChecks > 0)) {
       result.status = FitStatus::Success;
-    } else {
+    } else if (optimal) {
+      // Optimal to the tolerance while the rule still sees movement: either the rule asks for
+      // more precision (go on), or coefficients are running off to infinity, which moves
+      // them by a constant amount per cycle forever (stop there).
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), report.logLikelihood);
+      if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
+    } else if (ruleMet) {
       ++failedChecks;
       gate = std::max(gate * 0.1, req.control.tolerance * kGateFloor);
     }
@@ -158,12 +172,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   result.logPrior = logPriorTotal(state.beta, state.prior);
   if (!finite(final)) result.status = FitStatus::IllConditioned;
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
-    std::vector<double> maxAbs(state.beta.size());
-    for (std::size_t j = 0; j < maxAbs.size(); ++j)
-      maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
-    std::vector<double> recentMove(state.beta.size());
-    for (std::size_t j = 0; j < recentMove.size(); ++j) recentMove[j] = state.beta[j] - older[j];
-    result.infinite = findRecession(*runner, state, maxAbs, recentMove, final.logLikelihood);
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove(), final.logLikelihood);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

@@ -12,8 +12,12 @@
 // at the returned beta, from a fresh full gradient (CycleRunner::checkOptimality,
 // priors/optimality.h): every free coordinate within `optimalityTolerance` conditional
 // standard errors of its optimum. When the check fails, cycling goes on, and the rule must
-// then be met at a tenth of the tolerance before the next check (down to 1e-6 of it; from the
-// second failure on, the check also runs every kCheckEvery cycles), so checks stay rare.
+// then be met at a tenth of the tolerance before the next check (down to 1e-6 of it).
+// The check also runs every kCheckEvery full cycles while the rule is not met, once it has
+// failed or while a flat-prior coefficient is far out (recession.h): it ends the
+// fit only once the rule has been met before (the tightened rule may be out of reach of
+// rounding), or, with NoFiniteMle, when the conditions hold while coefficients keep moving
+// off to infinity (solver/recession.h), which no relative-change rule ever sees settle.
 #pragma once
 
 #include <cstdint>

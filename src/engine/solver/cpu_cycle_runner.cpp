@@ -23,7 +23,7 @@ CycleReadout CpuCycleRunner::reset(const CycleState& state) {
 
 CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
                                       const ReadoutNeeds& needs) {
-  const bool extrapolating = state.extrapolate && likelihood_->supportsDirection();
+  const bool extrapolating = state.extrapolate && likelihood_->extrapolatesCycles();
   if (!extrapolating) previousDirection_.clear();
   if (extrapolating) {
     cycleStartEta_ = likelihood_->eta();  // current: reset() and refreshSums() sync it

@@ -5,15 +5,26 @@
 
 namespace argus {
 
+namespace {
+bool isFar(const CycleState& state, const std::vector<double>& maxAbs, std::size_t j) {
+  return !state.fixed[j] && state.prior[j].kind == PriorKind::None && maxAbs[j] > 0.0 &&
+         std::fabs(state.beta[j]) * maxAbs[j] >= kFarEta;
+}
+}  // namespace
+
+bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs) {
+  for (std::size_t j = 0; j < state.beta.size(); ++j)
+    if (isFar(state, maxAbs, j)) return true;
+  return false;
+}
+
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
                                         const std::vector<double>& recentMove, double logLikelihood) {
   constexpr std::size_t kMaxProbes = 20;
   std::vector<std::int32_t> far;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
-    if (!state.fixed[j] && state.prior[j].kind == PriorKind::None && maxAbs[j] > 0.0 &&
-        std::fabs(state.beta[j]) * maxAbs[j] >= kFarEta)
-      far.push_back(static_cast<std::int32_t>(j));
+    if (isFar(state, maxAbs, j)) far.push_back(static_cast<std::int32_t>(j));
   if (far.empty()) return {};
   std::sort(far.begin(), far.end(), [&](std::int32_t a, std::int32_t b) {
     return std::fabs(state.beta[a]) * maxAbs[a] > std::fabs(state.beta[b]) * maxAbs[b];

@@ -27,6 +27,10 @@ namespace argus {
 constexpr double kFarEta = 5.0;
 constexpr double kProbeEta = 10.0;
 
+// Whether some free flat-prior coefficient moves the linear predictor by kFarEta or more: the
+// only ones findRecession() probes.
+bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs);
+
 // `maxAbs`: per column, the largest |x| (columnMaxAbs); `recentMove`: beta minus beta some
 // cycles before; `logLikelihood`: at state.beta. Leaves the runner reset at state.beta.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,

@@ -1,0 +1,99 @@
+# Coefficients the data cannot pin down are flagged, never guessed: collinear, duplicated and
+# constant columns are NA with a warning naming them (as lm), and coefficients without a
+# finite estimate give status NO_FINITE_MLE with a warning naming them.
+
+test_that("collinear, duplicated and constant-plus-intercept columns are NA with a warning, as lm", {
+  d <- transform(mtcars, wt2 = wt, both = wt + 2 * hp, one = 1)
+  for (f in list(mpg ~ wt + hp + both, mpg ~ wt + wt2 + hp, mpg ~ wt + one + hp)) {
+    aliased <- setdiff(all.vars(f)[-1], c("wt", "hp"))
+    expect_warning(fit <- fitModel(createData(f, data = d, modelType = "ls")),
+                   sprintf("'%s' cannot be estimated", aliased))
+    ref <- stats::lm(f, d)
+    expect_equal(fit$status, "SUCCESS")
+    expect_true(is.na(coef(fit)[[aliased]]))
+    expect_true(is.na(coef(ref)[[aliased]]))  # lm agrees on which one
+    ok <- !is.na(coef(ref))
+    expect_equal(coef(fit)[ok], coef(ref)[ok], tolerance = 1e-8)
+    expect_equal(unname(fit$aliased), unname(is.na(coef(ref))))
+    # predictions use the identifiable part, as predict.lm does
+    expect_equal(unname(predict(fit)), unname(stats::fitted(ref)), tolerance = 1e-8)
+  }
+  # The same columns under a normal prior are identified: no warning, no NA.
+  fit <- fitModel(createData(mpg ~ wt + wt2 + hp, data = d, modelType = "ls"),
+                  prior = createPrior("normal", variance = 1))
+  expect_false(anyNA(coef(fit)))
+  expect_equal(coef(fit)[["wt"]], coef(fit)[["wt2"]], tolerance = 1e-8)
+})
+
+test_that("lr with every y = 1 has no finite intercept: NO_FINITE_MLE and a warning", {
+  set.seed(31)
+  x <- cbind(a = rnorm(50))
+  expect_warning(fit <- fitModel(createData(x = x, y = rep(1, 50), modelType = "lr")),
+                 "no finite maximum-likelihood estimate: the coefficient\\(s\\) of '\\(Intercept\\)'")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_true("(Intercept)" %in% fit$infinite)
+  expect_gt(coef(fit)[["(Intercept)"]], 5)
+  expect_lt(coef(fit)[["(Intercept)"]], 100)  # stopped where the gain is negligible, not at 1043
+})
+
+test_that("pr with every y = 0 has no finite intercept", {
+  set.seed(32)
+  x <- cbind(a = rnorm(40))
+  expect_warning(fit <- fitModel(createData(x = x, y = rep(0, 40), time = rep(1, 40), modelType = "pr")),
+                 "no finite maximum-likelihood estimate")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, "(Intercept)")
+})
+
+test_that("a single row: the covariate is aliased and the intercept has no finite estimate", {
+  expect_warning(
+    expect_warning(fit <- fitModel(createData(x = cbind(a = 2), y = 1, modelType = "lr")),
+                   "'a' cannot be estimated"),
+    "no finite maximum-likelihood estimate")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_true(is.na(coef(fit)[["a"]]))
+})
+
+test_that("quasi-separation by one covariate in lr is named, the others stay finite", {
+  set.seed(33)
+  n <- 300
+  d <- data.frame(b = rbinom(n, 1, 0.3), z = rnorm(n))
+  d$y <- ifelse(d$b == 1, 1, rbinom(n, 1, stats::plogis(-0.5 + 0.8 * d$z)))  # b = 1: always y = 1
+  expect_warning(fit <- fitModel(createData(y ~ b + z, data = d, modelType = "lr")),
+                 "no finite maximum-likelihood estimate: the coefficient\\(s\\) of 'b' run off")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, "b")
+  ref <- suppressWarnings(stats::glm(y ~ b + z, stats::binomial(), d,
+                                     control = stats::glm.control(epsilon = 1e-14, maxit = 100)))
+  expect_equal(coef(fit)[c("(Intercept)", "z")], coef(ref)[c("(Intercept)", "z")], tolerance = 1e-5)
+})
+
+test_that("a Cox covariate whose arm has no events runs off to minus infinity, as coxph warns", {
+  skip_if_not_installed("survival")
+  set.seed(34)
+  n <- 120
+  d <- data.frame(time = rexp(n), arm = rep(0:1, length.out = n), z = rnorm(n))
+  d$status <- ifelse(d$arm == 1, 0, rbinom(n, 1, 0.7))
+  expect_warning(fit <- fitModel(createData(survival::Surv(time, status) ~ arm + z, data = d,
+                                            modelType = "cox")),
+                 "no finite maximum-likelihood estimate: the coefficient\\(s\\) of 'arm'")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, "arm")
+  expect_lt(coef(fit)[["arm"]], -5)
+  # z is estimated as if the arm's rows were censored out of the risk sets' numerators
+  expect_warning(ref <- survival::coxph(survival::Surv(time, status) ~ arm + z, d, ties = "breslow"),
+                 "coefficient may be infinite")
+  expect_equal(coef(fit)[["z"]], coef(ref)[["z"]], tolerance = 1e-4)
+})
+
+test_that("a rare outcome gives a far but finite intercept: no false alarm", {
+  n <- 20000
+  y <- numeric(n)
+  y[c(1, 5000, 10000, 15000, 19999)] <- 1
+  x <- cbind(a = rep(0:1, length.out = n))
+  fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+  expect_equal(fit$status, "SUCCESS")
+  expect_length(fit$infinite, 0)
+  ref <- stats::glm(y ~ x, family = stats::binomial())
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+})
