@@ -159,6 +159,20 @@ GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
 
 void ConditionalLikelihood::applyStep(std::size_t j, double delta) { step(column(j), delta); }
 
+// Along an eta direction d: exactly gradHess() and applyStep() of a dense column holding d,
+// whose linear term sum w y d is summed in the same order as ColumnLinearTerms does.
+GradHess ConditionalLikelihood::gradHessAlong(const std::vector<double>& d) const {
+  ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
+  double linear = 0.0;
+  for (std::int64_t r = 0; r < nRows(); ++r) linear += (weight(r) * data_.outcomes.y[r]) * d[r];
+  return scan(denseColumnView(d), linear);
+}
+
+void ConditionalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
+  ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
+  step(denseColumnView(d), alpha);
+}
+
 double ConditionalLikelihood::logLikelihood() const {
   double sum = 0.0;
   const double* y = data_.outcomes.y;

@@ -7,7 +7,8 @@
 // (per stratum one Efron event slot, terms cached per stratum and refreshed for the strata a
 // step touches) and Exact (strata with two or more cases through ExactConditionalStrata, the
 // others on the Breslow path, which is exact for one case). The scan and the step are
-// compiled per tie method, so the Breslow path carries no Efron or Exact branches.
+// compiled per tie method, so the Breslow path carries no Efron or Exact branches, and they
+// take any ColumnView: a dense view of an eta direction gives gradHessAlong() and stepAlong().
 #pragma once
 
 #include <vector>
@@ -27,6 +28,9 @@ class ConditionalLikelihood final : public Likelihood {
   GradHess gradHess(std::size_t j) const override;
   void applyStep(std::size_t j, double delta) override;
   double logLikelihood() const override;
+  bool supportsDirection() const override { return true; }
+  GradHess gradHessAlong(const std::vector<double>& d) const override;
+  void stepAlong(const std::vector<double>& d, double alpha) override;
 
  private:
   template <TieMethod Ties>
