@@ -19,6 +19,17 @@
 #' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
 #' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
 #'
+#' Conditional logistic regression (`"clr"`) with several cases in a matched set: the exact
+#' conditional likelihood (`ties = "exact"`, the default, as in `survival::clogit`) sums over
+#' every way of choosing that many cases among the set's rows; its cost grows with rows times
+#' cases of each set with two or more cases (sets with one case cost the same under every
+#' method). `"breslow"` and `"efron"` approximate it as `clogit(method = "breslow")` and
+#' `clogit(method = "efron")` do; `createData()` says so in a message when a set has several
+#' cases. With `"exact"`, a set with several cases takes one weight for all its rows (0 leaves
+#' a row out): its conditional likelihood has no row-by-row weighting, so weights that vary
+#' within such a set are an error here and in [fitModel()]. Cross-validation and
+#' [runBootstrap()] sample whole sets for conditional models, so they keep this.
+#'
 #' @param outcomes A data frame of outcomes (long format). A formula or a matrix given here
 #'   is treated as `formula` or `x`.
 #' @param covariates A data frame of covariates (long format).
@@ -39,8 +50,11 @@
 #' @param startTime Counting-process entry time of each row (`"cox"`, matrix route; the long
 #'   route reads `outcomes$startTime`, formulas `Surv(start, stop, status)`): the row is at
 #'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.
-#' @param ties How tied event times enter a Cox partial likelihood: `"breslow"` (default) or
-#'   `"efron"`.
+#' @param ties How cases that share an event time (`"cox"`) or a matched set (`"clr"`)
+#'   enter the likelihood: `"breslow"`, `"efron"` or `"exact"` (`"clr"` only). `NULL`
+#'   (default): `"breslow"` for `"cox"` (as before; `survival::coxph` defaults to Efron) and
+#'   `"exact"` for `"clr"` (as `survival::clogit`). Other models have only their one
+#'   likelihood and accept only `"breslow"`.
 #' @param censoringSurvival Fine-Gray only: the probability of remaining uncensored just
 #'   before each row's time, G(time-), one per row (long route: `outcomes$censoringSurvival`).
 #'   A competing row stays in the risk set of a later event time t with weight
@@ -59,7 +73,7 @@
 createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, y = NULL,
                        formula = NULL, data = NULL, stratumId = NULL, time = NULL,
                        weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
-                       ties = c("breslow", "efron"), censoringSurvival = NULL,
+                       ties = NULL, censoringSurvival = NULL,
                        censoringByStratum = FALSE) {
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
@@ -70,9 +84,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   }
   if (missing(modelType)) stopf("'modelType' is required: one of %s", paste(modelTypes(), collapse = ", "))
   modelType <- checkModelType(modelType)
-  ties <- match.arg(ties)
+  ties <- resolveTies(ties, modelType)
   checkFlag(censoringByStratum, "censoringByStratum")
-  if (ties == "efron" && modelType != "cox") stopf("ties = \"efron\" is for modelType 'cox' only")
   if (censoringByStratum && modelType != "fgr") stopf("'censoringByStratum' is for modelType 'fgr' only")
   routes <- c(!is.null(outcomes), !is.null(x), !is.null(formula))
   if (sum(routes) != 1)
@@ -93,8 +106,69 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   input$ties <- ties
   input$censoringByStratum <- censoringByStratum
   result <- assembleData(input, modelType, addIntercept && !hasStratumBaseline(modelType))
+  checkExactWeights(result, result$weights, "weights")
+  noteApproximateTies(result)
   result$seconds <- proc.time()[["elapsed"]] - started
   result
+}
+
+# NULL picks the model's default tie method: "exact" for clr (survival::clogit's default),
+# "breslow" for every other model. Only cox and clr have a choice.
+resolveTies <- function(ties, modelType) {
+  if (is.null(ties)) return(if (modelType == "clr") "exact" else "breslow")
+  methods <- c("breslow", "efron", "exact")
+  if (!is.character(ties) || length(ties) != 1 || !(ties %in% methods))
+    stopf("'ties' should be one of %s", paste0('"', methods, '"', collapse = ", "))
+  if (ties == "exact" && modelType == "cox")
+    stopf("ties = \"exact\" is not implemented for modelType 'cox'; use \"breslow\" or \"efron\"")
+  if (ties != "breslow" && !(modelType %in% c("cox", "clr")))
+    stopf("ties = \"%s\" is for modelType 'cox' and 'clr' only", ties)
+  ties
+}
+
+# Matched sets with two or more (positively weighted) cases, among those kept.
+strataWithSeveralCases <- function(data, weights = data$weights) {
+  case <- data$y == 1 & (if (is.null(weights)) TRUE else weights > 0)
+  sum(tabulate(data$stratum[case] + 1L, data$nStrata) >= 2)
+}
+
+# Breslow and Efron only approximate the conditional likelihood of a set with several cases:
+# say so where it matters (survival::clogit's default is the exact likelihood).
+noteApproximateTies <- function(data) {
+  if (data$modelType != "clr" || data$ties == "exact") return(invisible())
+  several <- strataWithSeveralCases(data)
+  if (several > 0)
+    message(sprintf(paste0(
+      "clr with ties = \"%s\": %s of %s matched sets have several cases, and their ",
+      "conditional likelihood is approximated; ties = \"exact\" (the default, as ",
+      "survival::clogit) gives the exact conditional likelihood"),
+      data$ties, format(several, big.mark = ","), format(data$nStrata, big.mark = ",")))
+  invisible()
+}
+
+# ties = "exact" multiplies a set's term by one weight: in a set with two or more positively
+# weighted cases the positive weights must be equal (0 leaves a row out). `weights` are in the
+# internal row order; the message names rows in the user's order.
+checkExactWeights <- function(data, weights, name) {
+  if (is.null(weights) || data$modelType != "clr" || data$ties != "exact") return(invisible())
+  positive <- weights > 0
+  cases <- tabulate(data$stratum[data$y == 1 & positive] + 1L, data$nStrata)
+  at <- which(positive & cases[data$stratum + 1L] >= 2)
+  if (length(at) == 0) return(invisible())
+  s <- data$stratum[at]
+  first <- at[!duplicated(s)]
+  reference <- first[match(s, data$stratum[first])]
+  bad <- which(abs(weights[at] - weights[reference]) > 1e-12 * weights[reference])
+  if (length(bad) == 0) return(invisible())
+  r <- at[bad[1]]
+  r0 <- reference[bad[1]]
+  label <- if (is.null(data$stratumLabels)) "" else
+    sprintf(" (stratum %s)", data$stratumLabels[data$stratum[r] + 1L])
+  stopf(paste0(
+    "ties = \"exact\" needs one weight for all rows of a matched set with several cases: ",
+    "'%s' gives rows %d and %d%s the weights %g and %g. Use equal weights per set (0 leaves ",
+    "a row out) or ties = \"efron\" / \"breslow\", which take any weights"),
+    name, data$order[r0], data$order[r], label, weights[r0], weights[r])
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
@@ -221,8 +295,9 @@ assembleData <- function(input, modelType, addIntercept) {
     stratum = if (hasStratumBaseline(modelType)) plan$stratum else NULL,
     stratumStart = if (hasStratumBaseline(modelType)) plan$stratumStart else NULL,
     nStrata = if (is.null(strata)) 0L else plan$nStrata,
-    # Survival predictions find a new row's baseline by its stratum's label.
-    stratumLabels = if (isSurvivalModel(modelType) && !is.null(strata))
+    # Survival predictions find a new row's baseline by its stratum's label; clr messages
+    # name matched sets by it.
+    stratumLabels = if ((isSurvivalModel(modelType) || modelType == "clr") && !is.null(strata))
       stratumKey(input$stratumId)[order1][plan$stratumStart[seq_len(plan$nStrata)] + 1],
     order = order1,
     rowIds = input$rowIds,
@@ -249,6 +324,7 @@ print.argusData <- function(x, ...) {
     if (!is.null(x$startTime)) cat(" (counting process)")
     if (x$modelType == "cox") cat(sprintf("; %s ties", x$ties))
   }
+  if (x$modelType == "clr") cat(sprintf("; %s ties", x$ties))
   cat(sprintf("\n  covariates: %d%s\n", length(x$columnNames),
               if (x$hasIntercept) " (including the intercept)" else ""))
   kinds <- table(factor(x$design$kinds, levels = 0:3,

@@ -58,6 +58,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   if (any(fixed) && is.null(start) && data$hasIntercept && fixed[1])
     message("the intercept is fixed at 0")
   rowWeights <- internalWeights(weights, data)
+  checkExactWeights(data, rowWeights, if (is.null(weights)) "weights" else "fitModel(weights)")
   if (isSurvivalModel(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
   settings <- fitSettings(resolved, start, fixed, rowWeights, control)
 

@@ -59,7 +59,7 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
     d.outcomes.censoringSurvival =
         optionalDoubles(data["censoringSurvival"], n, "censoringSurvival");
   if (data.containsElementNamed("ties"))
-    d.ties = Rcpp::as<std::string>(data["ties"]) == "efron" ? TieMethod::Efron : TieMethod::Breslow;
+    d.ties = parseTieMethod(Rcpp::as<std::string>(data["ties"]));
   if (data.containsElementNamed("censoringByStratum"))
     d.censoringByStratum = Rcpp::as<bool>(data["censoringByStratum"]);
   SEXP stratum = data["stratum"];

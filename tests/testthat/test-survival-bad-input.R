@@ -105,11 +105,13 @@ test_that("y codes outside the model's set are refused", {
 
 test_that("options that belong to the other survival model are refused", {
   expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
-                          ties = "efron"), "ties = \"efron\" is for modelType 'cox' only")
+                          ties = "efron"), "ties = \"efron\" is for modelType 'cox' and 'clr' only")
   expect_error(createData(x = survX, y = survY, modelType = "lr", ties = "efron"),
-               "ties = \"efron\" is for modelType 'cox' only")
+               "ties = \"efron\" is for modelType 'cox' and 'clr' only")
   expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
-                          ties = "exact"), "should be one of")
+                          ties = "exact"), "ties = \"exact\" is not implemented for modelType 'cox'")
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+                          ties = "approximate"), "should be one of")
   expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
                           censoringSurvival = rep(1, 6)),
                "'censoringSurvival' is for modelType 'fgr' only")

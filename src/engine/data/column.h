@@ -34,6 +34,15 @@ struct DesignView {
   std::size_t nColumns() const { return columns.size(); }
 };
 
+// A dense, non-owning view of per-row values (an eta direction read as a column).
+inline ColumnView denseColumnView(const std::vector<double>& values) {
+  ColumnView v;
+  v.kind = ColumnKind::Dense;
+  v.nnz = static_cast<std::int64_t>(values.size());
+  v.values = values.data();
+  return v;
+}
+
 // Visits the entries of one column as f(row, x). The column kind is resolved once per call,
 // so the inner loops are tight and the indicator path never loads a value.
 template <typename F>

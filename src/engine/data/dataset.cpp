@@ -11,6 +11,13 @@ namespace {
 std::string at(std::int64_t r) { return " (internal row " + std::to_string(r + 1) + ")"; }
 }  // namespace
 
+TieMethod parseTieMethod(const std::string& name) {
+  if (name == "breslow") return TieMethod::Breslow;
+  if (name == "efron") return TieMethod::Efron;
+  if (name == "exact") return TieMethod::Exact;
+  throw ArgusError("unknown ties '" + name + "'; expected breslow, efron or exact");
+}
+
 void validateDataset(const Dataset& data, const double* weights) {
   const std::int64_t n = data.nRows();
   const OutcomeView& o = data.outcomes;
@@ -50,8 +57,13 @@ void validateDataset(const Dataset& data, const double* weights) {
                   "fgr does not take counting-process (startTime) data");
     ARGUS_REQUIRE(data.model == ModelType::Cox || data.ties == TieMethod::Breslow,
                   "fgr uses Breslow ties only");
+    ARGUS_REQUIRE(data.ties != TieMethod::Exact,
+                  "exact ties are not implemented for cox (use Breslow or Efron)");
   } else {
     ARGUS_REQUIRE(o.startTime == nullptr, "startTime is only for survival models");
+    ARGUS_REQUIRE(data.model == ModelType::ConditionalLogistic ||
+                      data.ties == TieMethod::Breslow,
+                  "ties other than Breslow are for cox and clr only");
   }
   if (hasStratumBaseline(data.model)) {
     ARGUS_REQUIRE(o.stratum != nullptr && o.stratumStart != nullptr,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "data/column.h"
@@ -12,8 +13,13 @@
 
 namespace argus {
 
-// How tied event times enter a Cox partial likelihood (MODELS.md §2).
-enum class TieMethod : int { Breslow = 0, Efron = 1 };
+// How cases sharing an event time (cox) or a stratum (clr) enter the likelihood (MODELS.md
+// §2). cox: Breslow or Efron. clr: Breslow (den^n), Efron (the stratum's cases tied at one
+// time, as clogit(method = "efron")) or Exact (the conditional likelihood, clogit's
+// default). Every other model: Breslow, which is then its only likelihood.
+enum class TieMethod : int { Breslow = 0, Efron = 1, Exact = 2 };
+
+TieMethod parseTieMethod(const std::string& name);  // "breslow", "efron", "exact"; throws
 
 struct OutcomeView {
   const double* y = nullptr;
@@ -31,7 +37,7 @@ struct OutcomeView {
 
 struct Dataset {
   ModelType model = ModelType::LeastSquares;
-  TieMethod ties = TieMethod::Breslow;  // cox
+  TieMethod ties = TieMethod::Breslow;  // cox, clr
   bool censoringByStratum = false;      // fgr: one censoring distribution per stratum
   DesignView design;
   OutcomeView outcomes;

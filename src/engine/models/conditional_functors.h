@@ -1,4 +1,6 @@
-// Formulas of the conditional likelihoods (clr, cpr, sccs), MODELS.md §2 and §5.
+// Formulas of the conditional likelihoods (clr, cpr, sccs), MODELS.md §2 and §5: Breslow's
+// form, shared by all three, and clr's Efron form below (the exact form of clr has its own
+// header, exact_conditional_functors.h).
 //
 // Each stratum s keeps den_s = sum_{r in s} c_r exp(eta_r), with c_r = w_r * exposure_r
 // (exposure 1 for clr), and n_s = sum_{r in s} w_r y_r. Profiling out a per-stratum baseline
@@ -13,7 +15,10 @@
 // Only strata touched by column j contribute, so the cost is O(nnz_j).
 #pragma once
 
+#include <cmath>
+
 #include "common/host_device.h"
+#include "models/survival_functors.h"
 #include "priors/prior.h"
 
 namespace argus {
@@ -31,6 +36,23 @@ ARGUS_HOST_DEVICE inline GradHess conditionalStratumTerm(double events, double d
   double variance = second - p * p;
   if (variance <= 1e-12 * second) variance = 0.0;
   return {-events * p, -events * variance};
+}
+
+// clr with ties = "efron": the stratum's cases are tied at one event time whose risk set is
+// the whole stratum, so the stratum is one Cox event slot and its slot terms A, B, Q0..Q2
+// are efronEventTerms(sum w y, positively weighted cases, den_s, F_s) (survival_functors.h),
+// F_s the cases' share of den_s. With N1, N2 over the stratum's touched rows and F1, F2 over
+// its touched cases (u x, u x^2):
+//   -dL_s = A N1 - B F1,   -d2L_s = (A N2 - B F2) - (Q0 N1^2 - 2 Q1 N1 F1 + Q2 F1^2).
+// The Cox scan sums the same terms by parts over risk sets; here the slot is the stratum.
+// The bracket is a variance (of x over the Efron-weighted risk sets), so as above rounding
+// noise below 1e-12 of the first part is taken as zero.
+ARGUS_HOST_DEVICE inline GradHess tiedStratumTerm(const EventSlotTerms& t, double n1, double n2,
+                                                  double f1, double f2) {
+  const double first = t.a * n2 - t.b * f2;
+  double variance = first - (t.q0 * n1 * n1 - 2.0 * t.q1 * n1 * f1 + t.q2 * f1 * f1);
+  if (variance <= 1e-12 * std::fabs(first)) variance = 0.0;
+  return {-(t.a * n1 - t.b * f1), -variance};
 }
 
 }  // namespace argus

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/errors.h"
 #include "models/conditional_functors.h"
 
 namespace argus {
@@ -10,12 +11,24 @@ namespace argus {
 ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* weights)
     : Likelihood(data, weights),
       stratum_(data.outcomes.stratum),
+      ties_(data.ties),
       u_(static_cast<std::size_t>(data.nRows())),
       den_(static_cast<std::size_t>(data.outcomes.nStrata)),
       events_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design, weightedOutcomes()) {
+  ARGUS_REQUIRE(ties_ == TieMethod::Breslow || data.model == ModelType::ConditionalLogistic,
+                "ties other than Breslow are for clr only among the conditional models");
   const double* y = data.outcomes.y;
   for (std::int64_t r = 0; r < nRows(); ++r) events_[stratum_[r]] += weight(r) * y[r];
+  if (ties_ == TieMethod::Efron) {
+    const std::size_t strata = events_.size();
+    caseCount_.assign(strata, 0.0);
+    caseRisk_.assign(strata, 0.0);
+    efronTerms_.assign(strata, EventSlotTerms{});
+    for (std::int64_t r = 0; r < nRows(); ++r)
+      if (isCase(r) && weight(r) > 0.0) caseCount_[stratum_[r]] += 1.0;
+  }
+  if (ties_ == TieMethod::Exact) exact_ = ExactConditionalStrata(data.outcomes, weights, nRows());
 }
 
 std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
@@ -32,52 +45,148 @@ void ConditionalLikelihood::rebuildFromEta() {
 void ConditionalLikelihood::refreshSums() {
   std::fill(den_.begin(), den_.end(), 0.0);
   for (std::int64_t r = 0; r < nRows(); ++r) den_[stratum_[r]] += u_[r];
+  if (ties_ != TieMethod::Efron) return;
+  std::fill(caseRisk_.begin(), caseRisk_.end(), 0.0);
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    if (isCase(r)) caseRisk_[stratum_[r]] += u_[r];
+  for (std::int32_t s = 0; s < static_cast<std::int32_t>(den_.size()); ++s) refreshEfronTerms(s);
 }
 
-GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
-  GradHess total{linearTerm_(j), 0.0};
+// One pass over the column's entries; a change of stratum closes the previous one's term.
+// Breslow and Efron strata need only the touched rows' sums (N1, N2 and, Efron, the cases'
+// F1, F2); an exact stratum collects its entries and runs the recursion over all its rows.
+template <TieMethod Ties>
+GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm) const {
+  GradHess total{linearTerm, 0.0};
   std::int32_t current = -1;
-  double n1 = 0.0, n2 = 0.0;
+  bool exact = false;
+  double n1 = 0.0, n2 = 0.0, f1 = 0.0, f2 = 0.0;
   auto flush = [&]() {
     if (current < 0) return;
-    const GradHess t = conditionalStratumTerm(events_[current], den_[current], n1, n2);
+    GradHess t;
+    if constexpr (Ties == TieMethod::Efron) {
+      t = tiedStratumTerm(efronTerms_[current], n1, n2, f1, f2);
+    } else if (Ties == TieMethod::Exact && exact) {
+      t = exact_.term(current, u_.data(), exactEntries_.data(),
+                      static_cast<std::int64_t>(exactEntries_.size()));
+    } else {
+      t = conditionalStratumTerm(events_[current], den_[current], n1, n2);
+    }
     total.g += t.g;
     total.h += t.h;
   };
-  forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
+  forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
     const std::int32_t s = stratum_[r];
     if (s != current) {
       flush();
       current = s;
       n1 = n2 = 0.0;
+      if constexpr (Ties == TieMethod::Efron) f1 = f2 = 0.0;
+      if constexpr (Ties == TieMethod::Exact) {
+        exact = exact_.isExact(s);
+        exactEntries_.clear();
+      }
+    }
+    if constexpr (Ties == TieMethod::Exact) {
+      if (exact) {
+        exactEntries_.push_back({r, x});
+        return;
+      }
     }
     const double a = u_[r] * x;
     n1 += a;
     n2 += a * x;
+    if constexpr (Ties == TieMethod::Efron) {
+      if (isCase(r)) {
+        f1 += a;
+        f2 += a * x;
+      }
+    }
   });
   flush();
   return total;
 }
 
-void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
-  // u_r = c_r exp(eta_r) is updated by multiplication: one exp per coordinate for indicator
-  // columns. refreshSums() re-adds den from u once per cycle; reset() recomputes u exactly.
+// u_r = c_r exp(eta_r) is updated by multiplication: one exp per coordinate for indicator
+// columns. refreshSums() re-adds den (and Efron's F) from u once per cycle; reset()
+// recomputes u exactly. Efron's slot terms follow den and F, so each touched stratum's are
+// recomputed once its run of entries ends (O(cases) each).
+template <TieMethod Ties>
+void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
-  forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
+  std::int32_t current = -1;
+  forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
     const double change = delta * x;
     eta_[r] += change;
     const double updated = u_[r] * ((x == 1.0) ? unitFactor : std::exp(change));
-    den_[stratum_[r]] += updated - u_[r];
+    const std::int32_t s = stratum_[r];
+    den_[s] += updated - u_[r];
+    if constexpr (Ties == TieMethod::Efron) {
+      if (isCase(r)) caseRisk_[s] += updated - u_[r];
+      if (s != current) {
+        if (current >= 0) refreshEfronTerms(current);
+        current = s;
+      }
+    }
     u_[r] = updated;
   });
+  if constexpr (Ties == TieMethod::Efron) {
+    if (current >= 0) refreshEfronTerms(current);
+  }
+}
+
+GradHess ConditionalLikelihood::scan(const ColumnView& c, double linearTerm) const {
+  switch (ties_) {
+    case TieMethod::Efron: return scanView<TieMethod::Efron>(c, linearTerm);
+    case TieMethod::Exact: return scanView<TieMethod::Exact>(c, linearTerm);
+    case TieMethod::Breslow: break;
+  }
+  return scanView<TieMethod::Breslow>(c, linearTerm);
+}
+
+void ConditionalLikelihood::step(const ColumnView& c, double delta) {
+  // Exact strata keep no sums of their own: u (and den, for the Breslow strata) is all.
+  if (ties_ == TieMethod::Efron) {
+    stepView<TieMethod::Efron>(c, delta);
+  } else {
+    stepView<TieMethod::Breslow>(c, delta);
+  }
+}
+
+GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
+  return scan(column(j), linearTerm_(j));
+}
+
+void ConditionalLikelihood::applyStep(std::size_t j, double delta) { step(column(j), delta); }
+
+// Along an eta direction d: exactly gradHess() and applyStep() of a dense column holding d,
+// whose linear term sum w y d is summed in the same order as ColumnLinearTerms does.
+GradHess ConditionalLikelihood::gradHessAlong(const std::vector<double>& d) const {
+  ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
+  double linear = 0.0;
+  for (std::int64_t r = 0; r < nRows(); ++r) linear += (weight(r) * data_.outcomes.y[r]) * d[r];
+  return scan(denseColumnView(d), linear);
+}
+
+void ConditionalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
+  ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
+  step(denseColumnView(d), alpha);
 }
 
 double ConditionalLikelihood::logLikelihood() const {
   double sum = 0.0;
   const double* y = data_.outcomes.y;
   for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * y[r] * eta_[r];
-  for (std::size_t s = 0; s < den_.size(); ++s)
-    if (events_[s] > 0.0) sum -= events_[s] * std::log(den_[s]);
+  for (std::int32_t s = 0; s < static_cast<std::int32_t>(den_.size()); ++s) {
+    if (events_[s] == 0.0) continue;
+    if (ties_ == TieMethod::Efron) {
+      sum -= eventLogTerm(true, events_[s], caseCount_[s], den_[s], caseRisk_[s]);
+    } else if (ties_ == TieMethod::Exact && exact_.isExact(s)) {
+      sum -= exact_.logTerm(s, u_.data());
+    } else {
+      sum -= events_[s] * std::log(den_[s]);
+    }
+  }
   return sum;
 }
 

@@ -2,12 +2,21 @@
 // for the formulas). Rows are grouped by stratum in the internal order, so walking column j's
 // nonzeros in row order meets each touched stratum in one run: g_j, h_j cost O(nnz_j), and a
 // step updates u_r and den_s on those rows only.
+//
+// clr takes three tie methods (Dataset::ties): Breslow (den_s^n_s, as cpr and sccs), Efron
+// (per stratum one Efron event slot, terms cached per stratum and refreshed for the strata a
+// step touches) and Exact (strata with two or more cases through ExactConditionalStrata, the
+// others on the Breslow path, which is exact for one case). The scan and the step are
+// compiled per tie method, so the Breslow path carries no Efron or Exact branches, and they
+// take any ColumnView: a dense view of an eta direction gives gradHessAlong() and stepAlong().
 #pragma once
 
 #include <vector>
 
 #include "models/column_linear_terms.h"
+#include "models/exact_conditional_strata.h"
 #include "models/likelihood.h"
+#include "models/survival_functors.h"
 
 namespace argus {
 
@@ -19,17 +28,40 @@ class ConditionalLikelihood final : public Likelihood {
   GradHess gradHess(std::size_t j) const override;
   void applyStep(std::size_t j, double delta) override;
   double logLikelihood() const override;
+  bool supportsDirection() const override { return true; }
+  GradHess gradHessAlong(const std::vector<double>& d) const override;
+  void stepAlong(const std::vector<double>& d, double alpha) override;
 
  private:
+  template <TieMethod Ties>
+  GradHess scanView(const ColumnView& c, double linearTerm) const;
+  template <TieMethod Ties>
+  void stepView(const ColumnView& c, double delta);
+  GradHess scan(const ColumnView& c, double linearTerm) const;
+  void step(const ColumnView& c, double delta);
+
   void rebuildFromEta() override;
   double scale(std::int64_t r) const { return weight(r) * exposure(r); }  // c_r
+  bool isCase(std::int64_t r) const { return data_.outcomes.y[r] != 0.0; }
   std::vector<double> weightedOutcomes() const;  // w_r y_r
+  void refreshEfronTerms(std::int32_t s) {
+    efronTerms_[s] = efronEventTerms(events_[s], caseCount_[s], den_[s], caseRisk_[s]);
+  }
 
   const std::int32_t* stratum_;
+  const TieMethod ties_;
   std::vector<double> u_;          // c_r exp(eta_r)
   std::vector<double> den_;        // per stratum
   std::vector<double> events_;     // n_s = sum w y, fixed for the fit
   ColumnLinearTerms linearTerm_;   // sum_r w_r y_r x_rj, fixed for the fit
+  // Efron only, per stratum: positively weighted cases, their share of den (F_s), slot terms.
+  std::vector<double> caseCount_;
+  std::vector<double> caseRisk_;
+  std::vector<EventSlotTerms> efronTerms_;
+  // Exact only: the strata with several cases, and the scanned column's entries in the
+  // current one (the recursion walks every row of the stratum).
+  ExactConditionalStrata exact_;
+  mutable std::vector<StratumEntry> exactEntries_;
 };
 
 }  // namespace argus
