@@ -7,7 +7,12 @@
 #'     `covariateId` and optionally `covariateValue` (default 1). `covariateId` may be numeric
 #'     or `bit64::integer64`.}
 #'   \item{a matrix}{`x` (a `matrix` or `Matrix::dgCMatrix`, one row per observation) with
-#'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors.}
+#'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors. A column named
+#'     `"(Intercept)"` (as `model.matrix()` makes) must be all 1 and is the intercept: it
+#'     leaves the covariates and the model gets Argus's own unpenalized intercept (`"ls"`,
+#'     `"lr"`, `"pr"`; `addIntercept = FALSE` with such a column is an error), or, for
+#'     conditional and survival models, where no intercept is identifiable, it is dropped
+#'     with a message.}
 #'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata and
 #'     `offset(...)` terms the offset.}
 #' }
@@ -34,8 +39,8 @@
 #' @param weights Non-negative weight of each row (matrix and formula routes).
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
-#'   the long and matrix routes (a formula decides for itself); never allowed for conditional
-#'   or survival models.
+#'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`
+#'   column of `x`); never allowed for conditional or survival models.
 #' @param startTime Counting-process entry time of each row (`"cox"`, matrix route; the long
 #'   route reads `outcomes$startTime`, formulas `Surv(start, stop, status)`): the row is at
 #'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.
@@ -84,8 +89,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   input <- if (routes[1]) {
     longInput(outcomes, covariates, modelType)
   } else if (routes[2]) {
-    matrixInput(x, y, stratumId, time, weights, offset, startTime = startTime,
-                censoringSurvival = censoringSurvival)
+    matrixInput(x, y, stratumId, time, weights, offset, modelType, addIntercept,
+                startTime = startTime, censoringSurvival = censoringSurvival)
   } else {
     formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival)
   }
@@ -191,6 +196,10 @@ checkWeightedEvents <- function(y, weights, modelType) {
 # value (`entryValue`, NULL = all 1), plus the column identifiers.
 assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
+  columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
+  if (anyDuplicated(columnNames))
+    stopf("two coefficients would share the name '%s': covariate names must be unique",
+          columnNames[anyDuplicated(columnNames)])
   strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
   plan <- .Call(argus_plan_rows, modelType, rows$y,
                 if (isSurvivalModel(modelType)) rows$time else NULL, strata$code, strata$n %||% 0L)
@@ -205,7 +214,6 @@ assembleData <- function(input, modelType, addIntercept) {
     stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
           input$columnNames[input$entryColumn[k]], format(input$rowIds[input$entryRow[k]]))
   }
-  columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
   permute <- function(v) if (is.null(v)) NULL else v[order1]
   structure(list(
     modelType = modelType,

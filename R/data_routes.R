@@ -49,7 +49,7 @@ needColumns <- function(df, columns, name) {
     stopf("'%s' lacks column(s) %s", name, paste(sprintf("'%s'", missing), collapse = ", "))
 }
 
-matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = NULL,
+matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIntercept = NULL,
                         startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
   if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
@@ -60,17 +60,47 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = N
   if (nrow(x) != length(y))
     stopf("'x' has %d rows but 'y' has %d values", nrow(x), length(y))
   if (ncol(x) == 0) stopf("'x' has no columns")
-  entries <- matrixEntries(x)
-  bad <- which(!is.finite(entries$value))
-  if (length(bad)) stopf("'x' has %d missing or non-finite value(s)", length(bad))
   columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
   if (anyDuplicated(columnNames))
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
+  intercept <- interceptColumn(x, modelType, addIntercept)
+  x <- intercept$x
+  addIntercept <- intercept$addIntercept
+  columnNames <- setdiff(columnNames, "(Intercept)")
+  entries <- matrixEntries(x)
+  bad <- which(!is.finite(entries$value))
+  if (length(bad)) stopf("'x' has %d missing or non-finite value(s)", length(bad))
   list(rowIds = seq_len(nrow(x)), y = if (is.logical(y)) as.numeric(y) else y,
        stratumId = stratumId, time = time, weights = weights, offset = offset,
        startTime = startTime, censoringSurvival = censoringSurvival, entryRow = entries$row, entryColumn = entries$column,
        entryValue = entries$value, covariateIds = NULL, columnNames = columnNames,
        addIntercept = addIntercept)
+}
+
+# A column named "(Intercept)" (as model.matrix() makes) is the intercept, not a covariate.
+# All 1, it leaves `x`, and the model gets Argus's own intercept (unpenalized unless
+# forceIntercept); a conditional or survival model, where no intercept is identifiable,
+# drops it with a message (as coxph does). Any other "(Intercept)" column is an error.
+interceptColumn <- function(x, modelType, addIntercept) {
+  j <- which(colnames(x) == "(Intercept)")
+  if (length(j) == 0) return(list(x = x, addIntercept = addIntercept))
+  values <- as.numeric(x[, j])
+  bad <- which(is.na(values) | values != 1)
+  if (length(bad))
+    stopf(paste("column '(Intercept)' of 'x' is not all 1 (row %d is %g): that name is the",
+                "intercept's, which Argus adds itself (see 'addIntercept'); rename the column"),
+          bad[1], values[bad[1]])
+  x <- x[, -j, drop = FALSE]
+  if (hasStratumBaseline(modelType)) {
+    message(sprintf(paste("the '(Intercept)' column of 'x' is dropped: an intercept is not",
+                          "identifiable in a %s model ('%s')"),
+                    if (isConditionalModel(modelType)) "conditional" else "survival", modelType))
+    return(list(x = x, addIntercept = addIntercept))
+  }
+  if (identical(addIntercept, FALSE))
+    stopf(paste("'x' has an '(Intercept)' column of ones but addIntercept = FALSE: drop the",
+                "column for a model without an intercept, or leave 'addIntercept' out"))
+  list(x = x, addIntercept = TRUE)
 }
 
 # Nonzero entries of a dense or sparse matrix as 1-based (row, column, value) triplets.
@@ -127,7 +157,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]
   if (ncol(x) == 0) stopf("the formula has no covariates")
-  input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
+  input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf), modelType,
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)
   input$formulaTerms <- formulaTerms
