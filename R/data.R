@@ -4,8 +4,14 @@
 #' \describe{
 #'   \item{long tables (OHDSI format)}{`outcomes` with columns `rowId`, `y` and optionally
 #'     `stratumId`, `time`, `weights`, `offset`; `covariates` with columns `rowId`,
-#'     `covariateId` and optionally `covariateValue` (default 1). `covariateId` may be numeric
-#'     or `bit64::integer64`.}
+#'     `covariateId` and optionally `covariateValue` (default 1). Identifiers (`rowId`,
+#'     `covariateId`) may be whole numbers (exactly representable as doubles, up to 2^53),
+#'     `bit64::integer64`, character labels, or factors, which are read by their labels
+#'     (never by their integer codes). Row ids match across the two tables by value, or by
+#'     their text when either table gives labels (a number by its digits, 1e15 as
+#'     "1000000000000000"). Coefficients are named by covariate id: numbers come in
+#'     increasing order, labels in the C-locale order of their text; the label
+#'     `"(Intercept)"` is reserved for the intercept.}
 #'   \item{a matrix}{`x` (a `matrix` or `Matrix::dgCMatrix`, one row per observation) with
 #'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors. A column named
 #'     `"(Intercept)"` (as `model.matrix()` makes) must be all 1 and is the intercept: it
@@ -34,7 +40,8 @@
 #' @param y The outcome vector for the matrix route.
 #' @param formula A model formula, for the formula route.
 #' @param data A data frame in which to evaluate `formula`.
-#' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set.
+#' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set:
+#'   numbers, text, or a factor (read by its labels).
 #' @param time Exposure time of each row (matrix and formula routes).
 #' @param weights Non-negative weight of each row (matrix and formula routes).
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
@@ -212,7 +219,7 @@ assembleData <- function(input, modelType, addIntercept) {
   if (design$firstDuplicate >= 0) {
     k <- design$firstDuplicate + 1
     stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
-          input$columnNames[input$entryColumn[k]], format(input$rowIds[input$entryRow[k]]))
+          input$columnNames[input$entryColumn[k]], idLabel(input$rowIds[input$entryRow[k]]))
   }
   permute <- function(v) if (is.null(v)) NULL else v[order1]
   structure(list(

@@ -13,25 +13,23 @@ longInput <- function(outcomes, covariates, modelType) {
     stopf("modelType '%s' needs a 'stratumId' column in 'outcomes'", modelType)
 
   rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
-  dup <- .Call(argus_first_duplicate, rowIds, isInteger64(rowIds))
+  dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
-                      format(rowIds[dup + 1]))
+                      idLabel(rowIds[dup + 1]))
 
+  # Row ids given as labels (character or factor) in either table are matched by their text.
   covRowIds <- checkIds(covariates$rowId, "covariates$rowId")
-  if (isInteger64(covRowIds) != isInteger64(rowIds)) {
-    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
-    covRowIds <- bit64::as.integer64(covRowIds)
-    rowIds <- bit64::as.integer64(rowIds)
-  }
-  found <- .Call(argus_lookup_ids, covRowIds, rowIds, isInteger64(rowIds))
+  found <- lookupIds(covRowIds, rowIds)
   if (found$firstMissing >= 0)
     stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
-          format(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
+          idLabel(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
 
   covariateIds <- checkIds(covariates$covariateId, "covariates$covariateId")
-  coded <- .Call(argus_code_ids, covariateIds, isInteger64(covariateIds))
+  if (is.character(covariateIds) && "(Intercept)" %in% covariateIds)
+    stopf(paste("'(Intercept)' is not a covariate id: it is the name of the intercept, which",
+                "'addIntercept' adds"))
+  coded <- codeIds(covariateIds)
   uniqueIds <- coded$unique
-  if (isInteger64(covariateIds)) class(uniqueIds) <- "integer64"
   values <- NULL
   if (!is.null(covariates$covariateValue))
     values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")

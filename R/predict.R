@@ -215,7 +215,7 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
 longRows <- function(fit, covariates, outcomes) {
   covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
   if (is.null(outcomes)) {
-    rowIds <- sort(unique(covRowIds))
+    rowIds <- sortedIds(covRowIds)
     time <- NULL
     offset <- NULL
     strata <- NULL
@@ -227,18 +227,14 @@ longRows <- function(fit, covariates, outcomes) {
     offset <- checkNumericVector(outcomes$offset, "outcomes$offset")
     strata <- rowStrataKeys(outcomes$stratumId, length(rowIds), "outcomes$stratumId")
   }
-  if (isInteger64(covRowIds) != isInteger64(rowIds)) {
-    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
-    covRowIds <- bit64::as.integer64(covRowIds)
-    rowIds <- bit64::as.integer64(rowIds)
-  }
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
-  # can serve a subset of rows.
-  found <- .Call(argus_lookup_ids, covRowIds, rowIds, isInteger64(rowIds))
+  # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
+  found <- lookupIds(covRowIds, rowIds)
   ids <- idLabel(checkIds(covariates$covariateId, "newdata$covariateId"))
   value <- if (is.null(covariates$covariateValue)) rep(1, length(ids))
            else checkNumericVector(covariates$covariateValue, "newdata$covariateValue")
-  beta <- unname(fit$coefficients[ids])  # NA for covariates the model does not have
+  # NA for covariates the model does not have (the intercept is not a covariate)
+  beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
   keep <- !is.na(beta) & beta != 0 & found$position >= 0
   n <- length(rowIds)
   link <- rep(interceptOf(fit), n)

@@ -70,3 +70,159 @@ test_that("no two coefficients share a name on any route", {
                "two coefficients would share the name 'b'")
 })
 
+# ---- 2. Factor and character identifiers are matched by their labels ----------------------
+
+labelData <- function(seed = 71, n = 300) {
+  set.seed(seed)
+  x <- cbind(rbinom(n, 1, 0.4), round(rnorm(n), 3), rbinom(n, 1, 0.3))
+  y <- rbinom(n, 1, plogis(-0.3 + drop(x %*% c(1, -0.5, 0.7))))
+  at <- which(x != 0, arr.ind = TRUE)
+  list(x = x, y = y, n = n, at = at)
+}
+
+test_that("row ids given as factors with different level sets land on the right rows", {
+  sim <- labelData()
+  ids <- c(1001, 5, 77)
+  outcomes <- data.frame(rowId = seq_len(sim$n), y = sim$y)
+  covariates <- data.frame(rowId = sim$at[, 1], covariateId = ids[sim$at[, 2]],
+                           covariateValue = sim$x[sim$at])
+  ctl <- createControl(tolerance = 1e-10)
+  byNumber <- fitModel(createData(outcomes, covariates, modelType = "lr"), control = ctl)
+
+  labels <- sprintf("p%03d", seq_len(sim$n))
+  o <- outcomes
+  o$rowId <- factor(labels, levels = rev(labels))
+  cv <- covariates
+  set.seed(710)
+  cv$rowId <- factor(labels[covariates$rowId], levels = sample(unique(labels[covariates$rowId])))
+  byFactor <- fitModel(createData(o, cv, modelType = "lr"), control = ctl)
+  expect_equal(coef(byFactor), coef(byNumber), tolerance = 1e-10)
+  expect_identical(names(predict(byFactor)), labels)
+  expect_equal(unname(predict(byFactor)), unname(predict(byNumber)), tolerance = 1e-10)
+  # character in one table, factor in the other
+  o$rowId <- labels
+  byMixed <- fitModel(createData(o, cv, modelType = "lr"), control = ctl)
+  expect_equal(coef(byMixed), coef(byNumber), tolerance = 1e-10)
+  # numbers in one table and their labels in the other
+  cv$rowId <- as.character(covariates$rowId)
+  byDigits <- fitModel(createData(outcomes, cv, modelType = "lr"), control = ctl)
+  expect_equal(coef(byDigits), coef(byNumber), tolerance = 1e-10)
+  # a label missing from outcomes and repeated labels are still caught
+  cv$rowId[3] <- "nobody"
+  expect_error(createData(outcomes, cv, modelType = "lr"),
+               "covariates\\$rowId nobody does not appear in outcomes\\$rowId")
+  o$rowId[2] <- o$rowId[1]
+  expect_error(createData(o, covariates, modelType = "lr"),
+               "'outcomes\\$rowId' must be unique; p001 appears more than once")
+})
+
+test_that("covariate ids given as a factor are named, excluded, fixed and predicted by label", {
+  sim <- labelData()
+  labels <- c("1001", "5", "77")
+  outcomes <- data.frame(rowId = seq_len(sim$n), y = sim$y)
+  covariates <- data.frame(rowId = sim$at[, 1], covariateValue = sim$x[sim$at])
+  covariates$covariateId <- factor(labels[sim$at[, 2]], levels = c("77", "1001", "5"))
+  numeric <- covariates
+  numeric$covariateId <- as.numeric(labels[sim$at[, 2]])
+  ctl <- createControl(tolerance = 1e-10)
+  data <- createData(outcomes, covariates, modelType = "lr")
+  fit <- fitModel(data, control = ctl)
+  ref <- fitModel(createData(outcomes, numeric, modelType = "lr"), control = ctl)
+  expect_identical(names(coef(fit)), c("(Intercept)", "1001", "5", "77"))
+  expect_identical(fit$covariateIds, c("1001", "5", "77"))
+  expect_equal(coef(fit)[names(coef(ref))], coef(ref), tolerance = 1e-7)
+  glmFit <- glm(sim$y ~ sim$x, family = binomial)
+  expect_equal(unname(coef(fit)[c("(Intercept)", "1001", "5", "77")]), unname(coef(glmFit)),
+               tolerance = 1e-5)
+
+  # exclude by number or by label: only covariate 5 stays unpenalized
+  for (ex in list(5, "5", factor("5"))) {
+    penalized <- fitModel(data, createPrior("laplace", variance = 1e-4, exclude = ex),
+                          control = ctl)
+    expect_true(coef(penalized)[["5"]] != 0)
+    expect_identical(unname(coef(penalized)[c("1001", "77")]), c(0, 0))
+  }
+  # fixed and starting coefficients by label
+  start <- c("(Intercept)" = 0, "1001" = 0, "5" = 0.25, "77" = 0)
+  fixed <- fitModel(data, control = ctl, startingCoefficients = rev(start), fixedCoefficients = 5)
+  expect_identical(coef(fixed)[["5"]], 0.25)
+  fixedByLabel <- fitModel(data, control = ctl, startingCoefficients = start,
+                           fixedCoefficients = "5")
+  expect_equal(coef(fixedByLabel), coef(fixed), tolerance = 1e-12)
+
+  # confint and vcov by id or label
+  expect_equal(confint(fit, 5, method = "wald"), confint(fit, "5", method = "wald"))
+  expect_identical(rownames(confint(fit, 1001, method = "wald")), "1001")
+  expect_equal(vcov(fit)[c("1001", "5", "77"), c("1001", "5", "77")],
+               vcov(ref)[c("1001", "5", "77"), c("1001", "5", "77")], tolerance = 1e-6)
+
+  # predict from long tables with the labels (factor or character) or the numbers
+  expected <- predict(ref, numeric, outcomes = outcomes)
+  expect_equal(predict(fit, covariates, outcomes = outcomes), expected, tolerance = 1e-8)
+  asText <- covariates
+  asText$covariateId <- as.character(covariates$covariateId)
+  asText$rowId <- as.character(asText$rowId)
+  byText <- predict(fit, asText)   # rows in the C-locale order of their labels
+  expect_identical(names(byText), sort(names(expected), method = "radix"))
+  expect_equal(byText[names(expected)], expected, tolerance = 1e-8)
+  expect_equal(predict(fit, numeric), expected, tolerance = 1e-8)
+
+  boot <- runBootstrap(fit, replicates = 5, seed = 1)
+  expect_identical(colnames(boot$estimates), names(coef(fit)))
+})
+
+test_that("odd identifiers round-trip: negative, 1e15, labels with spaces", {
+  sim <- labelData(seed = 72)
+  rowIds <- -(seq_len(sim$n)) * 1e9
+  numbers <- c(-7, 1e15, 3)
+  outcomes <- data.frame(rowId = rowIds, y = sim$y)
+  covariates <- data.frame(rowId = rowIds[sim$at[, 1]], covariateId = numbers[sim$at[, 2]],
+                           covariateValue = sim$x[sim$at])
+  ctl <- createControl(tolerance = 1e-10)
+  fit <- fitModel(createData(outcomes, covariates, modelType = "lr"), control = ctl)
+  expect_identical(names(coef(fit)), c("(Intercept)", "-7", "3", "1000000000000000"))
+  expect_identical(names(predict(fit))[1:2], c("-1000000000", "-2000000000"))
+  expect_identical(rownames(confint(fit, 1e15, method = "wald")), "1000000000000000")
+
+  words <- c("drug a", " drug  b", "drug a ")
+  text <- covariates
+  text$covariateId <- words[sim$at[, 2]]
+  text$rowId <- paste("row", sim$at[, 1])
+  textOutcomes <- data.frame(rowId = paste("row", seq_len(sim$n)), y = sim$y)
+  byText <- fitModel(createData(textOutcomes, text, modelType = "lr"), control = ctl)
+  expect_setequal(names(coef(byText)), c("(Intercept)", words))
+  expect_equal(unname(coef(byText)[words]), unname(coef(fit)[c("-7", "1000000000000000", "3")]),
+               tolerance = 1e-10)
+  expect_identical(names(predict(byText))[1:2], c("row 1", "row 2"))
+  expect_equal(predict(byText, text, outcomes = textOutcomes), predict(byText),
+               tolerance = 1e-10)
+  excluded <- fitModel(createData(textOutcomes, text, modelType = "lr"),
+                       createPrior("laplace", variance = 1e-4, exclude = "drug a "), control = ctl)
+  expect_true(coef(excluded)[["drug a "]] != 0)
+  expect_identical(unname(coef(excluded)[words[1:2]]), c(0, 0))
+  bad <- text
+  bad$covariateId[4] <- ""
+  expect_error(createData(textOutcomes, bad, modelType = "lr"), "has an empty label \\(position 4\\)")
+  bad$covariateId[4] <- NA
+  expect_error(createData(textOutcomes, bad, modelType = "lr"), "has 1 missing value")
+})
+
+test_that("the label '(Intercept)' is not a covariate id", {
+  long <- data.frame(rowId = c(1, 2, 3), covariateId = c("(Intercept)", "a", "a"))
+  expect_error(createData(data.frame(rowId = 1:3, y = c(0, 1, 1)), long, modelType = "lr"),
+               "'\\(Intercept\\)' is not a covariate id: it is the name of the intercept")
+})
+
+test_that("a factor stratumId is read by its labels", {
+  sim <- simulateSccs(nPatients = 120, nDrugs = 3, seed = 73)
+  ctl <- createControl(tolerance = 1e-10)
+  ref <- fitModel(createData(sim$outcomes, sim$covariates, modelType = "sccs"), control = ctl)
+  o <- sim$outcomes
+  labels <- unique(o$stratumId)
+  set.seed(730)
+  o$stratumId <- factor(o$stratumId, levels = sample(labels))
+  byFactor <- fitModel(createData(o, sim$covariates, modelType = "sccs"), control = ctl)
+  expect_equal(coef(byFactor), coef(ref), tolerance = 1e-10)
+  expect_identical(byFactor$nStrata, ref$nStrata)
+})
+
