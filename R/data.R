@@ -30,6 +30,11 @@
 #' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
 #' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
 #'
+#' Weights may not all be zero, and a conditional or survival model needs an event with a
+#' positive weight. A covariate whose largest absolute value is above 1e100, or nonzero but
+#' below 1e-100, is refused: the fit works with squares of covariate values (the Hessian),
+#' which then overflow or underflow in double precision; rescale such a column.
+#'
 #' @param outcomes A data frame of outcomes (long format). A formula or a matrix given here
 #'   is treated as `formula` or `x`.
 #' @param covariates A data frame of covariates (long format).
@@ -43,7 +48,7 @@
 #' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set:
 #'   numbers, text, or a factor (read by its labels).
 #' @param time Exposure time of each row (matrix and formula routes).
-#' @param weights Non-negative weight of each row (matrix and formula routes).
+#' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
 #'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`
@@ -161,6 +166,7 @@ checkRows <- function(input, modelType) {
   }
   if (isConditionalModel(modelType) && is.null(input$stratumId))
     stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
+  if (isConditionalModel(modelType)) checkWeightedEvents(y, weights, modelType)
   list(n = n, y = y, time = time, weights = weights,
        offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
        censoringSurvival = survival$censoringSurvival)
@@ -192,10 +198,15 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
   list(startTime = start, censoringSurvival = g)
 }
 
-# Events with zero weight carry nothing: a survival fit needs one with a positive weight.
+# Events with zero weight carry nothing: a survival or conditional fit needs one with a
+# positive weight (a stratum's outcomes weigh its whole contribution).
 checkWeightedEvents <- function(y, weights, modelType) {
-  if (!is.null(weights) && !any(y == 1 & weights > 0))
-    stopf("every event (y = 1) has weight 0: modelType '%s' has nothing to fit", modelType)
+  if (is.null(weights)) return(invisible())
+  survival <- isSurvivalModel(modelType)
+  event <- if (survival) y == 1 else y > 0
+  if (any(event) && !any(event & weights > 0))
+    stopf("every %s has weight 0: modelType '%s' has nothing to fit",
+          if (survival) "event (y = 1)" else "row with an outcome (y > 0)", modelType)
 }
 
 # Shared by all routes. `input` holds per-row vectors in the user's row order, and the
@@ -207,6 +218,7 @@ assembleData <- function(input, modelType, addIntercept) {
   if (anyDuplicated(columnNames))
     stopf("two coefficients would share the name '%s': covariate names must be unique",
           columnNames[anyDuplicated(columnNames)])
+  checkColumnScale(input$entryValue, input$entryColumn, input$columnNames)
   strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
   plan <- .Call(argus_plan_rows, modelType, rows$y,
                 if (isSurvivalModel(modelType)) rows$time else NULL, strata$code, strata$n %||% 0L)
@@ -249,6 +261,23 @@ assembleData <- function(input, modelType, addIntercept) {
     dropped = list(strata = plan$droppedStrata, rows = plan$droppedRows,
                    entries = design$skippedEntries, zeros = design$zeroEntries)
   ), class = "argusData")
+}
+
+# Covariate values whose square over- or underflows in the Hessian cannot be fitted
+# reliably: a column whose largest absolute value is above 1e100, or nonzero but below
+# 1e-100, is refused (createData()'s details).
+checkColumnScale <- function(value, column, names) {
+  if (is.null(value) || length(value) == 0) return(invisible())
+  size <- abs(value)
+  tiny <- size < 1e-100 & size > 0
+  if (max(size) <= 1e100 && !any(tiny)) return(invisible())
+  suspects <- column %in% unique(column[size > 1e100 | tiny])
+  largest <- tapply(size[suspects], column[suspects], max)
+  bad <- which(largest > 1e100 | largest < 1e-100)
+  if (length(bad))
+    stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
+                "where its square stays finite and nonzero in the fit: rescale it"),
+          names[as.integer(names(largest)[bad[1]])], largest[[bad[1]]])
 }
 
 #' @method print argusData

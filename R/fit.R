@@ -5,8 +5,8 @@
 #' @param data An `argusData` object from [createData()].
 #' @param prior An `argusPrior` from [createPrior()].
 #' @param control An `argusControl` from [createControl()].
-#' @param weights Optional non-negative row weights, one per row of the user's input (in the
-#'   user's row order); they replace the weights given to [createData()].
+#' @param weights Optional non-negative row weights, not all zero, one per row of the user's
+#'   input (in the user's row order); they replace the weights given to [createData()].
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
@@ -50,7 +50,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   if (any(fixed) && is.null(start) && data$hasIntercept && fixed[1])
     message("the intercept is fixed at 0")
   rowWeights <- internalWeights(weights, data)
-  if (isSurvivalModel(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
+  if (hasStratumBaseline(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
   settings <- fitSettings(resolved, start, fixed, rowWeights, control)
 
   cv <- NULL

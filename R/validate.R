@@ -23,6 +23,8 @@ checkWeights <- function(w, name = "weights", length = NULL) {
   w <- checkNumericVector(w, name, length)
   if (!is.null(w) && any(w < 0)) stopf("'%s' must be non-negative (position %d is %g)",
                                        name, which(w < 0)[1], w[which(w < 0)[1]])
+  if (!is.null(w) && length(w) > 0 && !any(w > 0))
+    stopf("all '%s' are zero: no row would count in the fit", name)
   w
 }
 

@@ -226,3 +226,90 @@ test_that("a factor stratumId is read by its labels", {
   expect_identical(byFactor$nStrata, ref$nStrata)
 })
 
+# ---- 3. Refused before any fit ------------------------------------------------------------
+
+test_that("all-zero weights are an error", {
+  x <- matrix(c(1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 1), 6, dimnames = list(NULL, c("a", "b")))
+  y <- c(1, 0, 0, 1, 0, 1)
+  expect_error(createData(x = x, y = y, weights = rep(0, 6), modelType = "lr"),
+               "all 'weights' are zero")
+  expect_error(createData(data.frame(rowId = 1:6, y = y, weights = 0),
+                          data.frame(rowId = 1:6, covariateId = 1), modelType = "lr"),
+               "all 'weights' are zero")
+  data <- createData(x = x, y = y, modelType = "lr")
+  expect_error(fitModel(data, weights = rep(0, 6)), "all 'weights' are zero")
+  # a conditional model whose every outcome has weight 0
+  stratum <- c(1, 1, 2, 2, 3, 3)
+  noEvent <- ifelse(y > 0, 0, 1)
+  expect_error(createData(x = x, y = y, stratumId = stratum, weights = noEvent, modelType = "clr"),
+               "every row with an outcome \\(y > 0\\) has weight 0: modelType 'clr'")
+  clr <- createData(x = x, y = y, stratumId = stratum, modelType = "clr")
+  expect_error(fitModel(clr, weights = noEvent), "every row with an outcome \\(y > 0\\) has weight 0")
+})
+
+test_that("more folds than sampling units is an error naming both numbers", {
+  set.seed(74)
+  x <- matrix(rnorm(200), 100, 2)
+  y <- rbinom(100, 1, 0.4)
+  lr <- createData(x = x, y = y, modelType = "lr")
+  expect_error(createFolds(lr, createControl(fold = 101)),
+               "101 folds need at least as many rows \\(the data have 100\\)")
+  expect_identical(dim(createFolds(lr, createControl(fold = 100, seed = 1))), c(100L, 1L))
+  expect_error(createFolds(lr, createControl(selectorType = "byPid")),
+               "sampling by stratum \\(byPid\\) needs data with strata")
+  # conditional models sample strata (strata without events are dropped first)
+  stratum <- rep(1:20, each = 5)
+  y <- rep(c(1, 0, 0, 0, 0), 20)
+  y[stratum == 3] <- 0
+  clr <- createData(x = x, y = y, stratumId = stratum, modelType = "clr")
+  expect_identical(clr$nStrata, 19L)
+  expect_error(createFolds(clr, createControl(fold = 20)),
+               "20 folds need at least as many strata \\(the data have 19\\)")
+  expect_error(fitModel(clr, createPrior("normal", useCrossValidation = TRUE),
+                        createControl(fold = 20)),
+               "20 folds need at least as many strata \\(the data have 19\\)")
+  expect_identical(attr(createFolds(clr, createControl(fold = 20, selectorType = "byRow")),
+                        "selectorType"), "byRow")
+  # a stratified Cox model samples rows under "auto", strata under "byPid"
+  cox <- createData(x = x, y = y, time = seq_len(100), stratumId = rep(1:4, 25), modelType = "cox")
+  expect_identical(attr(createFolds(cox, createControl(fold = 10, seed = 1)), "selectorType"),
+                   "byRow")
+  expect_error(createFolds(cox, createControl(fold = 5, selectorType = "byPid")),
+               "5 folds need at least as many strata \\(the data have 4\\)")
+})
+
+test_that("absurd cvRepetitions are refused before anything is allocated", {
+  x <- matrix(rnorm(200), 100, 2)
+  data <- createData(x = x, y = rbinom(100, 1, 0.4), modelType = "lr")
+  expect_error(createFolds(data, createControl(cvRepetitions = 1e8)),
+               paste("cvRepetitions = 100000000 on 100 rows needs a fold plan of 1e\\+10",
+                     "entries, more than the limit of 2\\^31 - 1"))
+  expect_error(fitModel(data, createPrior("normal", useCrossValidation = TRUE),
+                        createControl(cvRepetitions = 1e8)), "more than the limit of 2\\^31 - 1")
+  expect_error(createControl(cvRepetitions = 1e10), "'cvRepetitions' must be between 1 and")
+  expect_error(createControl(cvRepetitions = 2.5), "'cvRepetitions' must be a whole number")
+  expect_error(createControl(fold = 1e10), "'fold' must be between 2 and")
+})
+
+test_that("covariates of extreme scale are refused, naming the column", {
+  set.seed(75)
+  x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("small", "big")))
+  y <- rbinom(100, 1, 0.4)
+  huge <- x
+  huge[, "big"] <- huge[, "big"] * 1e101
+  expect_error(createData(x = huge, y = y, modelType = "lr"),
+               "covariate 'big' has a largest absolute value of .*e\\+10[0-9], outside \\[1e-100, 1e100\\].*rescale it")
+  tiny <- x
+  tiny[, "small"] <- tiny[, "small"] * 1e-101
+  expect_error(createData(x = Matrix::Matrix(tiny, sparse = TRUE), y = y, modelType = "lr"),
+               "covariate 'small' has a largest absolute value of .*e-10[0-9], outside")
+  # one tiny entry in a column of ordinary size is fine
+  fine <- x
+  fine[1, "small"] <- 1e-200
+  expect_silent(createData(x = fine, y = y, modelType = "lr"))
+  long <- data.frame(rowId = 1:100, covariateId = rep(c(11, 12), 50),
+                     covariateValue = c(1e150, rep(1, 99)))
+  expect_error(createData(data.frame(rowId = 1:100, y = y), long, modelType = "lr"),
+               "covariate '11' has a largest absolute value of 1e\\+150")
+})
+
