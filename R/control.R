@@ -107,6 +107,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
 #' @method print argusControl
 #' @export
 print.argusControl <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus control: tolerance %g (%s), at most %d cycles, device %s, noise %s\n",
               x$tolerance, x$convergenceType, x$maxIterations, x$device, x$noiseLevel))
   invisible(x)

@@ -283,6 +283,7 @@ checkColumnScale <- function(value, column, names) {
 #' @method print argusData
 #' @export
 print.argusData <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus data: modelType '%s'\n", x$modelType))
   cat(sprintf("  rows: %s", format(x$nRows, big.mark = ",")))
   if (isConditionalModel(x$modelType) || x$nStrata > 0)
@@ -310,6 +311,7 @@ print.argusData <- function(x, ...) {
 #' @method summary argusData
 #' @export
 summary.argusData <- function(object, ...) {
+  rejectDots("summary()", ...)
   counts <- nonzeroCounts(object)
   structure(list(
     modelType = object$modelType, nRows = object$nRows, nStrata = object$nStrata,
@@ -325,6 +327,7 @@ summary.argusData <- function(object, ...) {
 #' @method print summary.argusData
 #' @export
 print.summary.argusData <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus data summary: modelType '%s', %s rows", x$modelType,
               format(x$nRows, big.mark = ",")))
   if (x$nStrata > 0) cat(sprintf(", %s strata", format(x$nStrata, big.mark = ",")))

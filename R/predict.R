@@ -65,7 +65,8 @@
 #' @param times Non-negative times at which to give survival probabilities or cumulative
 #'   incidences.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
-#' @param ... Not used.
+#' @param ... Not used: an argument given here is an error (a misspelt argument is never
+#'   ignored).
 #' @return A numeric vector, named by row identifier (or by the row names of `newdata`); for
 #'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
 #'   time.
@@ -83,6 +84,7 @@ predict.argusFit <- function(object, newdata = NULL,
                                       "cumulativeIncidence"),
                              outcomes = NULL, time = NULL, offset = NULL, times = NULL,
                              stratumId = NULL, ...) {
+  rejectDots("predict()", ...)
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)

@@ -43,6 +43,7 @@ createPrior <- function(priorType = c("none", "laplace", "normal"), variance = 1
 #' @method print argusPrior
 #' @export
 print.argusPrior <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   types <- unique(x$priorType)
   cat(sprintf("Argus prior: %s", paste(types, collapse = "/")))
   if (any(x$priorType != "none"))

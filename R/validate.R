@@ -146,3 +146,18 @@ idLabel <- function(ids) {
   if (is.numeric(ids)) return(formatC(ids, format = "f", digits = 0, big.mark = ""))
   as.character(ids)
 }
+
+# Arguments given to a method's `...` that it does not use are an error, not silently
+# ignored (predict(fit, newOutcomes = o) would otherwise give the fitted rows). Names in
+# `.allow` are accepted and ignored (`digits` of print()). The arguments are not evaluated.
+rejectDots <- function(.caller, ..., .allow = character(0)) {
+  extra <- as.list(substitute(list(...)))[-1]
+  if (length(extra) == 0) return(invisible())
+  labels <- names(extra) %||% rep("", length(extra))
+  unused <- labels == "" | !(labels %in% .allow)
+  if (!any(unused)) return(invisible())
+  unnamed <- vapply(extra, function(e) substr(deparse1(e), 1, 40), "")
+  described <- ifelse(labels == "", sprintf("unnamed argument %d (%s)", seq_along(extra), unnamed),
+                      labels)
+  stopf("%s: unused argument(s): %s", .caller, paste(described[unused], collapse = ", "))
+}

@@ -313,3 +313,42 @@ test_that("covariates of extreme scale are refused, naming the column", {
                "covariate '11' has a largest absolute value of 1e\\+150")
 })
 
+# ---- 4. Unused arguments are errors -------------------------------------------------------
+
+test_that("arguments that a method does not use are an error, naming them", {
+  set.seed(76)
+  x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+  y <- rbinom(100, 1, plogis(x[, 1]))
+  data <- createData(x = x, y = y, modelType = "lr")
+  fit <- fitModel(data)
+  o <- data.frame(rowId = 1:3)
+  cv <- data.frame(rowId = 1:3, covariateId = 1)
+  expect_error(predict(fit, newOutcomes = o, newCovariates = cv),
+               "predict\\(\\): unused argument\\(s\\): newOutcomes, newCovariates", fixed = FALSE)
+  expect_error(confint(fit, "a", nonsense = 1), "confint\\(\\): unused argument\\(s\\): nonsense")
+  expect_error(vcov(fit, 1), "vcov\\(\\): unused argument\\(s\\): unnamed argument 1 \\(1\\)")
+  expect_error(coef(fit, complete = TRUE), "coef\\(\\): unused argument\\(s\\): complete")
+  expect_error(logLik(fit, REML = TRUE), "logLik\\(\\): unused argument\\(s\\): REML")
+  expect_error(summary(fit, correlation = TRUE), "summary\\(\\): unused argument\\(s\\): correlation")
+  expect_error(summary(data, x), "summary\\(\\): unused argument\\(s\\): unnamed argument 1 \\(x\\)")
+  expect_error(print(fit, digts = 3), "print\\(\\): unused argument\\(s\\): digts")
+  expect_error(print(summary(fit), foo = 1), "print\\(\\): unused argument\\(s\\): foo")
+  expect_error(print(data, foo = 1), "print\\(\\): unused argument\\(s\\): foo")
+  expect_error(print(summary(data), foo = 1), "unused argument\\(s\\): foo")
+  expect_error(print(createPrior(), foo = 1), "unused argument\\(s\\): foo")
+  expect_error(print(createControl(), foo = 1), "unused argument\\(s\\): foo")
+  # digits, the print generic's own argument, is used where numbers are printed
+  expect_output(print(fit, digits = 3), sprintf("%.3g", coef(fit)[["a"]]), fixed = TRUE)
+  expect_output(print(summary(fit), digits = 3), "status")
+  expect_output(print(data, digits = 3), "modelType 'lr'")
+  boot <- runBootstrap(fit, replicates = 5, seed = 1)
+  expect_output(print(boot, digits = 2), "percentile intervals")
+  expect_error(print(boot, level = 0.9), "unused argument\\(s\\): level")
+  # plot() passes its extra arguments on to graphics::plot()
+  cvFit <- fitModel(data, createPrior("normal", useCrossValidation = TRUE),
+                    createControl(fold = 4, seed = 1))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_silent(plot(cvFit, col = "red"))
+})
+
