@@ -27,8 +27,11 @@
 #'
 #' `time` is the exposure length for `"pr"`, `"cpr"` and `"sccs"` (it enters as a log
 #' offset), and the event or censoring time for `"cox"` and `"fgr"` (`y`: 0 censored, 1 event,
-#' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
-#' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
+#' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard).
+#' `"cpr"` and `"sccs"` require `time` (a missing exposure is an error, not a guess): give
+#' `time = 1` for every row to say that all rows have equal exposure. For conditional
+#' models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event contribute nothing to the
+#' likelihood: they are dropped, and `print()` says how many.
 #'
 #' Weights may not all be zero, and a conditional or survival model needs an event with a
 #' positive weight. A covariate whose largest absolute value is above 1e100, or nonzero but
@@ -47,7 +50,8 @@
 #' @param data A data frame in which to evaluate `formula`.
 #' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set:
 #'   numbers, text, or a factor (read by its labels).
-#' @param time Exposure time of each row (matrix and formula routes).
+#' @param time Exposure time of each row (matrix and formula routes), required by `"cpr"`
+#'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time.
 #' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
@@ -167,6 +171,10 @@ checkRows <- function(input, modelType) {
   if (isConditionalModel(modelType) && is.null(input$stratumId))
     stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
   if (isConditionalModel(modelType)) checkWeightedEvents(y, weights, modelType)
+  if (modelType %in% c("cpr", "sccs") && is.null(time))
+    stopf(paste("modelType '%s' needs each row's exposure length in 'time' (a 'time' column of",
+                "'outcomes', or the 'time' argument); if all rows have equal exposure, say so",
+                "with time = 1"), modelType)
   list(n = n, y = y, time = time, weights = weights,
        offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
        censoringSurvival = survival$censoringSurvival)

@@ -125,7 +125,8 @@ test_that("conditional models need strata, no intercept, and at least one event"
                           modelType = "sccs", addIntercept = TRUE),
                "intercept is not identifiable")
   for (model in c("clr", "cpr", "sccs")) {
-    expect_error(createData(badOutcomes(y = rep(0, 6)), cv, modelType = model),
+    exposure <- if (model == "clr") NULL else rep(1, 6)   # cpr and sccs need time
+    expect_error(createData(badOutcomes(y = rep(0, 6), time = exposure), cv, modelType = model),
                  "no stratum has an event")
   }
 })

@@ -352,3 +352,27 @@ test_that("arguments that a method does not use are an error, naming them", {
   expect_silent(plot(cvFit, col = "red"))
 })
 
+# ---- 5. sccs and cpr need time ------------------------------------------------------------
+
+test_that("sccs and cpr without time are an error on every route", {
+  sim <- simulateSccs(nPatients = 60, nDrugs = 3, seed = 77)
+  message <- "modelType '%s' needs each row's exposure length in 'time'.*time = 1"
+  noTime <- sim$outcomes[, setdiff(names(sim$outcomes), "time")]
+  for (model in c("sccs", "cpr")) {
+    expect_error(createData(noTime, sim$covariates, modelType = model), sprintf(message, model))
+    expect_error(createData(x = sim$x, y = sim$y, stratumId = sim$stratumId, modelType = model),
+                 sprintf(message, model))
+    expect_error(createData(y ~ drug1 + drug2 + drug3 + strata(stratumId), data = sim$frame,
+                            modelType = model), sprintf(message, model))
+    # time = 1 says "equal exposure", and is then the same as a constant exposure
+    ones <- fitModel(createData(x = sim$x, y = sim$y, stratumId = sim$stratumId,
+                                time = rep(1, length(sim$y)), modelType = model))
+    sevens <- fitModel(createData(x = sim$x, y = sim$y, stratumId = sim$stratumId,
+                                  time = rep(7, length(sim$y)), modelType = model))
+    expect_equal(coef(ones), coef(sevens), tolerance = 1e-8)
+  }
+  # clr has no exposure and needs none
+  expect_s3_class(createData(x = sim$x, y = as.numeric(sim$y > 0), stratumId = sim$stratumId,
+                             modelType = "clr"), "argusData")
+})
+
