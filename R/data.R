@@ -33,6 +33,15 @@
 #' models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event contribute nothing to the
 #' likelihood: they are dropped, and `print()` says how many.
 #'
+#' A `Surv()` response of the formula route is read as `survival::Surv()` reads it for
+#' `"cox"`: a logical status (`TRUE` = event), a two-level factor (second level = event), or
+#' numbers 0/1 (0 censored) or 1/2 (survival's coding, as in `survival::lung`: when the
+#' largest status is 2, 1 is subtracted, so 1 is censored and 2 the event); any other value
+#' is an error naming the row. For `"fgr"` the status keeps Argus's coding (0 censored, 1
+#' event, 2 competing event) and is never shifted; since survival's 1/2 coding would then
+#' read as events and competing events without censoring, a `Surv()` status for `"fgr"` with
+#' no 0 is refused (give `y` through the matrix or long route for data without censoring).
+#'
 #' Weights may not all be zero, and a conditional or survival model needs an event with a
 #' positive weight. A covariate whose largest absolute value is above 1e100, or nonzero but
 #' below 1e-100, is refused: the fit works with squares of covariate values (the Hessian),

@@ -175,8 +175,7 @@ isSurvivalResponse <- function(formula) {
 }
 
 # Surv(time, status) or Surv(start, stop, status) on the left of a formula, read here (not by
-# survival::Surv, which would reject Fine-Gray's status 2). status: 0/1 (0/1/2 for fgr),
-# logical, or a two-level factor (second level = event).
+# survival::Surv, which would reject Fine-Gray's status 2).
 survivalResponse <- function(formula, data, modelType) {
   if (!isSurvivalModel(modelType))
     stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
@@ -185,12 +184,41 @@ survivalResponse <- function(formula, data, modelType) {
   if (!is.null(names(args)) && any(names(args) != ""))
     stopf("write Surv() with unnamed arguments: Surv(time, status) or Surv(start, stop, status)")
   if (!(length(args) %in% 2:3)) stopf("Surv() needs (time, status) or (start, stop, status)")
-  status <- args[[length(args)]]
-  if (is.factor(status)) {
-    if (nlevels(status) != 2) stopf("a factor status in Surv() must have two levels")
-    status <- as.numeric(status == levels(status)[2])
-  }
-  if (is.logical(status)) status <- as.numeric(status)
+  status <- survivalStatus(args[[length(args)]], modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
+}
+
+# The status of Surv() as 0/1 (cox) or 0/1/2 (fgr). Cox reads it as survival::Surv does:
+# logical (TRUE = event); a two-level factor (second level = event); numbers 0/1, or 1/2
+# (survival's coding, 1 censored, 2 event: when the largest status is 2, 1 is subtracted).
+# What is then not 0/1 is an error (survival makes it NA with a warning). Fine-Gray keeps
+# Argus's coding 0 censored, 1 event, 2 competing event, never shifted; a status without any
+# 0 is refused there, since survival's 1/2 coding would read as "all events, no censoring".
+survivalStatus <- function(status, modelType) {
+  if (is.factor(status)) {
+    if (nlevels(status) != 2) stopf("a factor status in Surv() must have two levels")
+    return(as.numeric(status == levels(status)[2]))
+  }
+  if (is.logical(status)) return(as.numeric(status))
+  if (!is.numeric(status)) stopf("the status in Surv() must be numeric, logical or a factor, not %s",
+                                 class(status)[1])
+  known <- status[!is.na(status)]
+  if (modelType == "fgr") {
+    if (length(known) && !any(known == 0))
+      stopf(paste("the Surv() status of modelType 'fgr' has no 0 (censored): Argus reads 0 as",
+                  "censored, 1 as the event and 2 as the competing event (not survival's 1/2",
+                  "coding); recode it, or give y through the matrix or long route if no row",
+                  "is censored"))
+    return(status)
+  }
+  shifted <- length(known) > 0 && max(known) == 2
+  if (shifted) status <- status - 1
+  bad <- which(!is.na(status) & status != 0 & status != 1)
+  if (length(bad))
+    stopf(paste("the Surv() status of row %d is %g: modelType 'cox' reads statuses 0/1",
+                "(0 censored) or 1/2 (1 censored, as survival does), logical or a two-level",
+                "factor%s"), bad[1], status[bad[1]] + shifted,
+          if (shifted && any(known == 0)) "; statuses 0, 1 and 2 are competing risks: modelType 'fgr'" else "")
+  status
 }

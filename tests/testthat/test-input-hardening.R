@@ -376,3 +376,45 @@ test_that("sccs and cpr without time are an error on every route", {
                              modelType = "clr"), "argusData")
 })
 
+# ---- 6. Surv() status read as survival reads it -------------------------------------------
+
+test_that("cox with Surv(time, status) coded 1/2 (survival::lung) equals coxph", {
+  skip_if_not_installed("survival")
+  lung <- survival::lung
+  ref <- survival::coxph(survival::Surv(time, status) ~ age + sex, lung, ties = "breslow")
+  ctl <- createControl(tolerance = 1e-10)
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"),
+                  control = ctl)
+  expect_equal(coef(fit), coef(ref), tolerance = 1e-5)
+  expect_identical(sum(fit$data$y), as.numeric(sum(lung$status == 2)))
+  # the same fit from a logical status, a 0/1 status, a two-level factor and a 1/2 counting
+  # process Surv(start, stop, status)
+  lung$dead <- lung$status == 2
+  lung$event <- lung$status - 1
+  lung$state <- factor(lung$status, labels = c("alive", "dead"))
+  lung$start <- 0
+  for (formula in list(Surv(time, dead) ~ age + sex, Surv(time, event) ~ age + sex,
+                       Surv(time, state) ~ age + sex, Surv(start, time, status) ~ age + sex)) {
+    other <- fitModel(createData(formula, data = lung, modelType = "cox"), control = ctl)
+    expect_equal(coef(other), coef(fit), tolerance = 1e-8)
+  }
+})
+
+test_that("a cox status that is neither 0/1 nor 1/2 is an error naming the row", {
+  frame <- data.frame(time = c(5, 8, 3, 9, 2, 7), a = c(1, 0, 1, 1, 0, 0),
+                      status = c(1, 2, 0, 1, 2, 1))
+  expect_error(createData(Surv(time, status) ~ a, data = frame, modelType = "cox"),
+               paste("the Surv\\(\\) status of row 3 is 0: modelType 'cox' reads statuses 0/1",
+                     "\\(0 censored\\) or 1/2 .*competing risks: modelType 'fgr'"))
+  frame$status <- c(1, 0, 1, 3, 0, 1)
+  expect_error(createData(Surv(time, status) ~ a, data = frame, modelType = "cox"),
+               "the Surv\\(\\) status of row 4 is 3")
+  # fgr keeps 0/1/2 as censored/event/competing, and refuses a status without any 0
+  frame$status <- c(1, 2, 0, 1, 2, 1)
+  fgr <- createData(Surv(time, status) ~ a, data = frame, modelType = "fgr")
+  expect_identical(sort(fgr$y), c(0, 1, 1, 1, 2, 2))
+  frame$status <- c(1, 2, 2, 1, 2, 1)
+  expect_error(createData(Surv(time, status) ~ a, data = frame, modelType = "fgr"),
+               "the Surv\\(\\) status of modelType 'fgr' has no 0 \\(censored\\)")
+})
+
