@@ -107,6 +107,10 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   routes <- c(!is.null(outcomes), !is.null(x), !is.null(formula))
   if (sum(routes) != 1)
     stopf("give exactly one of: 'outcomes' with 'covariates', 'x' with 'y', or 'formula' with 'data'")
+  checkRouteArguments(c("long", "matrix", "formula")[routes],
+                      list(covariates = covariates, y = y, data = data, stratumId = stratumId,
+                           time = time, weights = weights, offset = offset,
+                           startTime = startTime, censoringSurvival = censoringSurvival))
   if (!is.null(addIntercept)) checkFlag(addIntercept, "addIntercept")
   if (isTRUE(addIntercept) && hasStratumBaseline(modelType))
     stopf("an intercept is not identifiable in a conditional or survival model ('%s')", modelType)

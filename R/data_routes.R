@@ -41,6 +41,28 @@ longInput <- function(outcomes, covariates, modelType) {
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
 
+# Arguments that the chosen route does not read are an error, not silently ignored (the
+# long route reads rows' values from columns of 'outcomes'; formulas give offsets and entry
+# times in the formula).
+checkRouteArguments <- function(route, arguments) {
+  reads <- switch(route,
+                  long = "covariates",
+                  matrix = c("y", "stratumId", "time", "weights", "offset", "startTime",
+                             "censoringSurvival"),
+                  formula = c("data", "stratumId", "time", "weights", "censoringSurvival"))
+  given <- names(arguments)[!vapply(arguments, is.null, TRUE)]
+  unused <- setdiff(given, reads)
+  if (length(unused) == 0) return(invisible())
+  hint <- switch(route,
+                 long = "the long route reads each row's values from columns of 'outcomes' of those names",
+                 matrix = "the matrix route takes 'x' with 'y' and per-row vectors",
+                 formula = paste("the formula route takes 'data' (offsets as offset() terms,",
+                                 "entry times as Surv(start, stop, status), the response on the",
+                                 "left-hand side)"))
+  stopf("createData() does not use %s with %s: %s", paste(sprintf("'%s'", unused), collapse = ", "),
+        switch(route, long = "'outcomes'", matrix = "'x'", formula = "a formula"), hint)
+}
+
 needColumns <- function(df, columns, name) {
   missing <- setdiff(columns, names(df))
   if (length(missing))
@@ -126,6 +148,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (length(strataIndex) > 1) stopf("use a single strata() term")
   strataCall <- NULL
   if (length(strataIndex) == 1) {
+    if (!is.null(stratumId))
+      stopf("give the strata once: a strata() term in the formula or 'stratumId', not both")
     strataCall <- attr(tt, "variables")[[strataIndex + 1]]
     stratumId <- strataValues(strataCall, data, environment(formula) %||% parent.frame())
     label <- deparse(strataCall, width.cutoff = 500L)

@@ -103,6 +103,12 @@ coefficientVector <- function(v, data, name) {
   v <- checkNumericVector(v, name)
   names(v) <- labels
   if (!is.null(labels)) {
+    if (anyDuplicated(labels))
+      stopf("'%s' names covariate '%s' twice", name, labels[anyDuplicated(labels)])
+    unknown <- setdiff(labels, data$columnNames)
+    if (length(unknown))
+      stopf("'%s' names covariate(s) not in the data: %s", name,
+            paste(utils::head(unknown, 5), collapse = ", "))
     at <- match(data$columnNames, names(v))
     if (anyNA(at)) stopf("'%s' has no value for covariate '%s'", name, data$columnNames[is.na(at)][1])
     v <- v[at]

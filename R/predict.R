@@ -214,6 +214,18 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }
 
+# Each (row, covariate) pair at most once in a long newdata table, as createData() requires
+# (a repeated entry would otherwise be summed into the row's prediction).
+checkUniquePairs <- function(position, ids, rowIds) {
+  if (length(position) < 2) return(invisible())
+  code <- match(ids, unique(ids))
+  o <- order(position, code)
+  same <- which(diff(position[o]) == 0 & diff(code[o]) == 0)
+  if (length(same))
+    stopf("covariate '%s' appears more than once for row %s of 'newdata': each (row, covariate) pair must be unique",
+          ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
+}
+
 longRows <- function(fit, covariates, outcomes) {
   covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
   if (is.null(outcomes)) {
@@ -238,6 +250,7 @@ longRows <- function(fit, covariates, outcomes) {
   # NA for covariates the model does not have (the intercept is not a covariate)
   beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
   keep <- !is.na(beta) & beta != 0 & found$position >= 0
+  checkUniquePairs(found$position[keep], ids[keep], rowIds)
   n <- length(rowIds)
   link <- rep(interceptOf(fit), n)
   if (!is.null(offset)) link <- link + offset

@@ -418,3 +418,48 @@ test_that("a cox status that is neither 0/1 nor 1/2 is an error naming the row",
                "the Surv\\(\\) status of modelType 'fgr' has no 0 \\(censored\\)")
 })
 
+# ---- Other arguments that were silently ignored --------------------------------------------
+
+test_that("createData() refuses arguments that the chosen route does not read", {
+  sim <- simulateSccs(nPatients = 40, nDrugs = 3, seed = 78)
+  noTime <- sim$outcomes[, setdiff(names(sim$outcomes), "time")]
+  expect_error(createData(noTime, sim$covariates, time = sim$time, modelType = "sccs"),
+               paste("createData\\(\\) does not use 'time' with 'outcomes': the long route reads",
+                     "each row's values from columns of 'outcomes'"))
+  expect_error(createData(sim$outcomes, sim$covariates, weights = rep(2, nrow(sim$outcomes)),
+                          stratumId = sim$stratumId, modelType = "sccs"),
+               "does not use 'stratumId', 'weights' with 'outcomes'")
+  expect_error(createData(x = sim$x, y = sim$y, covariates = sim$covariates, time = sim$time,
+                          stratumId = sim$stratumId, modelType = "sccs"),
+               "does not use 'covariates' with 'x'")
+  formula <- y ~ drug1 + drug2 + strata(stratumId)
+  expect_error(createData(formula, data = sim$frame, time = sim$time, offset = rep(0, length(sim$y)),
+                          modelType = "sccs"),
+               "does not use 'offset' with a formula: .*offset\\(\\) terms")
+  expect_error(createData(formula, sim$frame, time = sim$time, modelType = "sccs"),
+               "does not use 'covariates' with a formula")
+  expect_error(createData(formula, data = sim$frame, time = sim$time, stratumId = sim$stratumId,
+                          modelType = "sccs"),
+               "give the strata once: a strata\\(\\) term in the formula or 'stratumId', not both")
+})
+
+test_that("named starting values must all name covariates of the data", {
+  set.seed(79)
+  x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+  data <- createData(x = x, y = rbinom(100, 1, 0.4), modelType = "lr")
+  expect_error(fitModel(data, startingCoefficients = c("(Intercept)" = 0, a = 1, b = 0, bb = 3)),
+               "'startingCoefficients' names covariate\\(s\\) not in the data: bb")
+  expect_error(fitModel(data, startingCoefficients = c("(Intercept)" = 0, a = 1, a = 2, b = 0)),
+               "'startingCoefficients' names covariate 'a' twice")
+})
+
+test_that("a long newdata table may give each (row, covariate) pair once", {
+  outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 0, 1, 0, 1))
+  covariates <- data.frame(rowId = c(1, 2, 3, 5, 6), covariateId = c(10, 10, 11, 11, 10),
+                           covariateValue = c(1, 2, 1, 1, 3))
+  fit <- fitModel(createData(outcomes, covariates, modelType = "lr"))
+  expect_equal(predict(fit, covariates, outcomes = outcomes), predict(fit), tolerance = 1e-12)
+  twice <- rbind(covariates, covariates[4, ])
+  expect_error(predict(fit, twice, outcomes = outcomes),
+               "covariate '11' appears more than once for row 5 of 'newdata'")
+})
