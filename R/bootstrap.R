@@ -109,13 +109,14 @@ userRowCounts <- function(unitCounts, selectorType, data) {
 
 #' @method print argusBootstrap
 #' @export
-print.argusBootstrap <- function(x, ...) {
+print.argusBootstrap <- function(x, digits = 4, ...) {
+  rejectDots("print()", ...)
   cat(sprintf("Argus bootstrap: %d replicates (%s), %g%% percentile intervals, seed %s\n",
               x$replicates, x$selectorType, 100 * x$level, format(x$seed, scientific = FALSE)))
   failed <- sum(x$status != "SUCCESS")
   if (failed) cat(sprintf("%d replicate fit(s) did not converge\n", failed))
   shown <- x$summary
-  shown[-1] <- lapply(shown[-1], signif, digits = 4)
+  shown[-1] <- lapply(shown[-1], signif, digits = digits)
   print(utils::head(shown, 20), row.names = FALSE)
   if (nrow(shown) > 20) cat(sprintf("... and %d more covariates\n", nrow(shown) - 20))
   invisible(x)

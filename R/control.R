@@ -36,9 +36,12 @@
 #'   10 moves), scores a half-decade point on the better side of the bracket (and the other
 #'   side's only if that one is no better), then refines with a parabola in log(variance) (at
 #'   most 3 steps).
-#' @param fold Number of folds.
+#' @param fold Number of folds: at most the number of sampling units (rows, or strata, as
+#'   `selectorType` says), which [fitModel()] and [createFolds()] check first.
 #' @param cvRepetitions Number of times the rows (or strata) are re-permuted into folds; the
-#'   objective is the mean over all folds of all repetitions.
+#'   objective is the mean over all folds of all repetitions. The fold plan holds one 32-bit
+#'   fold number per row and repetition: `cvRepetitions` times the number of rows may be at
+#'   most 2^31 - 1.
 #' @param lowerLimit,upperLimit,gridSteps The grid of `cvType = "grid"`.
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
 #'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
@@ -88,8 +91,9 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
     stopf("'device' must be \"cpu\", \"cuda\" or \"cuda:N\"")
   cvType <- match.arg(cvType)
   selectorType <- match.arg(selectorType)
-  checkScalar(fold, "fold", lower = 2, integer = TRUE)
-  checkScalar(cvRepetitions, "cvRepetitions", lower = 1, integer = TRUE)
+  checkScalar(fold, "fold", lower = 2, upper = .Machine$integer.max, integer = TRUE)
+  checkScalar(cvRepetitions, "cvRepetitions", lower = 1, upper = .Machine$integer.max,
+              integer = TRUE)
   checkScalar(lowerLimit, "lowerLimit", lower = .Machine$double.xmin)
   checkScalar(upperLimit, "upperLimit", lower = lowerLimit)
   checkScalar(gridSteps, "gridSteps", lower = 2, integer = TRUE)
@@ -120,6 +124,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
 #' @method print argusControl
 #' @export
 print.argusControl <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus control: tolerance %g (%s), optimality %g, at most %d cycles, device %s, noise %s\n",
               x$tolerance, x$convergenceType, x$optimalityTolerance %||% 1e-4, x$maxIterations,
               x$device, x$noiseLevel))

@@ -48,9 +48,35 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
 
 # The fold part of the engine's cross-validation settings (src/bridge/selection_bridge.cpp).
 foldSettings <- function(control, data, seed) {
+  foldIds <- internalFoldIds(control$foldIds, data)
+  if (is.null(foldIds)) checkFoldPlan(control, data)
   list(fold = control$fold, cvRepetitions = control$cvRepetitions,
        selectorType = control$selectorType, foldStratification = control$foldStratification,
-       seed = seed, foldIds = internalFoldIds(control$foldIds, data))
+       seed = seed, foldIds = foldIds)
+}
+
+# Most entries of a fold plan (one fold number per row and repetition): the engine keeps
+# them as 32-bit integers, createFolds() as an R integer matrix; 2^31 - 1 entries (8 GiB in
+# each) is also the longest ordinary R vector.
+maxFoldEntries <- 2^31 - 1
+
+# Fold settings the engine would refuse, or could not hold, refused before it allocates.
+# The sampling unit mirrors resolveSamplingUnit() in src/engine/selection/folds.cpp: strata
+# for "byPid", and for "auto" with a conditional model; rows otherwise.
+checkFoldPlan <- function(control, data) {
+  byStratum <- control$selectorType == "byPid" ||
+    (control$selectorType == "auto" && isConditionalModel(data$modelType))
+  if (byStratum && is.null(data$stratumStart))
+    stopf("sampling by stratum (byPid) needs data with strata")
+  units <- if (byStratum) length(data$stratumStart) - 1 else data$nRows
+  if (units < control$fold)
+    stopf("%d folds need at least as many %s (the data have %d)", control$fold,
+          if (byStratum) "strata" else "rows", units)
+  rows <- length(data$rowIds)
+  if (as.double(control$cvRepetitions) * rows > maxFoldEntries)
+    stopf(paste("cvRepetitions = %d on %d rows needs a fold plan of %.4g entries, more than",
+                "the limit of 2^31 - 1 (one 32-bit fold number per row and repetition)"),
+          control$cvRepetitions, rows, as.double(control$cvRepetitions) * rows)
 }
 
 #' Cross-validation folds

@@ -4,10 +4,21 @@
 #' \describe{
 #'   \item{long tables (OHDSI format)}{`outcomes` with columns `rowId`, `y` and optionally
 #'     `stratumId`, `time`, `weights`, `offset`; `covariates` with columns `rowId`,
-#'     `covariateId` and optionally `covariateValue` (default 1). `covariateId` may be numeric
-#'     or `bit64::integer64`.}
+#'     `covariateId` and optionally `covariateValue` (default 1). Identifiers (`rowId`,
+#'     `covariateId`) may be whole numbers (exactly representable as doubles, up to 2^53),
+#'     `bit64::integer64`, character labels, or factors, which are read by their labels
+#'     (never by their integer codes). Row ids match across the two tables by value, or by
+#'     their text when either table gives labels (a number by its digits, 1e15 as
+#'     "1000000000000000"). Coefficients are named by covariate id: numbers come in
+#'     increasing order, labels in the C-locale order of their text; the label
+#'     `"(Intercept)"` is reserved for the intercept.}
 #'   \item{a matrix}{`x` (a `matrix` or `Matrix::dgCMatrix`, one row per observation) with
-#'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors.}
+#'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors. A column named
+#'     `"(Intercept)"` (as `model.matrix()` makes) must be all 1 and is the intercept: it
+#'     leaves the covariates and the model gets Argus's own unpenalized intercept (`"ls"`,
+#'     `"lr"`, `"pr"`; `addIntercept = FALSE` with such a column is an error), or, for
+#'     conditional and survival models, where no intercept is identifiable, it is dropped
+#'     with a message.}
 #'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata and
 #'     `offset(...)` terms the offset.}
 #' }
@@ -16,8 +27,25 @@
 #'
 #' `time` is the exposure length for `"pr"`, `"cpr"` and `"sccs"` (it enters as a log
 #' offset), and the event or censoring time for `"cox"` and `"fgr"` (`y`: 0 censored, 1 event,
-#' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard). For conditional models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event
-#' contribute nothing to the likelihood: they are dropped, and `print()` says how many.
+#' and for `"fgr"` 2 competing event; strata, if given, have their own baseline hazard).
+#' `"cpr"` and `"sccs"` require `time` (a missing exposure is an error, not a guess): give
+#' `time = 1` for every row to say that all rows have equal exposure. For conditional
+#' models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event contribute nothing to the
+#' likelihood: they are dropped, and `print()` says how many.
+#'
+#' A `Surv()` response of the formula route is read as `survival::Surv()` reads it for
+#' `"cox"`: a logical status (`TRUE` = event), a two-level factor (second level = event), or
+#' numbers 0/1 (0 censored) or 1/2 (survival's coding, as in `survival::lung`: when the
+#' largest status is 2, 1 is subtracted, so 1 is censored and 2 the event); any other value
+#' is an error naming the row. For `"fgr"` the status keeps Argus's coding (0 censored, 1
+#' event, 2 competing event) and is never shifted; since survival's 1/2 coding would then
+#' read as events and competing events without censoring, a `Surv()` status for `"fgr"` with
+#' no 0 is refused (give `y` through the matrix or long route for data without censoring).
+#'
+#' Weights may not all be zero, and a conditional or survival model needs an event with a
+#' positive weight. A covariate whose largest absolute value is above 1e100, or nonzero but
+#' below 1e-100, is refused: the fit works with squares of covariate values (the Hessian),
+#' which then overflow or underflow in double precision; rescale such a column.
 #'
 #' Conditional logistic regression (`"clr"`) with several cases in a matched set: the exact
 #' conditional likelihood (`ties = "exact"`, the default, as in `survival::clogit`) sums over
@@ -40,13 +68,15 @@
 #' @param y The outcome vector for the matrix route.
 #' @param formula A model formula, for the formula route.
 #' @param data A data frame in which to evaluate `formula`.
-#' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set.
-#' @param time Exposure time of each row (matrix and formula routes).
-#' @param weights Non-negative weight of each row (matrix and formula routes).
+#' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set:
+#'   numbers, text, or a factor (read by its labels).
+#' @param time Exposure time of each row (matrix and formula routes), required by `"cpr"`
+#'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time.
+#' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
-#'   the long and matrix routes (a formula decides for itself); never allowed for conditional
-#'   or survival models.
+#'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`
+#'   column of `x`); never allowed for conditional or survival models.
 #' @param startTime Counting-process entry time of each row (`"cox"`, matrix route; the long
 #'   route reads `outcomes$startTime`, formulas `Surv(start, stop, status)`): the row is at
 #'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.
@@ -90,6 +120,10 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   routes <- c(!is.null(outcomes), !is.null(x), !is.null(formula))
   if (sum(routes) != 1)
     stopf("give exactly one of: 'outcomes' with 'covariates', 'x' with 'y', or 'formula' with 'data'")
+  checkRouteArguments(c("long", "matrix", "formula")[routes],
+                      list(covariates = covariates, y = y, data = data, stratumId = stratumId,
+                           time = time, weights = weights, offset = offset,
+                           startTime = startTime, censoringSurvival = censoringSurvival))
   if (!is.null(addIntercept)) checkFlag(addIntercept, "addIntercept")
   if (isTRUE(addIntercept) && hasStratumBaseline(modelType))
     stopf("an intercept is not identifiable in a conditional or survival model ('%s')", modelType)
@@ -97,8 +131,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   input <- if (routes[1]) {
     longInput(outcomes, covariates, modelType)
   } else if (routes[2]) {
-    matrixInput(x, y, stratumId, time, weights, offset, startTime = startTime,
-                censoringSurvival = censoringSurvival)
+    matrixInput(x, y, stratumId, time, weights, offset, modelType, addIntercept,
+                startTime = startTime, censoringSurvival = censoringSurvival)
   } else {
     formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival)
   }
@@ -223,6 +257,11 @@ checkRows <- function(input, modelType) {
   }
   if (isConditionalModel(modelType) && is.null(input$stratumId))
     stopf("modelType '%s' needs a stratum for each row ('stratumId')", modelType)
+  if (isConditionalModel(modelType)) checkWeightedEvents(y, weights, modelType)
+  if (modelType %in% c("cpr", "sccs") && is.null(time))
+    stopf(paste("modelType '%s' needs each row's exposure length in 'time' (a 'time' column of",
+                "'outcomes', or the 'time' argument); if all rows have equal exposure, say so",
+                "with time = 1"), modelType)
   list(n = n, y = y, time = time, weights = weights,
        offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
        censoringSurvival = survival$censoringSurvival)
@@ -254,10 +293,15 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
   list(startTime = start, censoringSurvival = g)
 }
 
-# Events with zero weight carry nothing: a survival fit needs one with a positive weight.
+# Events with zero weight carry nothing: a survival or conditional fit needs one with a
+# positive weight (a stratum's outcomes weigh its whole contribution).
 checkWeightedEvents <- function(y, weights, modelType) {
-  if (!is.null(weights) && !any(y == 1 & weights > 0))
-    stopf("every event (y = 1) has weight 0: modelType '%s' has nothing to fit", modelType)
+  if (is.null(weights)) return(invisible())
+  survival <- isSurvivalModel(modelType)
+  event <- if (survival) y == 1 else y > 0
+  if (any(event) && !any(event & weights > 0))
+    stopf("every %s has weight 0: modelType '%s' has nothing to fit",
+          if (survival) "event (y = 1)" else "row with an outcome (y > 0)", modelType)
 }
 
 # Shared by all routes. `input` holds per-row vectors in the user's row order, and the
@@ -265,6 +309,11 @@ checkWeightedEvents <- function(y, weights, modelType) {
 # value (`entryValue`, NULL = all 1), plus the column identifiers.
 assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
+  columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
+  if (anyDuplicated(columnNames))
+    stopf("two coefficients would share the name '%s': covariate names must be unique",
+          columnNames[anyDuplicated(columnNames)])
+  checkColumnScale(input$entryValue, input$entryColumn, input$columnNames)
   strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
   plan <- .Call(argus_plan_rows, modelType, rows$y,
                 if (isSurvivalModel(modelType)) rows$time else NULL, strata$code, strata$n %||% 0L)
@@ -277,9 +326,8 @@ assembleData <- function(input, modelType, addIntercept) {
   if (design$firstDuplicate >= 0) {
     k <- design$firstDuplicate + 1
     stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
-          input$columnNames[input$entryColumn[k]], format(input$rowIds[input$entryRow[k]]))
+          input$columnNames[input$entryColumn[k]], idLabel(input$rowIds[input$entryRow[k]]))
   }
-  columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
   permute <- function(v) if (is.null(v)) NULL else v[order1]
   structure(list(
     modelType = modelType,
@@ -311,9 +359,27 @@ assembleData <- function(input, modelType, addIntercept) {
   ), class = "argusData")
 }
 
+# Covariate values whose square over- or underflows in the Hessian cannot be fitted
+# reliably: a column whose largest absolute value is above 1e100, or nonzero but below
+# 1e-100, is refused (createData()'s details).
+checkColumnScale <- function(value, column, names) {
+  if (is.null(value) || length(value) == 0) return(invisible())
+  size <- abs(value)
+  tiny <- size < 1e-100 & size > 0
+  if (max(size) <= 1e100 && !any(tiny)) return(invisible())
+  suspects <- column %in% unique(column[size > 1e100 | tiny])
+  largest <- tapply(size[suspects], column[suspects], max)
+  bad <- which(largest > 1e100 | largest < 1e-100)
+  if (length(bad))
+    stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
+                "where its square stays finite and nonzero in the fit: rescale it"),
+          names[as.integer(names(largest)[bad[1]])], largest[[bad[1]]])
+}
+
 #' @method print argusData
 #' @export
 print.argusData <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus data: modelType '%s'\n", x$modelType))
   cat(sprintf("  rows: %s", format(x$nRows, big.mark = ",")))
   if (isConditionalModel(x$modelType) || x$nStrata > 0)
@@ -342,6 +408,7 @@ print.argusData <- function(x, ...) {
 #' @method summary argusData
 #' @export
 summary.argusData <- function(object, ...) {
+  rejectDots("summary()", ...)
   counts <- nonzeroCounts(object)
   structure(list(
     modelType = object$modelType, nRows = object$nRows, nStrata = object$nStrata,
@@ -357,6 +424,7 @@ summary.argusData <- function(object, ...) {
 #' @method print summary.argusData
 #' @export
 print.summary.argusData <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   cat(sprintf("Argus data summary: modelType '%s', %s rows", x$modelType,
               format(x$nRows, big.mark = ",")))
   if (x$nStrata > 0) cat(sprintf(", %s strata", format(x$nStrata, big.mark = ",")))

@@ -13,25 +13,23 @@ longInput <- function(outcomes, covariates, modelType) {
     stopf("modelType '%s' needs a 'stratumId' column in 'outcomes'", modelType)
 
   rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
-  dup <- .Call(argus_first_duplicate, rowIds, isInteger64(rowIds))
+  dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
-                      format(rowIds[dup + 1]))
+                      idLabel(rowIds[dup + 1]))
 
+  # Row ids given as labels (character or factor) in either table are matched by their text.
   covRowIds <- checkIds(covariates$rowId, "covariates$rowId")
-  if (isInteger64(covRowIds) != isInteger64(rowIds)) {
-    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
-    covRowIds <- bit64::as.integer64(covRowIds)
-    rowIds <- bit64::as.integer64(rowIds)
-  }
-  found <- .Call(argus_lookup_ids, covRowIds, rowIds, isInteger64(rowIds))
+  found <- lookupIds(covRowIds, rowIds)
   if (found$firstMissing >= 0)
     stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
-          format(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
+          idLabel(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
 
   covariateIds <- checkIds(covariates$covariateId, "covariates$covariateId")
-  coded <- .Call(argus_code_ids, covariateIds, isInteger64(covariateIds))
+  if (is.character(covariateIds) && "(Intercept)" %in% covariateIds)
+    stopf(paste("'(Intercept)' is not a covariate id: it is the name of the intercept, which",
+                "'addIntercept' adds"))
+  coded <- codeIds(covariateIds)
   uniqueIds <- coded$unique
-  if (isInteger64(covariateIds)) class(uniqueIds) <- "integer64"
   values <- NULL
   if (!is.null(covariates$covariateValue))
     values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")
@@ -43,13 +41,35 @@ longInput <- function(outcomes, covariates, modelType) {
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
 
+# Arguments that the chosen route does not read are an error, not silently ignored (the
+# long route reads rows' values from columns of 'outcomes'; formulas give offsets and entry
+# times in the formula).
+checkRouteArguments <- function(route, arguments) {
+  reads <- switch(route,
+                  long = "covariates",
+                  matrix = c("y", "stratumId", "time", "weights", "offset", "startTime",
+                             "censoringSurvival"),
+                  formula = c("data", "stratumId", "time", "weights", "censoringSurvival"))
+  given <- names(arguments)[!vapply(arguments, is.null, TRUE)]
+  unused <- setdiff(given, reads)
+  if (length(unused) == 0) return(invisible())
+  hint <- switch(route,
+                 long = "the long route reads each row's values from columns of 'outcomes' of those names",
+                 matrix = "the matrix route takes 'x' with 'y' and per-row vectors",
+                 formula = paste("the formula route takes 'data' (offsets as offset() terms,",
+                                 "entry times as Surv(start, stop, status), the response on the",
+                                 "left-hand side)"))
+  stopf("createData() does not use %s with %s: %s", paste(sprintf("'%s'", unused), collapse = ", "),
+        switch(route, long = "'outcomes'", matrix = "'x'", formula = "a formula"), hint)
+}
+
 needColumns <- function(df, columns, name) {
   missing <- setdiff(columns, names(df))
   if (length(missing))
     stopf("'%s' lacks column(s) %s", name, paste(sprintf("'%s'", missing), collapse = ", "))
 }
 
-matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = NULL,
+matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIntercept = NULL,
                         startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
   if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
@@ -60,17 +80,47 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, addIntercept = N
   if (nrow(x) != length(y))
     stopf("'x' has %d rows but 'y' has %d values", nrow(x), length(y))
   if (ncol(x) == 0) stopf("'x' has no columns")
-  entries <- matrixEntries(x)
-  bad <- which(!is.finite(entries$value))
-  if (length(bad)) stopf("'x' has %d missing or non-finite value(s)", length(bad))
   columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
   if (anyDuplicated(columnNames))
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
+  intercept <- interceptColumn(x, modelType, addIntercept)
+  x <- intercept$x
+  addIntercept <- intercept$addIntercept
+  columnNames <- setdiff(columnNames, "(Intercept)")
+  entries <- matrixEntries(x)
+  bad <- which(!is.finite(entries$value))
+  if (length(bad)) stopf("'x' has %d missing or non-finite value(s)", length(bad))
   list(rowIds = seq_len(nrow(x)), y = if (is.logical(y)) as.numeric(y) else y,
        stratumId = stratumId, time = time, weights = weights, offset = offset,
        startTime = startTime, censoringSurvival = censoringSurvival, entryRow = entries$row, entryColumn = entries$column,
        entryValue = entries$value, covariateIds = NULL, columnNames = columnNames,
        addIntercept = addIntercept)
+}
+
+# A column named "(Intercept)" (as model.matrix() makes) is the intercept, not a covariate.
+# All 1, it leaves `x`, and the model gets Argus's own intercept (unpenalized unless
+# forceIntercept); a conditional or survival model, where no intercept is identifiable,
+# drops it with a message (as coxph does). Any other "(Intercept)" column is an error.
+interceptColumn <- function(x, modelType, addIntercept) {
+  j <- which(colnames(x) == "(Intercept)")
+  if (length(j) == 0) return(list(x = x, addIntercept = addIntercept))
+  values <- as.numeric(x[, j])
+  bad <- which(is.na(values) | values != 1)
+  if (length(bad))
+    stopf(paste("column '(Intercept)' of 'x' is not all 1 (row %d is %g): that name is the",
+                "intercept's, which Argus adds itself (see 'addIntercept'); rename the column"),
+          bad[1], values[bad[1]])
+  x <- x[, -j, drop = FALSE]
+  if (hasStratumBaseline(modelType)) {
+    message(sprintf(paste("the '(Intercept)' column of 'x' is dropped: an intercept is not",
+                          "identifiable in a %s model ('%s')"),
+                    if (isConditionalModel(modelType)) "conditional" else "survival", modelType))
+    return(list(x = x, addIntercept = addIntercept))
+  }
+  if (identical(addIntercept, FALSE))
+    stopf(paste("'x' has an '(Intercept)' column of ones but addIntercept = FALSE: drop the",
+                "column for a model without an intercept, or leave 'addIntercept' out"))
+  list(x = x, addIntercept = TRUE)
 }
 
 # Nonzero entries of a dense or sparse matrix as 1-based (row, column, value) triplets.
@@ -98,6 +148,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (length(strataIndex) > 1) stopf("use a single strata() term")
   strataCall <- NULL
   if (length(strataIndex) == 1) {
+    if (!is.null(stratumId))
+      stopf("give the strata once: a strata() term in the formula or 'stratumId', not both")
     strataCall <- attr(tt, "variables")[[strataIndex + 1]]
     stratumId <- strataValues(strataCall, data, environment(formula) %||% parent.frame())
     label <- deparse(strataCall, width.cutoff = 500L)
@@ -127,7 +179,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]
   if (ncol(x) == 0) stopf("the formula has no covariates")
-  input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf),
+  input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf), modelType,
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)
   input$formulaTerms <- formulaTerms
@@ -147,8 +199,7 @@ isSurvivalResponse <- function(formula) {
 }
 
 # Surv(time, status) or Surv(start, stop, status) on the left of a formula, read here (not by
-# survival::Surv, which would reject Fine-Gray's status 2). status: 0/1 (0/1/2 for fgr),
-# logical, or a two-level factor (second level = event).
+# survival::Surv, which would reject Fine-Gray's status 2).
 survivalResponse <- function(formula, data, modelType) {
   if (!isSurvivalModel(modelType))
     stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
@@ -157,12 +208,41 @@ survivalResponse <- function(formula, data, modelType) {
   if (!is.null(names(args)) && any(names(args) != ""))
     stopf("write Surv() with unnamed arguments: Surv(time, status) or Surv(start, stop, status)")
   if (!(length(args) %in% 2:3)) stopf("Surv() needs (time, status) or (start, stop, status)")
-  status <- args[[length(args)]]
-  if (is.factor(status)) {
-    if (nlevels(status) != 2) stopf("a factor status in Surv() must have two levels")
-    status <- as.numeric(status == levels(status)[2])
-  }
-  if (is.logical(status)) status <- as.numeric(status)
+  status <- survivalStatus(args[[length(args)]], modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
+}
+
+# The status of Surv() as 0/1 (cox) or 0/1/2 (fgr). Cox reads it as survival::Surv does:
+# logical (TRUE = event); a two-level factor (second level = event); numbers 0/1, or 1/2
+# (survival's coding, 1 censored, 2 event: when the largest status is 2, 1 is subtracted).
+# What is then not 0/1 is an error (survival makes it NA with a warning). Fine-Gray keeps
+# Argus's coding 0 censored, 1 event, 2 competing event, never shifted; a status without any
+# 0 is refused there, since survival's 1/2 coding would read as "all events, no censoring".
+survivalStatus <- function(status, modelType) {
+  if (is.factor(status)) {
+    if (nlevels(status) != 2) stopf("a factor status in Surv() must have two levels")
+    return(as.numeric(status == levels(status)[2]))
+  }
+  if (is.logical(status)) return(as.numeric(status))
+  if (!is.numeric(status)) stopf("the status in Surv() must be numeric, logical or a factor, not %s",
+                                 class(status)[1])
+  known <- status[!is.na(status)]
+  if (modelType == "fgr") {
+    if (length(known) && !any(known == 0))
+      stopf(paste("the Surv() status of modelType 'fgr' has no 0 (censored): Argus reads 0 as",
+                  "censored, 1 as the event and 2 as the competing event (not survival's 1/2",
+                  "coding); recode it, or give y through the matrix or long route if no row",
+                  "is censored"))
+    return(status)
+  }
+  shifted <- length(known) > 0 && max(known) == 2
+  if (shifted) status <- status - 1
+  bad <- which(!is.na(status) & status != 0 & status != 1)
+  if (length(bad))
+    stopf(paste("the Surv() status of row %d is %g: modelType 'cox' reads statuses 0/1",
+                "(0 censored) or 1/2 (1 censored, as survival does), logical or a two-level",
+                "factor%s"), bad[1], status[bad[1]] + shifted,
+          if (shifted && any(known == 0)) "; statuses 0, 1 and 2 are competing risks: modelType 'fgr'" else "")
+  status
 }

@@ -5,8 +5,8 @@
 #' @param data An `argusData` object from [createData()].
 #' @param prior An `argusPrior` from [createPrior()].
 #' @param control An `argusControl` from [createControl()].
-#' @param weights Optional non-negative row weights, one per row of the user's input (in the
-#'   user's row order); they replace the weights given to [createData()].
+#' @param weights Optional non-negative row weights, not all zero, one per row of the user's
+#'   input (in the user's row order); they replace the weights given to [createData()].
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
@@ -59,7 +59,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     message("the intercept is fixed at 0")
   rowWeights <- internalWeights(weights, data)
   checkExactWeights(data, rowWeights, if (is.null(weights)) "weights" else "fitModel(weights)")
-  if (isSurvivalModel(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
+  if (hasStratumBaseline(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
   settings <- fitSettings(resolved, start, fixed, rowWeights, control)
 
   cv <- NULL
@@ -146,6 +146,12 @@ coefficientVector <- function(v, data, name) {
   v <- checkNumericVector(v, name)
   names(v) <- labels
   if (!is.null(labels)) {
+    if (anyDuplicated(labels))
+      stopf("'%s' names covariate '%s' twice", name, labels[anyDuplicated(labels)])
+    unknown <- setdiff(labels, data$columnNames)
+    if (length(unknown))
+      stopf("'%s' names covariate(s) not in the data: %s", name,
+            paste(utils::head(unknown, 5), collapse = ", "))
     at <- match(data$columnNames, names(v))
     if (anyNA(at)) stopf("'%s' has no value for covariate '%s'", name, data$columnNames[is.na(at)][1])
     v <- v[at]

@@ -111,7 +111,8 @@ invertInformation <- function(H) {
 #' 1e-12 relative error in the engine's tests), so it is available for every model type.
 #'
 #' @param object An `argusFit` from [fitModel()].
-#' @param ... Not used.
+#' @param ... Not used: an argument given here is an error (a misspelt argument is never
+#'   ignored).
 #' @return A symmetric matrix with row and column names. Coefficients that could not be
 #'   estimated (`fit$aliased`: collinear, duplicated, or without information, such as a
 #'   covariate constant within every stratum of a conditional model) get `NA` rows and
@@ -127,6 +128,7 @@ invertInformation <- function(H) {
 #' @method vcov argusFit
 #' @export
 vcov.argusFit <- function(object, ...) {
+  rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
   aliased <- if (is.null(object$aliased)) rep(FALSE, length(object$fixed)) else object$aliased
   columns <- which(!object$fixed)
@@ -179,7 +181,8 @@ vcov.argusFit <- function(object, ...) {
 #' @param level Confidence level.
 #' @param method `"profile"` or `"wald"`.
 #' @param includePenalty Count the prior in the profiled objective (profile method only).
-#' @param ... Not used.
+#' @param ... Not used: an argument given here is an error (a misspelt argument is never
+#'   ignored).
 #' @return A matrix with one row per coefficient and columns for the lower and upper limits,
 #'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`.
 #' @examples
@@ -193,6 +196,7 @@ vcov.argusFit <- function(object, ...) {
 #' @export
 confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
                              includePenalty = TRUE, ...) {
+  rejectDots("confint()", ...)
   checkFitForInference(object, "confint()")
   method <- match.arg(method)
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)

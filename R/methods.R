@@ -1,5 +1,6 @@
 #' @export
 coef.argusFit <- function(object, ...) {
+  rejectDots("coef()", ...)
   beta <- object$coefficients
   if (!is.null(object$aliased)) beta[object$aliased] <- NA
   beta
@@ -7,13 +8,15 @@ coef.argusFit <- function(object, ...) {
 
 #' @export
 logLik.argusFit <- function(object, ...) {
+  rejectDots("logLik()", ...)
   free <- sum(object$coefficients != 0 & !object$fixed)
   structure(object$logLikelihood, df = free, nobs = object$nRows, class = "logLik")
 }
 
 #' @method print argusFit
 #' @export
-print.argusFit <- function(x, ...) {
+print.argusFit <- function(x, digits = NULL, ...) {
+  rejectDots("print()", ...)
   cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
   cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
               x$iterations, x$seconds, x$logLikelihood))
@@ -32,13 +35,14 @@ print.argusFit <- function(x, ...) {
   beta <- x$coefficients
   nonzero <- beta[beta != 0]
   cat(sprintf("%d of %d coefficients nonzero\n", length(nonzero), length(beta)))
-  if (length(nonzero)) print(utils::head(nonzero[order(-abs(nonzero))], 10))
+  if (length(nonzero)) print(utils::head(nonzero[order(-abs(nonzero))], 10), digits = digits)
   invisible(x)
 }
 
 #' @method summary argusFit
 #' @export
 summary.argusFit <- function(object, ...) {
+  rejectDots("summary()", ...)
   structure(list(
     modelType = object$modelType, status = object$status, iterations = object$iterations,
     logLikelihood = object$logLikelihood, logPrior = object$logPrior,
@@ -55,7 +59,8 @@ summary.argusFit <- function(object, ...) {
 
 #' @method print summary.argusFit
 #' @export
-print.summary.argusFit <- function(x, ...) {
+print.summary.argusFit <- function(x, digits = NULL, ...) {
+  rejectDots("print()", ...)
   cat(sprintf("Argus fit summary: modelType '%s'\n", x$modelType))
   cat(sprintf("  status:          %s\n  iterations:      %d\n", x$status, x$iterations))
   cat(sprintf("  log-likelihood:  %.8g\n  log prior:       %.8g\n", x$logLikelihood, x$logPrior))
@@ -68,7 +73,7 @@ print.summary.argusFit <- function(x, ...) {
   cat("\n")
   if (x$dropped$strata > 0)
     cat(sprintf("  dropped:         %d strata without events\n", x$dropped$strata))
-  print(x$coefficients, row.names = FALSE)
+  print(x$coefficients, digits = digits, row.names = FALSE)
   invisible(x)
 }
 

@@ -65,7 +65,8 @@
 #' @param times Non-negative times at which to give survival probabilities or cumulative
 #'   incidences.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
-#' @param ... Not used.
+#' @param ... Not used: an argument given here is an error (a misspelt argument is never
+#'   ignored).
 #' @return A numeric vector, named by row identifier (or by the row names of `newdata`); for
 #'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
 #'   time.
@@ -83,6 +84,7 @@ predict.argusFit <- function(object, newdata = NULL,
                                       "cumulativeIncidence"),
                              outcomes = NULL, time = NULL, offset = NULL, times = NULL,
                              stratumId = NULL, ...) {
+  rejectDots("predict()", ...)
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)
@@ -212,10 +214,22 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }
 
+# Each (row, covariate) pair at most once in a long newdata table, as createData() requires
+# (a repeated entry would otherwise be summed into the row's prediction).
+checkUniquePairs <- function(position, ids, rowIds) {
+  if (length(position) < 2) return(invisible())
+  code <- match(ids, unique(ids))
+  o <- order(position, code)
+  same <- which(diff(position[o]) == 0 & diff(code[o]) == 0)
+  if (length(same))
+    stopf("covariate '%s' appears more than once for row %s of 'newdata': each (row, covariate) pair must be unique",
+          ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
+}
+
 longRows <- function(fit, covariates, outcomes) {
   covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
   if (is.null(outcomes)) {
-    rowIds <- sort(unique(covRowIds))
+    rowIds <- sortedIds(covRowIds)
     time <- NULL
     offset <- NULL
     strata <- NULL
@@ -227,19 +241,16 @@ longRows <- function(fit, covariates, outcomes) {
     offset <- checkNumericVector(outcomes$offset, "outcomes$offset")
     strata <- rowStrataKeys(outcomes$stratumId, length(rowIds), "outcomes$stratumId")
   }
-  if (isInteger64(covRowIds) != isInteger64(rowIds)) {
-    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
-    covRowIds <- bit64::as.integer64(covRowIds)
-    rowIds <- bit64::as.integer64(rowIds)
-  }
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
-  # can serve a subset of rows.
-  found <- .Call(argus_lookup_ids, covRowIds, rowIds, isInteger64(rowIds))
+  # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
+  found <- lookupIds(covRowIds, rowIds)
   ids <- idLabel(checkIds(covariates$covariateId, "newdata$covariateId"))
   value <- if (is.null(covariates$covariateValue)) rep(1, length(ids))
            else checkNumericVector(covariates$covariateValue, "newdata$covariateValue")
-  beta <- unname(fit$coefficients[ids])  # NA for covariates the model does not have
+  # NA for covariates the model does not have (the intercept is not a covariate)
+  beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
   keep <- !is.na(beta) & beta != 0 & found$position >= 0
+  checkUniquePairs(found$position[keep], ids[keep], rowIds)
   n <- length(rowIds)
   link <- rep(interceptOf(fit), n)
   if (!is.null(offset)) link <- link + offset

@@ -7,7 +7,8 @@
 #' @param priorType `"none"`, `"laplace"` or `"normal"`; or a vector with one type per
 #'   covariate (in the order of `coef()`), for per-covariate priors.
 #' @param variance Prior variance; a single value or one per covariate.
-#' @param exclude Covariates that get a flat prior: covariate identifiers (long format) or
+#' @param exclude Covariates that get a flat prior: covariate identifiers (long format:
+#'   numbers, `bit64::integer64` or labels, a number matching the label of its digits) or
 #'   column names (matrix and formula routes), `"(Intercept)"` included.
 #' @param useCrossValidation Choose the variance by cross-validation in [fitModel()] (settings
 #'   in [createControl()]); `variance` is then ignored, and the chosen variance applies to
@@ -30,7 +31,7 @@ createPrior <- function(priorType = c("none", "laplace", "normal"), variance = 1
       any(variance <= 0))
     stopf("'variance' must be positive and finite")
   if (!is.null(exclude) && (anyNA(exclude) || !(is.numeric(exclude) || is.character(exclude) ||
-                                                  isInteger64(exclude))))
+                                                  is.factor(exclude) || isInteger64(exclude))))
     stopf("'exclude' must hold covariate identifiers or names without missing values")
   checkFlag(useCrossValidation, "useCrossValidation")
   checkFlag(forceIntercept, "forceIntercept")
@@ -42,6 +43,7 @@ createPrior <- function(priorType = c("none", "laplace", "normal"), variance = 1
 #' @method print argusPrior
 #' @export
 print.argusPrior <- function(x, ...) {
+  rejectDots("print()", ..., .allow = "digits")
   types <- unique(x$priorType)
   cat(sprintf("Argus prior: %s", paste(types, collapse = "/")))
   if (any(x$priorType != "none"))

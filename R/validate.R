@@ -23,6 +23,8 @@ checkWeights <- function(w, name = "weights", length = NULL) {
   w <- checkNumericVector(w, name, length)
   if (!is.null(w) && any(w < 0)) stopf("'%s' must be non-negative (position %d is %g)",
                                        name, which(w < 0)[1], w[which(w < 0)[1]])
+  if (!is.null(w) && length(w) > 0 && !any(w > 0))
+    stopf("all '%s' are zero: no row would count in the fit", name)
   w
 }
 
@@ -41,23 +43,78 @@ checkFlag <- function(x, name) {
 
 isInteger64 <- function(x) inherits(x, "integer64")
 
-# Identifiers (rowId, covariateId, stratumId) travel to the engine as int64: integer64 as is,
-# numbers only when whole and exactly representable.
+# Identifiers (rowId, covariateId): numbers (whole and exactly representable as doubles),
+# bit64::integer64, or labels (character, or a factor read by its labels, never its codes).
+# Numbers and integer64 are returned as they are for the engine's hashed lookups (int64);
+# labels come back as a character vector and are matched in R.
 checkIds <- function(x, name) {
   if (is.null(x)) stopf("'%s' is required", name)
+  if (is.character(x) || is.factor(x)) {
+    x <- as.character(x)
+    bad <- which(is.na(x))
+    if (length(bad)) stopf("'%s' has %d missing value(s), the first at position %d", name,
+                           length(bad), bad[1])
+    if (any(x == "")) stopf("'%s' has an empty label (position %d)", name, which(x == "")[1])
+    return(x)
+  }
   if (isInteger64(x)) {
     if (any(is.na(x))) stopf("'%s' has missing values", name)
     return(x)
   }
-  if (is.factor(x)) x <- as.integer(x)
-  if (is.character(x)) stopf("'%s' must be numeric (or bit64::integer64), not character", name)
-  if (!is.numeric(x)) stopf("'%s' must be numeric, not %s", name, class(x)[1])
+  if (!is.numeric(x))
+    stopf("'%s' must be numeric, bit64::integer64, character or a factor, not %s", name,
+          class(x)[1])
   bad <- which(!is.finite(x))
   if (length(bad)) stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
                          name, length(bad), bad[1])
   if (any(x != trunc(x))) stopf("'%s' must hold whole numbers", name)
   if (any(abs(x) > 2^53)) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
   as.double(x)
+}
+
+# 0-based position of the first repeated identifier, -1 when all are distinct.
+firstDuplicateId <- function(ids) {
+  if (is.character(ids)) return(anyDuplicated(ids) - 1L)
+  .Call(argus_first_duplicate, ids, isInteger64(ids))
+}
+
+# Positions (0-based, -1 when absent) of `keys` in the distinct identifiers `table`, and the
+# 0-based index of the first absent key (-1 if none), as the engine's lookup gives them.
+# Labels on either side are matched by their text (a number by its digits).
+lookupIds <- function(keys, table) {
+  if (is.character(keys) || is.character(table)) {
+    table <- idLabel(table)
+    if (anyDuplicated(table))
+      stopf("identifier %s appears more than once", table[anyDuplicated(table)])
+    position <- match(idLabel(keys), table) - 1L
+    position[is.na(position)] <- -1L
+    missing <- which(position < 0)
+    return(list(position = position, firstMissing = if (length(missing)) missing[1] - 1 else -1))
+  }
+  if (isInteger64(keys) != isInteger64(table)) {
+    if (!requireNamespace("bit64", quietly = TRUE)) stopf("mixing integer64 ids needs bit64")
+    keys <- bit64::as.integer64(keys)
+    table <- bit64::as.integer64(table)
+  }
+  .Call(argus_lookup_ids, keys, table, isInteger64(table))
+}
+
+# Distinct identifiers in their column order and the 0-based code of each entry: numbers and
+# integer64 sorted by value, labels sorted by their text in the C locale (as sort(method =
+# "radix") does, independent of the session's locale).
+codeIds <- function(ids) {
+  if (is.character(ids)) {
+    distinct <- sort(unique(ids), method = "radix")
+    return(list(unique = distinct, code = match(ids, distinct) - 1L))
+  }
+  coded <- .Call(argus_code_ids, ids, isInteger64(ids))
+  if (isInteger64(ids)) class(coded$unique) <- "integer64"
+  coded
+}
+
+# Sorted distinct identifiers (labels in the C locale, as codeIds() orders them).
+sortedIds <- function(ids) {
+  if (is.character(ids)) sort(unique(ids), method = "radix") else sort(unique(ids))
 }
 
 # Codes of arbitrary stratum labels (any atomic type, also numbers that are not whole, as
@@ -92,4 +149,19 @@ idLabel <- function(ids) {
   if (isInteger64(ids)) return(as.character(ids))
   if (is.numeric(ids)) return(formatC(ids, format = "f", digits = 0, big.mark = ""))
   as.character(ids)
+}
+
+# Arguments given to a method's `...` that it does not use are an error, not silently
+# ignored (predict(fit, newOutcomes = o) would otherwise give the fitted rows). Names in
+# `.allow` are accepted and ignored (`digits` of print()). The arguments are not evaluated.
+rejectDots <- function(.caller, ..., .allow = character(0)) {
+  extra <- as.list(substitute(list(...)))[-1]
+  if (length(extra) == 0) return(invisible())
+  labels <- names(extra) %||% rep("", length(extra))
+  unused <- labels == "" | !(labels %in% .allow)
+  if (!any(unused)) return(invisible())
+  unnamed <- vapply(extra, function(e) substr(deparse1(e), 1, 40), "")
+  described <- ifelse(labels == "", sprintf("unnamed argument %d (%s)", seq_along(extra), unnamed),
+                      labels)
+  stopf("%s: unused argument(s): %s", .caller, paste(described[unused], collapse = ", "))
 }

@@ -97,10 +97,11 @@ test_that("inconsistent identifiers in the long format", {
                "covariate '11' appears more than once for row 3")
   expect_error(createData(badOutcomes(rowId = c(1, 2, 3, 4, 4, 6)), cv[-4, ], modelType = "lr"),
                "'outcomes\\$rowId' must be unique; 4 appears more than once")
-  chr <- cv
-  chr$covariateId <- as.character(chr$covariateId)
-  expect_error(createData(badOutcomes(), chr, modelType = "lr"),
-               "'covariates\\$covariateId' must be numeric \\(or bit64::integer64\\), not character")
+  lgl <- cv
+  lgl$covariateId <- lgl$covariateId > 10
+  expect_error(createData(badOutcomes(), lgl, modelType = "lr"),
+               paste("'covariates\\$covariateId' must be numeric, bit64::integer64, character or a",
+                     "factor, not logical"))
   expect_error(createData(badOutcomes(), cv[, c("rowId", "covariateValue")], modelType = "lr"),
                "'covariates' lacks column\\(s\\) 'covariateId'")
   expect_error(createData(badOutcomes()[, c("rowId", "stratumId")], cv, modelType = "lr"),
@@ -124,7 +125,8 @@ test_that("conditional models need strata, no intercept, and at least one event"
                           modelType = "sccs", addIntercept = TRUE),
                "intercept is not identifiable")
   for (model in c("clr", "cpr", "sccs")) {
-    expect_error(createData(badOutcomes(y = rep(0, 6)), cv, modelType = model),
+    exposure <- if (model == "clr") NULL else rep(1, 6)   # cpr and sccs need time
+    expect_error(createData(badOutcomes(y = rep(0, 6), time = exposure), cv, modelType = model),
                  "no stratum has an event")
   }
 })

@@ -90,8 +90,11 @@ test_that("y codes outside the model's set are refused", {
                "'y' must be 0 \\(censored\\) or 1 \\(event\\) for modelType 'cox' \\(row 2 is 2\\)")
   expect_error(createData(survOutcomes(y = replace(survY, 6, -1)), survCovariates(),
                           modelType = "cox"), "for modelType 'cox' \\(row 6 is -1\\)")
+  # 0/1/2 is not survival's 1/2 coding shifted: the 0 cannot be read
   expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(status = c(1, 0, 2, 1, 0, 0)),
-                          modelType = "cox"), "for modelType 'cox' \\(row 3 is 2\\)")
+                          modelType = "cox"),
+               paste("the Surv\\(\\) status of row 2 is 0: modelType 'cox' reads statuses 0/1",
+                     ".*statuses 0, 1 and 2 are competing risks: modelType 'fgr'"))
   expect_error(createData(x = survX, y = replace(survY, 2, 3), time = survTime, modelType = "fgr"),
                paste0("'y' must be 0 \\(censored\\), 1 \\(event of interest\\) or 2 \\(competing ",
                       "event\\) for modelType 'fgr' \\(row 2 is 3\\)"))
