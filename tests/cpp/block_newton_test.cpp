@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "clr_test_data.h"
 #include "models/likelihood.h"
 #include "solver/ccd_solver.h"
 #include "solver/dense_block.h"
@@ -128,6 +129,15 @@ TEST(BlockNewton, ReachesTheSameOptimumAsPlainCcdInFewerCycles) {
     spec.model = m;
     auto p = makeProblem(spec);
     expectSameOptimum(p->data, p->weightPtr(), modelTypeName(m), &blockCycles, &plainCycles);
+  }
+  for (const TieMethod ties : {TieMethod::Breslow, TieMethod::Efron, TieMethod::Exact}) {
+    testing_data::ClrSpec spec;
+    for (int copy = 0; copy < 6; ++copy)
+      for (const auto& l : testing_data::mixedStrata(true)) spec.strata.push_back(l);
+    spec.ties = ties;
+    auto p = testing_data::makeClrProblem(spec);
+    expectSameOptimum(p->data, p->weightPtr(), "clr ties " + std::to_string(static_cast<int>(ties)),
+                      &blockCycles, &plainCycles);
   }
   for (const auto& c : testing_data::survivalCases()) {
     auto p = makeSurvivalProblem(c.spec);

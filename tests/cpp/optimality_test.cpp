@@ -98,6 +98,7 @@ TEST(OptimalityCheck, MeasuresTheDistanceInStandardErrorsWhateverTheScale) {
     state.beta = beta;
     state.prior.assign(d->nColumns(), CoordinatePrior{});
     state.fixed.assign(d->nColumns(), 0);
+    runner->reset(state);
     const OptimalityReport atOptimum = runner->checkOptimality(state);
     EXPECT_LT(atOptimum.maxViolation, 1e-8) << "scale " << scale;
     // Move coordinate 2 by 0.01 of its conditional standard error sqrt(dispersion / H).
@@ -110,6 +111,7 @@ TEST(OptimalityCheck, MeasuresTheDistanceInStandardErrorsWhateverTheScale) {
     }
     const double se = std::sqrt(rss / static_cast<double>(d->y.size()) / h);
     state.beta[2] += 0.01 * se;
+    runner->reset(state);
     const OptimalityReport moved = runner->checkOptimality(state);
     EXPECT_EQ(moved.worst, 2) << "scale " << scale;
     EXPECT_NEAR(moved.maxViolation, 0.01, 1e-5) << "scale " << scale;

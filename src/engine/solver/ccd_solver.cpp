@@ -141,7 +141,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     previous = current;
     previousPrior = logPrior;
     if (!ruleMet && !periodic) continue;
-    // Certify from a fresh full gradient (this also recomputes every sum).
+    // Certify from a full gradient at the cycle's beta.
     const OptimalityReport report = runner->checkOptimality(state);
     lastCheck = result.iterations;
     result.optimality = report.maxViolation;
@@ -157,7 +157,8 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
-      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), report.logLikelihood);
+      const double logLikelihood = runner->reset(state).logLikelihood;
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), logLikelihood);
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;

@@ -62,7 +62,6 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
 
 OptimalityReport CpuCycleRunner::checkOptimality(const CycleState& state) {
   OptimalityReport report;
-  report.logLikelihood = reset(state).logLikelihood;
   const double dispersion = likelihood_->dispersion();
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     if (state.fixed[j]) continue;
