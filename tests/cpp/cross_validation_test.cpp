@@ -126,6 +126,7 @@ TEST(CrossValidate, FoldFitsStartFromTheAllDataFitAtTheirVariance) {
       all.start = previous;
       const double tolerance = all.control.tolerance;
       all.control.tolerance *= kAllDataToleranceFactor;
+      all.control.optimalityTolerance *= kAllDataToleranceFactor;
       const FitResult allFit = fitCcd(all);
       EXPECT_EQ(cv.curve[k].allDataCycles, allFit.iterations) << modelTypeName(m);
       FitRequest fold = all;

@@ -178,3 +178,19 @@ test_that("summary() and print() report the optimality reached", {
   expect_true(is.numeric(fit$optimality) && fit$optimality < 1e-8)
   expect_true(fit$optimalityCovariate %in% names(coef(fit)))
 })
+
+test_that("a covariate's scale (1e-50 to 1e50) changes neither the answer nor the cycles", {
+  skip_if_not_installed("MASS")
+  for (s in c(1e-50, 1e-8, 1e8, 1e50)) {
+    d <- transform(mtcars, wt = wt * s, hp = hp / s)
+    fit <- fitModel(createData(mpg ~ wt + hp + qsec, data = d, modelType = "ls"))
+    expectOptimal(fit, coef(stats::lm(mpg ~ wt + hp + qsec, d)), sprintf("ls, scale %g", s), cycles = 4)
+    bw <- MASS::birthwt
+    bw$lwt <- bw$lwt * s
+    fit <- fitModel(createData(low ~ age + lwt + smoke, data = bw, modelType = "lr"))
+    expectOptimal(fit, coef(tightGlm(low ~ age + lwt + smoke, stats::binomial(), bw)),
+                  sprintf("lr, scale %g", s), cycles = 8)
+  }
+  # the limits of createData(): beyond 1e100 the column is refused, not fitted to 0
+  expect_error(createData(mpg ~ I(wt * 1e300) + hp, data = mtcars, modelType = "ls"), "rescale")
+})

@@ -169,6 +169,7 @@ class FoldFits {
     request.control.verbose = false;
     request.control.threads = req_.settings.threads;
     request.control.tolerance *= kAllDataToleranceFactor;
+    request.control.optimalityTolerance *= kAllDataToleranceFactor;
     return fitCcd(request, progress);
   }
 
