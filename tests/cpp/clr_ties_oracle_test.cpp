@@ -154,49 +154,46 @@ struct Regime {
 // eta spread over +-30 within strata (case-set probabilities near 0 and 1).
 const Regime kRegimes[] = {{"near zero", 0.0, 0.3}, {"near 300", 300.0, 0.5}, {"spread 30", 0.0, 30.0}};
 
-TEST(ClrExactOracle, MatchesEnumerationOfCaseSets) {
-  for (bool weighted : {false, true}) {
-    for (const Regime& regime : kRegimes) {
-      for (std::uint32_t seed : {3u, 4u}) {
-        SCOPED_TRACE(std::string(regime.name) + (weighted ? " weighted" : "") + " seed " +
-                     std::to_string(seed));
-        ClrSpec spec;
-        spec.strata = mixedStrata(weighted);
-        spec.offsetCenter = regime.center;
-        spec.offsetSpread = regime.spread;
-        spec.seed = seed;
-        auto p = makeClrProblem(spec);
-        auto lik = makeLikelihood(p->data, p->weightPtr());
-        for (double scale : {0.0, 0.7}) {
-          const std::vector<double> beta = p->randomBeta(scale);
-          lik->reset(beta);
-          expectMatches(*lik, *p, exactOracle(*p, p->etaOf(beta)), 1e-10);
-        }
-      }
-    }
+// The likelihood of `spec` against `oracle` at beta = 0 and at a random beta.
+template <typename Oracle>
+void expectMatchesOracle(const ClrSpec& spec, Oracle oracle) {
+  auto p = makeClrProblem(spec);
+  auto lik = makeLikelihood(p->data, p->weightPtr());
+  for (double scale : {0.0, 0.7}) {
+    const std::vector<double> beta = p->randomBeta(scale);
+    lik->reset(beta);
+    expectMatches(*lik, *p, oracle(*p, p->etaOf(beta)), 1e-10);
   }
 }
 
+ClrSpec regimeSpec(const Regime& regime, bool weighted, std::uint32_t seed) {
+  ClrSpec spec;
+  spec.strata = mixedStrata(weighted);
+  spec.offsetCenter = regime.center;
+  spec.offsetSpread = regime.spread;
+  spec.seed = seed;
+  return spec;
+}
+
+TEST(ClrExactOracle, MatchesEnumerationOfCaseSets) {
+  for (bool weighted : {false, true})
+    for (const Regime& regime : kRegimes)
+      for (std::uint32_t seed : {3u, 4u}) {
+        SCOPED_TRACE(std::string(regime.name) + (weighted ? " weighted" : "") + " seed " +
+                     std::to_string(seed));
+        expectMatchesOracle(regimeSpec(regime, weighted, seed), exactOracle);
+      }
+}
+
 TEST(ClrEfronOracle, MatchesRowByRowDefinition) {
-  for (bool vary : {false, true}) {
+  for (bool vary : {false, true})
     for (const Regime& regime : kRegimes) {
       SCOPED_TRACE(std::string(regime.name) + (vary ? " varying weights" : ""));
-      ClrSpec spec;
-      spec.strata = mixedStrata(true);
+      ClrSpec spec = regimeSpec(regime, true, 5);
       spec.ties = TieMethod::Efron;
       spec.varyWeights = vary;  // Efron, unlike exact, takes any row weights
-      spec.offsetCenter = regime.center;
-      spec.offsetSpread = regime.spread;
-      spec.seed = 5;
-      auto p = makeClrProblem(spec);
-      auto lik = makeLikelihood(p->data, p->weightPtr());
-      for (double scale : {0.0, 0.7}) {
-        const std::vector<double> beta = p->randomBeta(scale);
-        lik->reset(beta);
-        expectMatches(*lik, *p, efronOracle(*p, p->etaOf(beta)), 1e-10);
-      }
+      expectMatchesOracle(spec, efronOracle);
     }
-  }
 }
 
 // With one case per stratum the three tie methods are one likelihood.
