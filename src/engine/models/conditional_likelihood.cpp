@@ -13,6 +13,7 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       stratum_(data.outcomes.stratum),
       ties_(data.ties),
       u_(static_cast<std::size_t>(data.nRows())),
+      shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       den_(static_cast<std::size_t>(data.outcomes.nStrata)),
       events_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design, weightedOutcomes()) {
@@ -38,7 +39,13 @@ std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
 }
 
 void ConditionalLikelihood::rebuildFromEta() {
-  for (std::int64_t r = 0; r < nRows(); ++r) u_[r] = scale(r) * std::exp(eta_[r]);
+  std::fill(shift_.begin(), shift_.end(), -INFINITY);
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    shift_[stratum_[r]] = std::fmax(shift_[stratum_[r]], eta_[r]);
+  for (double& top : shift_)
+    if (!std::isfinite(top)) top = 0.0;  // an empty stratum, or eta already not finite
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    u_[r] = scale(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
   refreshSums();
 }
 
@@ -179,6 +186,7 @@ double ConditionalLikelihood::logLikelihood() const {
   for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * y[r] * eta_[r];
   for (std::int32_t s = 0; s < static_cast<std::int32_t>(den_.size()); ++s) {
     if (events_[s] == 0.0) continue;
+    sum -= events_[s] * shift_[s];  // every stratum term is of degree n_s in u
     if (ties_ == TieMethod::Efron) {
       sum -= eventLogTerm(true, events_[s], caseCount_[s], den_[s], caseRisk_[s]);
     } else if (ties_ == TieMethod::Exact && exact_.isExact(s)) {

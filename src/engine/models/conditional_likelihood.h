@@ -54,7 +54,12 @@ class ConditionalLikelihood final : public Likelihood {
 
   const std::int32_t* stratum_;
   const TieMethod ties_;
-  std::vector<double> u_;          // c_r exp(eta_r)
+  // c_r exp(eta_r - shift_s): each stratum's likelihood is invariant to a common shift of
+  // its eta, so u is kept relative to the stratum's largest eta (set at every rebuild) and
+  // exp() cannot overflow (an offset of 800 used to give inf); logLikelihood() adds
+  // events_s shift_s back.
+  std::vector<double> u_;
+  std::vector<double> shift_;      // per stratum
   std::vector<double> den_;        // per stratum
   std::vector<double> events_;     // n_s = sum w y, fixed for the fit
   ColumnLinearTerms linearTerm_;   // sum_r w_r y_r x_rj, fixed for the fit
