@@ -203,6 +203,7 @@ TEST(GlmIntercept, FollowerReachesTheSameOptimumInFewerCycles) {
     state.prior.assign(p->nColumns(), CoordinatePrior{PriorKind::Laplace, 0.5});
     state.prior[0] = CoordinatePrior{};
     state.fixed.assign(p->nColumns(), 0);
+    state.blockNewton = false;  // the block step would solve this small problem by itself
     CyclePlan plain;
     for (std::int32_t j = 1; j < static_cast<std::int32_t>(p->nColumns()); ++j)
       plain.coordinates.push_back(j);

@@ -55,6 +55,13 @@ class Likelihood {
   virtual bool extrapolatesCycles() const { return supportsDirection(); }
   virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
   virtual void stepAlong(const std::vector<double>& /*d*/, double /*alpha*/) {}
+  // g and H (row-major k x k) of the log-likelihood over a block of columns at the current
+  // eta, formed in one pass where the likelihood can (GLMs: H_jk = -sum_r x_rj x_rk curv_r,
+  // the same per-row terms as gradHess). Others return false, and the block Newton step
+  // builds H from directional derivatives instead (solver/block_newton.h).
+  virtual bool fusesBlockHessian() const { return false; }
+  virtual void blockGradHess(const std::vector<std::int32_t>& /*columns*/,
+                             std::vector<double>* /*g*/, std::vector<double>* /*h*/) const {}
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);
 

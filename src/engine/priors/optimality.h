@@ -27,25 +27,14 @@ ARGUS_HOST_DEVICE inline double optimalityViolation(GradHess gh, double beta, Co
                                                     double dispersion) {
   double g = gh.g;
   double curvature = -gh.h;
-  switch (p.kind) {
-    case PriorKind::None:
-      break;
-    case PriorKind::Normal:
-      g -= beta / p.variance;
-      curvature += 1.0 / p.variance;
-      break;
-    case PriorKind::Laplace: {
-      const double lambda = laplaceLambda(p.variance);
-      if (beta > 0.0) {
-        g -= lambda;
-      } else if (beta < 0.0) {
-        g += lambda;
-      } else {
-        const double excess = std::fabs(g) - lambda;
-        g = excess > 0.0 ? excess : 0.0;
-      }
-      break;
-    }
+  if (p.kind == PriorKind::Laplace && beta == 0.0) {
+    // At the kink: only the part of |g| beyond lambda violates.
+    const double excess = std::fabs(g) - laplaceLambda(p.variance);
+    g = excess > 0.0 ? excess : 0.0;
+  } else {
+    const PriorSlope prior = priorSlope(beta, p, beta > 0.0 ? 1.0 : -1.0);
+    g += prior.gradient;
+    curvature += prior.curvature;
   }
   if (!std::isfinite(g) || !std::isfinite(curvature)) return INFINITY;
   if (!(curvature > 0.0)) return 0.0;

@@ -44,6 +44,26 @@ ARGUS_HOST_DEVICE inline double logPriorDensity(double beta, CoordinatePrior p) 
   return 0.0;
 }
 
+// The log prior's derivative along beta_j and its curvature (minus the second derivative),
+// on the side `orthant` (+1 or -1) of 0 for the Laplace prior: sign(beta) away from 0, at 0
+// the side a step goes to. The one place these terms are written: the Newton step, the
+// optimality check, the block Newton step and the cycle extrapolation all use it.
+struct PriorSlope {
+  double gradient = 0.0;
+  double curvature = 0.0;
+};
+ARGUS_HOST_DEVICE inline PriorSlope priorSlope(double beta, CoordinatePrior p, double orthant) {
+  switch (p.kind) {
+    case PriorKind::Normal:
+      return {-beta / p.variance, 1.0 / p.variance};
+    case PriorKind::Laplace:
+      return {-laplaceLambda(p.variance) * orthant, 0.0};
+    case PriorKind::None:
+      break;
+  }
+  return {0.0, 0.0};
+}
+
 // The unconstrained Newton step for coordinate j, with the Laplace rule:
 //  - beta != 0: use the derivative at sign(beta) and stop at 0 if the step would cross it;
 //  - beta == 0: leave 0 only in the direction whose directional derivative is positive
@@ -54,8 +74,8 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
     case PriorKind::None:
       return gh.h < 0.0 ? -gh.g / gh.h : 0.0;
     case PriorKind::Normal: {
-      const double curvature = gh.h - 1.0 / p.variance;
-      return -(gh.g - beta / p.variance) / curvature;
+      const PriorSlope prior = priorSlope(beta, p, 0.0);
+      return -(gh.g + prior.gradient) / (gh.h - prior.curvature);
     }
     case PriorKind::Laplace: {
       if (!(gh.h < 0.0)) return 0.0;
@@ -66,7 +86,7 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
         return 0.0;
       }
       const double sign = beta > 0.0 ? 1.0 : -1.0;
-      const double delta = -(gh.g - sign * lambda) / gh.h;
+      const double delta = -(gh.g + priorSlope(beta, p, sign).gradient) / gh.h;
       const bool crosses = (beta + delta) * sign < 0.0;
       return crosses ? -beta : delta;
     }

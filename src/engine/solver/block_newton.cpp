@@ -3,32 +3,30 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/block_model.h"
 #include "solver/dense_block.h"
 
 namespace argus {
 
 namespace {
 
-// The block's cost in row operations: one pass over the rows per pair of its columns.
-double blockCost(std::size_t columns, std::int64_t rows) {
-  return 0.5 * static_cast<double>(columns) * static_cast<double>(columns + 1) *
-         static_cast<double>(rows);
-}
+// A block costs at most this many cycles' work when it is taken every cycle; beyond that it
+// is taken every `period` cycles. Small problems (under 2^20 row operations) take it always.
+constexpr double kMaxShare = 4.0;  // lr 2e5 x 30 dense: 0.68 s at 4, 0.99 s at 1 (more, slower cycles)
+constexpr double kAlwaysBelow = 1048576.0;
 
-// d log p / d beta away from the Laplace kink, and the prior's curvature -d2 log p.
-double priorGradient(double beta, const CoordinatePrior& p) {
-  if (p.kind == PriorKind::Normal) return -beta / p.variance;
-  if (p.kind == PriorKind::Laplace && beta != 0.0)
-    return beta > 0.0 ? -laplaceLambda(p.variance) : laplaceLambda(p.variance);
-  return 0.0;
-}
-double priorCurvature(const CoordinatePrior& p) {
-  return p.kind == PriorKind::Normal ? 1.0 / p.variance : 0.0;
+// Row operations of one block assembly with k columns: one fused pass with k(k+1)/2 products
+// per row (an FMA, against a whole derivative evaluation per row and pair: counted as 1/8 of
+// a row operation each), or k(k-1)/2 directional passes, each a fill and a scan.
+double blockCost(std::size_t k, std::int64_t rows, bool fused) {
+  const double n = static_cast<double>(rows), kk = static_cast<double>(k);
+  return fused ? n * (1.0 + kk * (kk + 1.0) / 8.0) : n * kk * (kk - 1.0);
 }
 
 }  // namespace
 
-BlockNewton::BlockNewton(const Dataset& data) : data_(data) {
+BlockNewton::BlockNewton(const Dataset& data, const double* weights, bool fused)
+    : data_(data), weights_(weights), fused_(fused) {
   const DesignView& design = data.design;
   const std::int64_t n = data.nRows();
   double cycleWork = static_cast<double>(n);
@@ -39,15 +37,18 @@ BlockNewton::BlockNewton(const Dataset& data) : data_(data) {
       candidates_.push_back(static_cast<std::int32_t>(j));
   }
   if (design.nColumns() <= kMaxColumns) {
-    const double budget = std::max(kSparseCostRatio * cycleWork, 1048576.0);
+    const double budget = std::max(kSparseCostRatio * cycleWork, kAlwaysBelow);
     for (std::size_t j = 0; j < design.nColumns(); ++j) {
       const ColumnKind kind = design.columns[j].kind;
       if (kind == ColumnKind::Intercept || kind == ColumnKind::Dense) continue;
-      if (blockCost(candidates_.size() + 1, n) > budget) break;
+      if (blockCost(candidates_.size() + 1, n, fused) > budget) break;
       candidates_.push_back(static_cast<std::int32_t>(j));
     }
     std::sort(candidates_.begin(), candidates_.end());
   }
+  const double cost = blockCost(candidates_.size(), n, fused);
+  const double allowed = kMaxShare * cycleWork;
+  if (cost > std::max(allowed, kAlwaysBelow)) period_ = static_cast<int>(std::ceil(cost / allowed));
 }
 
 void BlockNewton::addColumn(std::int32_t j, double factor, std::vector<double>& out) const {
@@ -55,129 +56,209 @@ void BlockNewton::addColumn(std::int32_t j, double factor, std::vector<double>& 
                [&](std::int64_t r, double x) { out[r] += factor * x; });
 }
 
-std::vector<double> BlockNewton::normalizedHessian(Likelihood& likelihood,
-                                                   const std::vector<std::int32_t>& columns,
-                                                   const std::vector<double>& scale) {
+void BlockNewton::polarize(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+                           std::vector<double>* h) {
   const std::size_t k = columns.size();
-  std::vector<double> c(k * k, 0.0);
+  std::vector<double> scale(k);
+  for (std::size_t a = 0; a < k; ++a) scale[a] = std::sqrt(-(*h)[a * k + a]);
   direction_.resize(static_cast<std::size_t>(data_.nRows()));
-  for (std::size_t a = 0; a < k; ++a) {
-    c[a * k + a] = 1.0;
+  for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = 0; b < a; ++b) {
       std::fill(direction_.begin(), direction_.end(), 0.0);
       addColumn(columns[a], 1.0 / scale[a], direction_);
       addColumn(columns[b], 1.0 / scale[b], direction_);
-      // h(a_a + a_b) = -(1 + 2 C_ab + 1) for unit-normalized directions.
-      const double h = likelihood.gradHessAlong(direction_).h;
-      c[a * k + b] = c[b * k + a] = -0.5 * h - 1.0;
+      // h(a_a + a_b) = -(1 + 2 C_ab + 1) for unit-curvature directions; H_ab = -C_ab s_a s_b.
+      const double c = -0.5 * likelihood.gradHessAlong(direction_).h - 1.0;
+      (*h)[a * k + b] = (*h)[b * k + a] = -c * scale[a] * scale[b];
     }
+}
+
+void BlockNewton::assemble(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+                           std::vector<double>* g, std::vector<double>* h) {
+  if (fused_) return likelihood.blockGradHess(columns, g, h);
+  const std::size_t k = columns.size();
+  g->assign(k, 0.0);
+  h->assign(k * k, 0.0);
+  for (std::size_t a = 0; a < k; ++a) {
+    const GradHess gh = likelihood.gradHess(columns[a]);
+    (*g)[a] = gh.g;
+    (*h)[a * k + a] = gh.h;
   }
-  return c;
+}
+
+void BlockNewton::moveTo(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+                         const std::vector<double>& target, std::vector<double>* applied) {
+  direction_.assign(static_cast<std::size_t>(data_.nRows()), 0.0);
+  for (std::size_t a = 0; a < columns.size(); ++a)
+    if (target[a] != (*applied)[a]) addColumn(columns[a], target[a] - (*applied)[a], direction_);
+  likelihood.stepAlong(direction_, 1.0);
+  *applied = target;
 }
 
 bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   if (candidates_.size() < 2 || !likelihood.supportsDirection()) return false;
-  std::vector<std::int32_t> columns;
-  std::vector<double> scale, rhs, curvature;
-  for (const std::int32_t j : candidates_) {
-    const CoordinatePrior& p = state.prior[j];
-    if (state.fixed[j] || (p.kind == PriorKind::Laplace && state.beta[j] == 0.0)) continue;
-    const GradHess gh = likelihood.gradHess(j);
-    if (!(gh.h < 0.0) || !std::isfinite(gh.g) || !std::isfinite(gh.h)) continue;
-    const double s = std::sqrt(-gh.h);
-    columns.push_back(j);
-    scale.push_back(s);
-    rhs.push_back((gh.g + priorGradient(state.beta[j], p)) / s);
-    curvature.push_back(priorCurvature(p) / (s * s));
-  }
-  const std::size_t k = columns.size();
+  if (++cycles_ % period_ != 0) return false;
+  std::vector<std::int32_t> free;
+  for (const std::int32_t j : candidates_)
+    if (!state.fixed[j]) free.push_back(j);
+  if (free.size() < 2) return false;
+  std::vector<double> g, h;
+  assemble(likelihood, free, &g, &h);
+  // Coordinates without curvature cannot be placed by a Newton step.
+  const std::size_t kf = free.size();
+  std::vector<std::size_t> pick;
+  for (std::size_t a = 0; a < kf; ++a)
+    if (h[a * kf + a] < 0.0 && std::isfinite(h[a * kf + a]) && std::isfinite(g[a])) pick.push_back(a);
+  const std::size_t k = pick.size();
   if (k < 2) return false;
-  std::vector<double> c = normalizedHessian(likelihood, columns, scale);
-  for (std::size_t a = 0; a < k; ++a) c[a * k + a] += curvature[a];
-  for (const double v : c)
-    if (!std::isfinite(v)) return false;
-  const std::vector<double> z = solveFactored(factorSkippingAliased(c, k, kAliasTolerance), rhs);
-
-  std::vector<double> delta(k);
-  double slope = 0.0;  // derivative of the log posterior along delta
+  std::vector<std::int32_t> columns(k);
+  std::vector<double> hk(k * k);
   for (std::size_t a = 0; a < k; ++a) {
-    delta[a] = z[a] / scale[a];
-    slope += rhs[a] * z[a];
+    columns[a] = free[pick[a]];
+    for (std::size_t b = 0; b < k; ++b) hk[a * k + b] = h[pick[a] * kf + pick[b]];
   }
-  if (!(slope > 0.0)) return false;
-  // Stop where the first nonzero Laplace coordinate reaches 0: beyond, its prior has a kink.
-  double alphaMax = 1.0;
-  std::size_t limiting = k;
+  if (!fused_) polarize(likelihood, columns, &hk);
+
+  // The penalized quadratic model (block_model.h): smooth priors in c and M, Laplace exact.
+  BlockModel model;
+  model.m.resize(k * k);
+  model.c.resize(k);
+  model.beta.resize(k);
+  model.lambda.assign(k, 0.0);
   for (std::size_t a = 0; a < k; ++a) {
-    const double beta = state.beta[columns[a]];
-    if (state.prior[columns[a]].kind != PriorKind::Laplace || !(beta * delta[a] < 0.0)) continue;
-    if (-beta / delta[a] < alphaMax) {
-      alphaMax = -beta / delta[a];
-      limiting = a;
+    const CoordinatePrior& p = state.prior[columns[a]];
+    model.beta[a] = state.beta[columns[a]];
+    for (std::size_t b = 0; b < k; ++b) model.m[a * k + b] = -hk[a * k + b];
+    if (p.kind == PriorKind::Laplace) {
+      model.lambda[a] = laplaceLambda(p.variance);
+      model.c[a] = g[pick[a]];
+    } else {
+      const PriorSlope prior = priorSlope(model.beta[a], p, 0.0);
+      model.c[a] = g[pick[a]] + prior.gradient;
+      model.m[a * k + a] += prior.curvature;
     }
   }
+  for (const double v : model.m)
+    if (!std::isfinite(v)) return false;
+  const BlockModelSolution solution = solveBlockModel(model, kAliasTolerance);
+  if (!(solution.gain > 0.0)) return false;
+  const std::vector<double>& delta = solution.delta;
 
-  direction_.assign(static_cast<std::size_t>(data_.nRows()), 0.0);
-  for (std::size_t a = 0; a < k; ++a) addColumn(columns[a], delta[a], direction_);
+  double alpha = 1.0;
   if (!likelihood.quadratic()) {
+    direction_.assign(static_cast<std::size_t>(data_.nRows()), 0.0);
+    for (std::size_t a = 0; a < k; ++a) addColumn(columns[a], delta[a], direction_);
     double reach = 0.0;
     for (const double d : direction_) reach = std::fmax(reach, std::fabs(d));
-    if (reach * alphaMax > kMaxEtaStep) {
-      alphaMax = kMaxEtaStep / reach;
-      limiting = k;
-    }
+    if (reach > kMaxEtaStep) alpha = kMaxEtaStep / reach;
   }
-  auto logPrior = [&](double alpha) {
+  // Along the segment from beta to beta + delta no Laplace coordinate changes sign (the model
+  // stops them at 0), so the log posterior is smooth on it and a backtracking search applies.
+  std::vector<double> target(k), applied = model.beta;
+  auto logPriorAt = [&](double at) {
     double sum = 0.0;
     for (std::size_t a = 0; a < k; ++a) {
-      const double beta = (a == limiting && alpha == alphaMax)
-                              ? 0.0
-                              : state.beta[columns[a]] + alpha * delta[a];
-      sum += logPriorDensity(beta, state.prior[columns[a]]);
+      target[a] = at == 1.0 ? model.beta[a] + delta[a] : model.beta[a] + at * delta[a];
+      sum += logPriorDensity(target[a], state.prior[columns[a]]);
     }
     return sum;
   };
   savedEta_ = likelihood.eta();
-  const double before = likelihood.logLikelihood() + logPrior(0.0);
+  const double before = likelihood.logLikelihood() + logPriorAt(0.0);
   // Differences below this are rounding: near the optimum a Newton step gains less than it,
   // and it is taken whole (the quadratic model is then exact to far better than the noise).
   const double noise = 1e-12 * (1.0 + std::fabs(before));
-  double alpha = alphaMax, applied = 0.0;
-  for (int attempt = 0; attempt < 40; ++attempt) {
-    likelihood.stepAlong(direction_, alpha - applied);
-    applied = alpha;
-    const double after = likelihood.logLikelihood() + logPrior(alpha);
-    if (std::isfinite(after) && after >= before + 1e-4 * alpha * slope - noise) {
-      for (std::size_t a = 0; a < k; ++a)
-        state.beta[columns[a]] = (a == limiting && alpha == alphaMax)
-                                     ? 0.0
-                                     : state.beta[columns[a]] + alpha * delta[a];
+  for (int attempt = 0; attempt < 40; ++attempt, alpha *= 0.5) {
+    const double logPrior = logPriorAt(alpha);
+    moveTo(likelihood, columns, target, &applied);
+    const double after = likelihood.logLikelihood() + logPrior;
+    if (std::isfinite(after) && after >= before + 1e-4 * alpha * solution.linearGain - noise) {
+      for (std::size_t a = 0; a < k; ++a) state.beta[columns[a]] = target[a];
       likelihood.refreshSums();
       return true;
     }
-    alpha *= 0.5;
   }
   likelihood.setEta(savedEta_);
   return false;
 }
 
+std::vector<double> BlockNewton::centeredGram(const std::vector<std::int32_t>& columns) const {
+  const std::size_t k = columns.size();
+  const std::int64_t n = data_.nRows();
+  const OutcomeView& o = data_.outcomes;
+  std::vector<double> gram(k * k, 0.0), mean(k), x(k);
+  std::vector<std::int64_t> cursor(k, 0);
+  auto weight = [&](std::int64_t r) { return weights_ ? weights_[r] : 1.0; };
+  std::int64_t r = 0;
+  while (r < n) {
+    std::int64_t end = n;  // the stratum's rows [r, end)
+    if (o.stratum)
+      for (end = r + 1; end < n && o.stratum[end] == o.stratum[r]; ++end) {}
+    bool event = false;
+    for (std::int64_t q = r; q < end && !event; ++q) event = o.y[q] > 0.0 && weight(q) > 0.0;
+    double count = 0.0;
+    std::fill(mean.begin(), mean.end(), 0.0);
+    for (; r < end; ++r) {
+      for (std::size_t a = 0; a < k; ++a) {  // x_ra, advancing the sparse cursors
+        const ColumnView& c = data_.design.columns[columns[a]];
+        x[a] = 0.0;
+        if (c.kind == ColumnKind::Intercept) x[a] = 1.0;
+        else if (c.kind == ColumnKind::Dense) x[a] = c.values[r];
+        else if (cursor[a] < c.nnz && c.rows[cursor[a]] == r) {
+          x[a] = c.kind == ColumnKind::Sparse ? c.values[cursor[a]] : 1.0;
+          ++cursor[a];
+        }
+      }
+      if (!event || !(weight(r) > 0.0)) continue;
+      // Welford: the sum of centred products within the stratum, one stable pass.
+      count += 1.0;
+      for (std::size_t a = 0; a < k; ++a) x[a] -= mean[a];  // x - old mean
+      for (std::size_t a = 0; a < k; ++a) mean[a] += x[a] / count;
+      for (std::size_t a = 0; a < k; ++a)
+        for (std::size_t b = 0; b <= a; ++b) gram[a * k + b] += x[a] * x[b] * (count - 1.0) / count;
+    }
+  }
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = 0; b < a; ++b) gram[b * k + a] = gram[a * k + b];
+  return gram;
+}
+
 std::vector<std::int32_t> BlockNewton::aliased(Likelihood& likelihood,
                                                const std::vector<std::int32_t>& columns) {
   std::vector<std::int32_t> out, informative;
-  std::vector<double> scale;
-  for (const std::int32_t j : columns) {
-    const GradHess gh = likelihood.gradHess(j);
-    if (!(gh.h < 0.0) || !std::isfinite(gh.h)) {
-      out.push_back(j);
+  if (columns.empty()) return out;
+  // No curvature at all: nothing to estimate from.
+  std::vector<double> g, h;
+  assemble(likelihood, columns, &g, &h);
+  const std::size_t kc = columns.size();
+  std::vector<std::size_t> keep;
+  for (std::size_t a = 0; a < kc; ++a) {
+    const double hjj = h[a * kc + a];
+    if (!(hjj < 0.0) || !std::isfinite(hjj)) {
+      out.push_back(columns[a]);
       continue;
     }
-    informative.push_back(j);
-    scale.push_back(std::sqrt(-gh.h));
+    keep.push_back(a);
+    informative.push_back(columns[a]);
   }
-  if (informative.size() >= 2 && likelihood.supportsDirection()) {
-    const std::vector<double> c = normalizedHessian(likelihood, informative, scale);
-    const BlockFactor f = factorSkippingAliased(c, informative.size(), kAliasTolerance);
-    for (std::size_t a = 0; a < informative.size(); ++a)
+  const std::size_t k = informative.size();
+  if (k >= 2) {
+    // Minus the Hessian (GLMs), or the centred Gram matrix: either way positive semi-definite.
+    std::vector<double> m(k * k);
+    if (fused_) {
+      for (std::size_t a = 0; a < k; ++a)
+        for (std::size_t b = 0; b < k; ++b) m[a * k + b] = -h[keep[a] * kc + keep[b]];
+    } else {
+      m = centeredGram(informative);
+    }
+    std::vector<double> c(k * k);
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = 0; b < k; ++b) {
+        const double scale = std::sqrt(m[a * k + a] * m[b * k + b]);
+        c[a * k + b] = scale > 0.0 ? m[a * k + b] / scale : 0.0;  // 0 diagonal: aliased
+      }
+    const BlockFactor f = factorSkippingAliased(c, k, kAliasTolerance);
+    for (std::size_t a = 0; a < k; ++a)
       if (f.aliased[a]) out.push_back(informative[a]);
   }
   std::sort(out.begin(), out.end());

@@ -1,5 +1,5 @@
-// Exact Newton steps on a small block of coordinates, once per cycle: what makes CCD
-// converge on dense, continuous and correlated columns (src/engine/DESIGN.md, "Conditioning").
+// Exact Newton steps on a small block of coordinates: what makes CCD converge on dense,
+// continuous and correlated columns (src/engine/DESIGN.md, "Certified optimality").
 //
 // One coordinate at a time, CCD zig-zags between columns that are correlated in the Hessian
 // metric: an intercept and a continuous covariate with mean 50, or age and weight. Each cycle
@@ -15,22 +15,32 @@
 // columns, and CCD does the rest.
 //
 // The block: the intercept and the dense columns, and, when the problem has at most
-// kMaxColumns free columns, every column whose inclusion keeps the block's cost within
-// kSparseCostRatio cycles (or under 2^20 row operations); at most kMaxColumns in all.
-// Indicator-only problems (SCCS, sparse logistic) thus keep the plain CCD cycle.
+// kMaxColumns columns, every column whose inclusion keeps the block within kSparseCostRatio
+// cycles of work (or under 2^20 row operations); at most kMaxColumns in all. Indicator-only
+// problems (SCCS, sparse logistic) thus keep the plain CCD cycle. Where the block costs more
+// than a cycle (many dense columns and many rows), the step is taken every `period` cycles
+// so that it stays within about the cycles' own work.
 //
-// The Hessian comes from the likelihood's own directional derivatives (gradHessAlong, the
-// same formulas as a column's gradHess): with normalized directions a_j = x_j / sqrt(-h_jj),
-// C_jk = -h(a_j + a_k) / 2 - 1 (polarization), so no model needs a second formula for cross
-// derivatives, and C is a correlation-like matrix with unit diagonal whatever the columns'
-// scales. Laplace coordinates join only while nonzero (the prior is smooth there, with
-// derivative -lambda sign(beta)); the step is cut where the first of them reaches 0 and that
-// one lands on 0 exactly. Coordinates at 0 under Laplace are left to the sweep, which decides
-// whether they leave 0.
+// The Hessian: GLMs form it in one pass (Likelihood::blockGradHess); the others through
+// their directional derivatives (gradHessAlong, the same formulas as a column's gradHess):
+// with normalized directions a_j = x_j / sqrt(-h_jj), C_jk = -h(a_j + a_k) / 2 - 1
+// (polarization), so no model needs a second formula for cross derivatives and C is a
+// correlation-like matrix with unit diagonal whatever the columns' scales.
+//
+// Laplace coordinates: the model keeps their penalty exact and is solved by an active-set
+// method (solver/block_model.h), so the step is a proximal Newton step: coordinates at 0 join
+// when their model gradient exceeds lambda, and none changes sign within a step (it stops at
+// 0). Along the segment to the model's optimum the log posterior is then smooth, and the
+// line search judges it as for smooth priors.
 //
 // The same factorization answers which flat-prior columns are collinear (aliased()): taken in
 // order, a column whose pivot is at most kAliasTolerance of its diagonal is explained by the
-// earlier ones (solver/dense_block.h).
+// earlier ones (solver/dense_block.h). GLMs factor their Hessian (one pass). For the
+// conditional and survival models the Hessian's null space is that of the covariates centred
+// within each stratum (rows with positive weight, strata with an event; every risk set lies
+// in its stratum and the largest holds nearly all of it), whatever beta: they factor that
+// Gram matrix, accumulated in one stable pass (Welford), instead of k(k-1)/2 directional
+// passes, which cost several cycles at the start of every fit, profile and fold refit.
 #pragma once
 
 #include <cstdint>
@@ -55,14 +65,17 @@ class BlockNewton {
   // -12 for a rare outcome) take a few steps instead of one.
   static constexpr double kMaxEtaStep = 8.0;
 
-  explicit BlockNewton(const Dataset& data);
+  // `fused`: the likelihood forms the block Hessian in one pass (fusesBlockHessian()).
+  BlockNewton(const Dataset& data, const double* weights, bool fused);
 
   // Columns that may join the block (before fixed flags and Laplace zeros are applied).
   const std::vector<std::int32_t>& candidates() const { return candidates_; }
+  // A block step is taken every period() cycles (1 where it costs at most a cycle).
+  int period() const { return period_; }
 
-  // One damped Newton step on the free, smooth candidates at the likelihood's current eta
-  // (call after refreshSums()). Returns true when beta moved; the likelihood's sums are then
-  // refreshed. Needs Likelihood::supportsDirection().
+  // Called once per cycle; on the cycles where it is due, one damped Newton step on the free
+  // candidates at the likelihood's current eta (call after refreshSums()). Returns true when
+  // beta moved; the likelihood's sums are then refreshed. Needs supportsDirection().
   bool step(Likelihood& likelihood, CycleState& state);
 
   // Of `columns` (in this order), those whose direction in the Hessian metric at the current
@@ -71,16 +84,26 @@ class BlockNewton {
                                     const std::vector<std::int32_t>& columns);
 
  private:
-  // The normalized Hessian C of `columns` (row-major, unit diagonal) given their scales
-  // sqrt(-h_jj), by polarization.
-  std::vector<double> normalizedHessian(Likelihood& likelihood,
-                                        const std::vector<std::int32_t>& columns,
-                                        const std::vector<double>& scale);
+  // g (k) and H (row-major k x k) of the log-likelihood over `columns`.
+  void assemble(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+                std::vector<double>* g, std::vector<double>* h);
+  // H off the diagonal by polarization, given the diagonal in `h` (directional path).
+  void polarize(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+                std::vector<double>* h);
+  // The covariates' Gram matrix centred within strata (see aliased()), row-major k x k.
+  std::vector<double> centeredGram(const std::vector<std::int32_t>& columns) const;
   // out += factor * x_j (a dense vector of one value per row).
   void addColumn(std::int32_t j, double factor, std::vector<double>& out) const;
+  // Moves the likelihood (and `applied`) to the coefficients `target` of `columns`.
+  void moveTo(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
+              const std::vector<double>& target, std::vector<double>* applied);
 
   const Dataset& data_;
+  const double* weights_;
+  const bool fused_;
   std::vector<std::int32_t> candidates_;
+  int period_ = 1;
+  long cycles_ = 0;
   std::vector<double> direction_;
   std::vector<double> savedEta_;
 };

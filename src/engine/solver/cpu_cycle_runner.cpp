@@ -10,7 +10,7 @@
 namespace argus {
 
 CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights, int threads)
-    : data_(data), likelihood_(makeLikelihood(data, weights)), block_(data) {
+    : data_(data), likelihood_(makeLikelihood(data, weights)), block_(data, weights, likelihood_->fusesBlockHessian()) {
   likelihood_->setThreads(threads);
 }
 
@@ -129,15 +129,12 @@ void CpuCycleRunner::extrapolate(CycleState& state) {
     const double delta = step_[j];
     if (delta == 0.0) continue;
     const double beta = state.beta[j];
-    const CoordinatePrior& p = state.prior[j];
-    if (p.kind == PriorKind::Normal) {
-      along.g -= beta * delta / p.variance;
-      along.h -= delta * delta / p.variance;
-    } else if (p.kind == PriorKind::Laplace) {
-      const double sign = beta > 0.0 ? 1.0 : -1.0;
-      along.g -= laplaceLambda(p.variance) * sign * delta;
-      if (delta * sign < 0.0) maxAlpha = std::min(maxAlpha, -beta / delta);
-    }
+    const PriorSlope prior = priorSlope(beta, state.prior[j], beta > 0.0 ? 1.0 : -1.0);
+    along.g += prior.gradient * delta;
+    along.h -= prior.curvature * delta * delta;
+    // A Laplace coordinate moving towards 0 limits alpha: beyond it the prior has its kink.
+    if (state.prior[j].kind == PriorKind::Laplace && delta * beta < 0.0)
+      maxAlpha = std::min(maxAlpha, -beta / delta);
   }
   if (!(along.h < 0.0) || !(along.g > 0.0)) return;
   const double alpha = std::min(-along.g / along.h, maxAlpha);
