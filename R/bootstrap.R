@@ -65,16 +65,22 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   seconds <- proc.time()[["elapsed"]] - started
   estimates <- t(result$beta)
   dimnames(estimates) <- list(NULL, names(fit$coefficients))
-  failed <- result$status != "SUCCESS"
+  failed <- result$status %in% c("MAX_ITERATIONS", "ILLCONDITIONED")
   if (any(failed))
     warning(sprintf("%d of %d bootstrap fits did not converge (see $status)", sum(failed),
                     replicates), call. = FALSE)
+  infinite <- result$status == "NO_FINITE_MLE"
+  if (any(infinite))
+    warning(sprintf(paste("%d of %d bootstrap fits have coefficients without a finite estimate",
+                          "(NO_FINITE_MLE in $status: separation in the resample); their",
+                          "percentile intervals reach out to where those fits stopped"),
+                    sum(infinite), replicates), call. = FALSE)
   if (control$noiseLevel != "silent")
     message(sprintf("Argus bootstrap: %d replicates (%s) in %.3f s", replicates,
                     result$selectorType, seconds))
   structure(list(
     estimates = estimates,
-    summary = bootstrapSummary(fit$coefficients, estimates, result$status, level),
+    summary = bootstrapSummary(coef(fit), estimates, result$status, level),
     status = result$status, counts = userRowCounts(result$counts, result$selectorType, data),
     replicates = as.integer(replicates), level = level, seed = seed,
     selectorType = result$selectorType, seconds = seconds
@@ -89,11 +95,14 @@ bootstrapSummary <- function(estimate, estimates, status, level) {
   if (nrow(kept) < 2) stopf("fewer than 2 bootstrap fits succeeded; nothing to summarize")
   probs <- c((1 - level) / 2, (1 + level) / 2)
   interval <- apply(kept, 2, stats::quantile, probs = probs, names = FALSE, type = 7)
-  data.frame(covariate = names(estimate), estimate = unname(estimate),
-             bias = unname(colMeans(kept) - estimate),
-             se = unname(apply(kept, 2, stats::sd)),
-             lower = interval[1, ], upper = interval[2, ],
-             nonzero = unname(colMeans(kept != 0)), stringsAsFactors = FALSE)
+  out <- data.frame(covariate = names(estimate), estimate = unname(estimate),
+                    bias = unname(colMeans(kept) - estimate),
+                    se = unname(apply(kept, 2, stats::sd)),
+                    lower = interval[1, ], upper = interval[2, ],
+                    nonzero = unname(colMeans(kept != 0)), stringsAsFactors = FALSE)
+  # Aliased coefficients (NA estimate: not identifiable) were held at 0 in every replicate.
+  out[is.na(out$estimate), c("bias", "se", "lower", "upper", "nonzero")] <- NA
+  out
 }
 
 # Engine counts per unit (internal rows or strata) -> counts per user row (0 for rows of
@@ -113,8 +122,10 @@ print.argusBootstrap <- function(x, digits = 4, ...) {
   rejectDots("print()", ...)
   cat(sprintf("Argus bootstrap: %d replicates (%s), %g%% percentile intervals, seed %s\n",
               x$replicates, x$selectorType, 100 * x$level, format(x$seed, scientific = FALSE)))
-  failed <- sum(x$status != "SUCCESS")
+  failed <- sum(x$status %in% c("MAX_ITERATIONS", "ILLCONDITIONED"))
   if (failed) cat(sprintf("%d replicate fit(s) did not converge\n", failed))
+  infinite <- sum(x$status == "NO_FINITE_MLE")
+  if (infinite) cat(sprintf("%d replicate fit(s) without a finite estimate\n", infinite))
   shown <- x$summary
   shown[-1] <- lapply(shown[-1], signif, digits = digits)
   print(utils::head(shown, 20), row.names = FALSE)

@@ -132,7 +132,8 @@ reportFitProblems <- function(result, columnNames) {
 fitSettings <- function(resolved, start, fixed, rowWeights, control) {
   list(priorKind = resolved$kind, variance = resolved$variance, start = start,
        fixed = if (any(fixed)) fixed else NULL, weights = rowWeights,
-       tolerance = control$tolerance, optimalityTolerance = control$optimalityTolerance,
+       # controls saved before optimalityTolerance existed take its default
+       tolerance = control$tolerance, optimalityTolerance = control$optimalityTolerance %||% 1e-4,
        maxIterations = control$maxIterations,
        convergenceType = control$convergenceType, initialBound = control$initialBound,
        device = control$device, verbose = control$noiseLevel == "noisy",

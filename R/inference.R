@@ -130,7 +130,7 @@ invertInformation <- function(H) {
 vcov.argusFit <- function(object, ...) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
-  aliased <- if (is.null(object$aliased)) rep(FALSE, length(object$fixed)) else object$aliased
+  aliased <- aliasedFlags(object)
   columns <- which(!object$fixed)
   laplace <- object$priorType[columns] == "laplace"
   if (any(laplace)) {
@@ -202,7 +202,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
-  aliased <- if (is.null(object$aliased)) rep(FALSE, length(object$fixed)) else object$aliased
+  aliased <- aliasedFlags(object)
   if (missing(parm)) columns <- columns[!object$fixed[columns] | aliased[columns]]
   limits <- matrix(NA_real_, length(columns), 2)
   estimated <- !object$fixed[columns]
@@ -304,6 +304,10 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
                                  initialGridSize = 10, includePenalty = TRUE, maxPoints = 500) {
   checkFitForInference(fit, "profileLogLikelihood()")
   columns <- parmColumns(fit, parm)
+  aliased <- aliasedFlags(fit)[columns]
+  if (any(aliased))
+    stopf("coefficient(s) %s could not be estimated (aliased: see the fit's warning) and have no profile",
+          paste(names(fit$coefficients)[columns][aliased], collapse = ", "))
   if (any(fit$fixed[columns])) stopf("fixed coefficients have no profile")
   checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
   checkScalar(initialGridSize, "initialGridSize", lower = 2, integer = TRUE)

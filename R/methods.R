@@ -2,7 +2,7 @@
 coef.argusFit <- function(object, ...) {
   rejectDots("coef()", ...)
   beta <- object$coefficients
-  if (!is.null(object$aliased)) beta[object$aliased] <- NA
+  beta[aliasedFlags(object)] <- NA
   beta
 }
 
@@ -53,7 +53,8 @@ summary.argusFit <- function(object, ...) {
     coefficients = data.frame(covariate = names(object$coefficients),
                               estimate = unname(coef(object)),
                               prior = object$priorType, variance = object$variance,
-                              fixed = object$fixed, stringsAsFactors = FALSE)
+                              fixed = object$fixed & !aliasedFlags(object),
+                              aliased = aliasedFlags(object), stringsAsFactors = FALSE)
   ), class = "summary.argusFit")
 }
 
@@ -85,4 +86,9 @@ describePrior <- function(fit) {
   sprintf("%s prior, variance %s%s", paste(types, collapse = "/"),
           if (length(vars) == 1) format(vars) else "per covariate",
           if (any(!penalized)) sprintf(" (%d unpenalized)", sum(!penalized)) else "")
+}
+
+# Which coefficients could not be estimated (fits made before the flag existed: none).
+aliasedFlags <- function(fit) {
+  if (is.null(fit$aliased)) rep(FALSE, length(fit$coefficients)) else unname(fit$aliased)
 }

@@ -25,7 +25,8 @@ FitRequest fitRequestFromList(const Dataset& data, const List& settings) {
     req.fixed.assign(fixed.begin(), fixed.end());
   }
   req.control.tolerance = as<double>(settings["tolerance"]);
-  if (settings.containsElementNamed("optimalityTolerance"))
+  if (settings.containsElementNamed("optimalityTolerance") &&
+      !Rf_isNull(settings["optimalityTolerance"]))
     req.control.optimalityTolerance = as<double>(settings["optimalityTolerance"]);
   req.control.maxIterations = as<int>(settings["maxIterations"]);
   req.control.convergence = parseConvergenceType(as<std::string>(settings["convergenceType"]));

@@ -189,5 +189,36 @@ TEST(Recession, ARareOutcomeIsFarButFinite) {
   EXPECT_LT(fit.beta[0], -7.0);
 }
 
+TEST(Recession, ASmallWeightSubgroupIsFarButFinite) {
+  // A subgroup of 3,000 rows with one event, weighted 1e-7: its coefficient is far out (the
+  // event rate there is 1 in 3,000) and the log-likelihood barely moves with it, but it has
+  // a finite maximum. The probe measures the drop against the coefficient's own curvature.
+  const std::size_t n = 20000;
+  std::vector<double> y(n, 0.0), group(n, 0.0), w(n, 1.0);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (r < 3000) {
+      group[r] = 1.0;
+      w[r] = 1e-7;
+    } else if (r % 3 == 0) {
+      y[r] = 1.0;
+    }
+  }
+  y[1500] = 1.0;
+  HandDesign d(ModelType::Logistic, y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Indicator, group);
+  d.finish();
+  FitRequest req;
+  req.data = &d.data;
+  req.weights = w.data();
+  req.prior.assign(2, CoordinatePrior{});
+  const FitResult fit = fitCcd(req);
+  EXPECT_EQ(fit.status, FitStatus::Success);
+  EXPECT_TRUE(fit.infinite.empty());
+  // The MLE: log odds 1/2999 in the group against 1/2 outside.
+  // (its standard error is about 3,000: 0.05 is far within the optimality tolerance)
+  EXPECT_NEAR(fit.beta[0] + fit.beta[1], std::log(1.0 / 2999.0), 0.05);
+}
+
 }  // namespace
 }  // namespace argus

@@ -194,3 +194,23 @@ test_that("a covariate's scale (1e-50 to 1e50) changes neither the answer nor th
   # the limits of createData(): beyond 1e100 the column is refused, not fitted to 0
   expect_error(createData(mpg ~ I(wt * 1e300) + hp, data = mtcars, modelType = "ls"), "rescale")
 })
+
+test_that("Laplace on many correlated uncentred columns (mean / sd of 20 and 50) converges in a few cycles", {
+  set.seed(22)
+  n <- 500
+  p <- 25
+  for (shape in list(c(20, 1), c(50, 1))) {
+    z <- rnorm(n)
+    x <- sapply(seq_len(p), function(j) shape[1] + shape[2] * (sqrt(0.5) * z + sqrt(0.5) * rnorm(n)))
+    colnames(x) <- paste0("v", seq_len(p))
+    eta <- drop((x - shape[1]) %*% c(2, -1, 1, rep(0, p - 3)))
+    y <- rbinom(n, 1, stats::plogis(eta / 3))
+    fit <- fitModel(createData(x = x, y = y, modelType = "lr"),
+                    prior = createPrior("laplace", variance = 0.1))
+    label <- sprintf("mean %g, sd %g", shape[1], shape[2])
+    expect_equal(fit$status, "SUCCESS", label = label)
+    expect_lte(fit$iterations, 20, label = label)
+    kkt <- lrViolations(fit, x, y, "laplace", 0.1)
+    expect_lte(max(kkt$violation), createControl()$optimalityTolerance, label = label)
+  }
+})

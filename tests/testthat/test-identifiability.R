@@ -97,3 +97,53 @@ test_that("a rare outcome gives a far but finite intercept: no false alarm", {
   ref <- stats::glm(y ~ x, family = stats::binomial())
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
 })
+
+test_that("refits of a fit with a no-finite-MLE coefficient are not called unconverged", {
+  set.seed(33)
+  n <- 300
+  d <- data.frame(b = rbinom(n, 1, 0.3), z = rnorm(n))
+  d$y <- ifelse(d$b == 1, 1, rbinom(n, 1, stats::plogis(-0.5 + 0.8 * d$z)))
+  fit <- suppressWarnings(fitModel(createData(y ~ b + z, data = d, modelType = "lr")))
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  # the profile of z refits with b running off: those refits converged (to the supremum)
+  expect_no_warning(ci <- confint(fit, "z"))
+  expect_true(all(is.finite(ci)))
+  # bootstrap resamples keep the separation: said as such, not as non-convergence
+  expect_warning(boot <- runBootstrap(fit, replicates = 20, seed = 1),
+                 "20 of 20 bootstrap fits have coefficients without a finite estimate")
+  expect_output(print(boot), "20 replicate fit\\(s\\) without a finite estimate")
+})
+
+test_that("aliased coefficients are NA in summary(), the bootstrap and profiles", {
+  d <- transform(mtcars, wt2 = wt)
+  fit <- suppressWarnings(fitModel(createData(mpg ~ wt + wt2 + hp, data = d, modelType = "ls")))
+  s <- summary(fit)$coefficients
+  expect_equal(s$aliased, c(FALSE, FALSE, TRUE, FALSE))
+  expect_false(any(s$fixed))
+  expect_true(is.na(s$estimate[s$covariate == "wt2"]))
+  boot <- suppressWarnings(runBootstrap(fit, replicates = 10, seed = 2))
+  row <- boot$summary[boot$summary$covariate == "wt2", ]
+  expect_true(is.na(row$estimate) && is.na(row$se) && is.na(row$lower) && is.na(row$nonzero))
+  expect_true(is.finite(boot$summary$se[boot$summary$covariate == "wt"]))
+  expect_error(profileLogLikelihood(fit, "wt2"), "'?wt2'? could not be estimated|wt2 could not be estimated")
+})
+
+test_that("a fit out of cycles reports the optimality it reached, at the returned coefficients", {
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  expect_warning(fit <- fitModel(createData(low ~ age + lwt + factor(race) + smoke, data = bw,
+                                            modelType = "lr"),
+                                 control = createControl(maxIterations = 2)),
+                 "status MAX_ITERATIONS after 2 cycles \\(largest optimality violation [0-9.e+-]+ standard")
+  expect_true(is.finite(fit$optimality) && fit$optimality > createControl()$optimalityTolerance)
+})
+
+test_that("controls and fits saved before optimalityTolerance existed still fit", {
+  old <- createControl()
+  old$optimalityTolerance <- NULL
+  fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"), control = old)
+  expect_equal(fit$status, "SUCCESS")
+  fit$control <- old
+  fit$settings$optimalityTolerance <- NULL
+  expect_s3_class(suppressWarnings(runBootstrap(fit, replicates = 5, seed = 3)), "argusBootstrap")
+})

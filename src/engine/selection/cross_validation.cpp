@@ -142,7 +142,7 @@ class FoldFits {
     const auto foldsStarted = std::chrono::steady_clock::now();
     runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
       const FitResult fit = fitOne(i, prior, *start, sink, &out.values[i]);
-      converged[i] = fit.status == FitStatus::Success;
+      converged[i] = fit.status == FitStatus::Success || fit.status == FitStatus::NoFiniteMle;
       cycles[i] = fit.iterations;
     }, progress);
     out.foldSeconds =

@@ -145,13 +145,6 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   const std::vector<double>& delta = solution.delta;
 
   double alpha = 1.0;
-  if (!likelihood.quadratic()) {
-    direction_.assign(static_cast<std::size_t>(data_.nRows()), 0.0);
-    for (std::size_t a = 0; a < k; ++a) addColumn(columns[a], delta[a], direction_);
-    double reach = 0.0;
-    for (const double d : direction_) reach = std::fmax(reach, std::fabs(d));
-    if (reach > kMaxEtaStep) alpha = kMaxEtaStep / reach;
-  }
   // Along the segment from beta to beta + delta no Laplace coordinate changes sign (the model
   // stops them at 0), so the log posterior is smooth on it and a backtracking search applies.
   std::vector<double> target(k), applied = model.beta;

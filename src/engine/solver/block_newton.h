@@ -10,7 +10,10 @@
 //     (H_BB + prior curvature) delta = -(g_B + prior gradient),
 // with the full block Hessian H_BB, damped by a backtracking line search on the log posterior
 // (Armijo), so every cycle still raises the objective and the optimum is the same as plain
-// CCD's. With every coordinate of a small problem in the block, the fit is Newton's method
+// CCD's. The same test bounds the step where a coefficient has no finite estimate: along a
+// direction of recession the curvature vanishes and the Newton step grows, but the
+// log-likelihood only creeps towards its supremum, far short of the gain the step's slope
+// promises, so the search cuts it back. With every coordinate of a small problem in the block, the fit is Newton's method
 // (quadratic convergence); in a large sparse one, the block is the intercept and the dense
 // columns, and CCD does the rest.
 //
@@ -57,14 +60,6 @@ class BlockNewton {
   static constexpr std::size_t kMaxColumns = 32;
   static constexpr double kSparseCostRatio = 4.0;
   static constexpr double kAliasTolerance = 1e-10;
-  // Largest change of any row's linear predictor in one block step, except for quadratic
-  // log-likelihoods (least squares, where the Newton step is exact). Where a coefficient has
-  // no finite estimate (separation), the curvature vanishes along its direction and the
-  // Newton step grows without bound (1e126 on a separable logistic fit); like CCD's trust
-  // region, this keeps each step to a sane size, and legitimate large moves (an intercept of
-  // -12 for a rare outcome) take a few steps instead of one.
-  static constexpr double kMaxEtaStep = 8.0;
-
   // `fused`: the likelihood forms the block Hessian in one pass (fusesBlockHessian()).
   BlockNewton(const Dataset& data, const double* weights, bool fused);
 

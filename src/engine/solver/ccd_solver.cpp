@@ -172,6 +172,12 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   result.logLikelihood = final.logLikelihood;
   result.logPrior = logPriorTotal(state.beta, state.prior);
   if (!finite(final)) result.status = FitStatus::IllConditioned;
+  if (result.status == FitStatus::MaxIterations && finite(final)) {
+    // Report where the returned beta stands, not a check made cycles before (or none).
+    const OptimalityReport report = runner->checkOptimality(state);
+    result.optimality = report.maxViolation;
+    result.worstCoordinate = report.worst;
+  }
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
     result.infinite = findRecession(*runner, state, maxAbs, recentMove(), final.logLikelihood);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;

@@ -90,7 +90,8 @@ struct FitResult {
   double seconds = 0.0;
   std::vector<double> eta;  // only with FitRequest::keepLinearPredictor
   // The optimality check at beta: the largest violation and its coordinate (-1: none free).
-  // Measured whenever a rule was met; a fit that never got there reports NaN.
+  // Measured at the returned beta for Success and MaxIterations; NaN where the numbers broke
+  // down (IllConditioned).
   double optimality = 0.0;
   std::int32_t worstCoordinate = -1;
   std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)

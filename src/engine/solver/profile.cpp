@@ -38,7 +38,10 @@ class ProfileObjective {
     request_.start[coordinate_] = b;
     const FitResult fit = fitCcd(request_, progress_);
     ++evaluations;
-    if (fit.status != FitStatus::Success) ++unconverged;
+    // A refit whose other coefficients run off to infinity still gives the profile's value
+    // (the supremum); only fits that did not get there count.
+    if (fit.status == FitStatus::MaxIterations || fit.status == FitStatus::IllConditioned)
+      ++unconverged;
     return fit.logLikelihood + (includePenalty_ ? fit.logPrior : 0.0);
   }
 

@@ -31,25 +31,37 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
   });
   if (far.size() > kMaxProbes) far.resize(kMaxProbes);
 
-  const double slack = 1e-10 * (1.0 + std::fabs(logLikelihood));
+  constexpr double kShareOfPredictedDrop = 1e-4;
+  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
+  // The runner stands at state.beta: each far coordinate's curvature there.
+  std::vector<double> curvature(state.beta.size(), 0.0);
+  for (const std::int32_t j : far) curvature[j] = std::fabs(runner.gradHess(j).h);
   CycleState trial = state;
-  auto doesNotDrop = [&]() {
+  // Whether the log-likelihood at trial.beta drops by less than `predicted` allows.
+  auto doesNotDrop = [&](double predicted) {
     const double value = runner.reset(trial).logLikelihood;
-    return !std::isfinite(value) ? false : value >= logLikelihood - slack;
+    const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
+    return std::isfinite(value) && value >= logLikelihood - allowed;
   };
   std::vector<std::int32_t> flagged;
   for (const std::int32_t j : far) {
+    const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
     trial.beta = state.beta;
-    trial.beta[j] += std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
-    if (doesNotDrop()) flagged.push_back(j);
+    trial.beta[j] += t;
+    if (doesNotDrop(0.5 * curvature[j] * t * t)) flagged.push_back(j);
   }
   if (flagged.empty() && far.size() >= 2) {
     double reach = 0.0;  // an upper bound of max_r |sum_j x_rj move_j|
     for (const std::int32_t j : far) reach += std::fabs(recentMove[j]) * maxAbs[j];
     if (reach > 0.0) {
       trial.beta = state.beta;
-      for (const std::int32_t j : far) trial.beta[j] += recentMove[j] * (kProbeEta / reach);
-      if (doesNotDrop())
+      double predicted = 0.0;  // the diagonal part of the curvature along the move
+      for (const std::int32_t j : far) {
+        const double t = recentMove[j] * (kProbeEta / reach);
+        trial.beta[j] += t;
+        predicted += 0.5 * curvature[j] * t * t;
+      }
+      if (doesNotDrop(predicted))
         for (const std::int32_t j : far)
           if (recentMove[j] != 0.0) flagged.push_back(j);
     }

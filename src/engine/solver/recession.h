@@ -9,7 +9,10 @@
 // (beta_j + sign(beta_j) kProbeEta / max|x_j|). At a finite maximum, moving the linear
 // predictor of the column's rows by 10 costs log-likelihood, a lot of it; along a direction of
 // recession it costs nothing (or gains). So the coefficient is flagged when the log-likelihood
-// does not drop by more than rounding (1e-10 of its size). Recession along a combination of
+// drops by less than 1e-4 of what its own curvature predicts for the move (h_j t^2 / 2; along a
+// direction of recession the curvature has vanished), or by no more than rounding. Measuring
+// the drop against the coefficient's own curvature keeps the test free of the data's scale: a
+// subgroup with weights of 1e-7 and one event is not mistaken for a separated one. Recession along a combination of
 // coefficients (x1 - x2 separating) is probed along the recent move of the far coefficients
 // (beta minus beta 8 to 16 cycles earlier: the finite ones have settled by then), scaled the
 // same way. Coordinates without any information (no curvature) were
