@@ -84,6 +84,7 @@ run sccs
 run lr
 run survival
 run cv
+run dense
 load1="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 cat "$work"/*.log | grep '^METRIC ' > "$work/metrics.txt" || true
@@ -201,10 +202,15 @@ EOF
   echo
   cat "$work/cv.md"
   echo
+  echo "## Dense columns at the default control (bench/dense.R, $(cat "$work/dense.seconds") s)"
+  echo
+  cat "$work/dense.md"
+  echo
   echo "## Notes from the scripts (stderr)"
   echo
   echo '```'
-  cat "$work/sccs.log" "$work/lr.log" "$work/survival.log" "$work/cv.log" | grep -v '^METRIC ' || true
+  cat "$work/sccs.log" "$work/lr.log" "$work/survival.log" "$work/cv.log" "$work/dense.log" |
+    grep -v '^METRIC ' || true
   echo '```'
 } > "$out"
 echo "wrote $out" >&2
