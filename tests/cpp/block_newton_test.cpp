@@ -10,7 +10,6 @@
 #include "device/compute_device.h"
 #include "hand_design.h"
 #include "models/likelihood.h"
-#include "solver/block_newton.h"
 #include "solver/ccd_solver.h"
 #include "solver/dense_block.h"
 #include "survival_test_data.h"
@@ -151,7 +150,7 @@ TEST(BlockNewton, ReachesTheSameOptimumAsPlainCcdInFewerCycles) {
 
 // Block steps alone (a plan without coordinates): the sweep's trust regions cannot soften a
 // bad start, so what keeps the objective rising is the line search, and what keeps the
-// coefficients finite where the curvature vanishes is the eta-step cap.
+// coefficients finite where the curvature vanishes is the same test of sufficient increase.
 struct BlockOnly {
   explicit BlockOnly(const Dataset& data) : runner(makeCycleRunner(ComputeDevice{}, data, nullptr, 1)) {
     const std::size_t p = data.design.nColumns();
