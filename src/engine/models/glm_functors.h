@@ -50,7 +50,7 @@ ARGUS_HOST_DEVICE inline double log1pExp(double eta) {
 struct LeastSquaresRow {
   static constexpr bool kUsesExp = false;
   // The log-likelihood -RSS/2 carries the outcome's units: its dispersion is estimated
-  // (optimalityViolation in priors/optimality.h). It is also the one quadratic in eta.
+  // (optimalityViolation in priors/optimality.h).
   static constexpr bool kEstimatesDispersion = true;
   ARGUS_HOST_DEVICE RowDerivatives derivatives(double eta, double, double wy, double wt) const {
     return {wy - wt * eta, wt, 0.0};

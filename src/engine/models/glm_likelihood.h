@@ -145,8 +145,6 @@ class GlmLikelihood final : public Likelihood {
     }
   }
 
-  bool quadratic() const override { return Row::kEstimatesDispersion; }
-
   // A direction is a dense column: the same sums as gradHess(j), and a step that moves every
   // row (the intercept's running sums are then recomputed when next needed).
   bool supportsDirection() const override { return true; }

@@ -39,9 +39,6 @@ class Likelihood {
   // The scale of the log-likelihood's units at the current eta (priors/optimality.h): 1, or
   // for least squares the weighted mean squared residual.
   virtual double dispersion() const { return 1.0; }
-  // True when the log-likelihood is quadratic in eta (least squares): a Newton step is then
-  // exact, whatever its size.
-  virtual bool quadratic() const { return false; }
   // Threads a likelihood may use inside one coordinate's work (ControlSettings::threads).
   // Results must not depend on it; likelihoods that cannot split a coordinate ignore it.
   virtual void setThreads(int /*threads*/) {}
