@@ -120,6 +120,35 @@ void expectInterceptRunsOff(ModelType model, double outcome, double direction) {
   EXPECT_GT(direction * fit.beta[0], 5.0) << modelTypeName(model);
 }
 
+TEST(Aliasing, CollinearColumnsInConditionalAndCoxModelsFromTheCentredGram) {
+  // x3 = x1 + 2 x2 - 4 (the constant is absorbed by the strata), with x2 sparse: x3 aliased.
+  std::mt19937 rng(18);
+  const std::size_t n = 120;
+  std::vector<std::int32_t> strata(n);
+  std::vector<double> y(n, 0.0), x1 = normals(rng, n, 0.0, 1.0), x2(n), x3(n), time(n);
+  std::bernoulli_distribution sparse(0.3), event(0.6);
+  for (std::size_t r = 0; r < n; ++r) {
+    strata[r] = static_cast<std::int32_t>(r / 6);
+    x2[r] = sparse(rng) ? normals(rng, 1, 0.0, 1.0)[0] : 0.0;
+    x3[r] = x1[r] + 2.0 * x2[r] - 4.0;
+    time[r] = static_cast<double>(6 - r % 6);  // descending within each stratum
+  }
+  for (const ModelType m : {ModelType::ConditionalLogistic, ModelType::Cox}) {
+    for (std::size_t r = 0; r < n; ++r)
+      y[r] = m == ModelType::Cox ? (event(rng) ? 1.0 : 0.0) : (r % 6 == 0 ? 1.0 : 0.0);
+    HandDesign d(m, y);
+    if (m == ModelType::Cox) d.time = time;
+    d.addColumn(ColumnKind::Dense, x1);
+    d.addColumn(ColumnKind::Sparse, x2);
+    d.addColumn(ColumnKind::Dense, x3);
+    d.setStrata(strata);
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.aliased, (std::vector<std::int32_t>{2})) << modelTypeName(m);
+    EXPECT_EQ(fit.status, FitStatus::Success) << modelTypeName(m);
+  }
+}
+
 TEST(Recession, OutcomesThatNeverOrAlwaysOccurRunOffToInfinity) {
   expectInterceptRunsOff(ModelType::Logistic, 1.0, 1.0);  // every y = 1
   expectInterceptRunsOff(ModelType::Poisson, 0.0, -1.0);  // every count 0

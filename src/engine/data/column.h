@@ -43,6 +43,36 @@ inline ColumnView denseColumnView(const std::vector<double>& values) {
   return v;
 }
 
+// Reads a few columns row by row, rows in increasing order: dense and intercept columns
+// directly, indicator and sparse ones through a cursor each (their rows increase). For passes
+// that need each row's values of several columns at once (a block Hessian, a Gram matrix).
+class RowReader {
+ public:
+  RowReader(const DesignView& design, const std::vector<std::int32_t>& columns) {
+    for (const std::int32_t j : columns) columns_.push_back(&design.columns[j]);
+    cursor_.assign(columns_.size(), 0);
+  }
+  // x[a] = value of column a at row r; r must not decrease between calls.
+  void read(std::int64_t r, double* x) {
+    for (std::size_t a = 0; a < columns_.size(); ++a) {
+      const ColumnView& c = *columns_[a];
+      std::int64_t& k = cursor_[a];
+      switch (c.kind) {
+        case ColumnKind::Intercept: x[a] = 1.0; break;
+        case ColumnKind::Dense: x[a] = c.values[r]; break;
+        default:
+          while (k < c.nnz && c.rows[k] < r) ++k;
+          x[a] = k < c.nnz && c.rows[k] == r ? (c.kind == ColumnKind::Sparse ? c.values[k] : 1.0)
+                                            : 0.0;
+      }
+    }
+  }
+
+ private:
+  std::vector<const ColumnView*> columns_;
+  std::vector<std::int64_t> cursor_;
+};
+
 // Visits the entries of one column as f(row, x). The column kind is resolved once per call,
 // so the inner loops are tight and the indicator path never loads a value.
 template <typename F>

@@ -156,34 +156,23 @@ class GlmLikelihood final : public Likelihood {
     const ColumnSums sums = sumColumn<false>(nullptr, d.data(), nRows());
     return {sums.g, sums.h};
   }
-  // One pass over the rows: each row's block values (dense and intercept directly, indicator
-  // and sparse through a cursor per column), its derivatives once, then the products of its
-  // nonzero values. O(N k + sum over rows of (nonzeros in the block)^2).
+  // One pass over the rows (RowReader): each row's block values, its derivatives once, then
+  // the products of its nonzero values. O(N k + sum over rows of (nonzeros in the block)^2).
   bool fusesBlockHessian() const override { return true; }
   void blockGradHess(const std::vector<std::int32_t>& columns, std::vector<double>* g,
                      std::vector<double>* h) const override {
     const std::size_t k = columns.size();
     g->assign(k, 0.0);
     h->assign(k * k, 0.0);
-    std::vector<std::int64_t> cursor(k, 0);
-    std::vector<double> x(k);
+    RowReader reader(data_.design, columns);
+    std::vector<double> row(k), x(k);
     std::vector<std::size_t> at(k);
     for (std::int64_t r = 0; r < nRows(); ++r) {
+      reader.read(r, row.data());
       std::size_t n = 0;
       for (std::size_t a = 0; a < k; ++a) {
-        const ColumnView& c = column(static_cast<std::size_t>(columns[a]));
-        double v = 0.0;
-        switch (c.kind) {
-          case ColumnKind::Intercept: v = 1.0; break;
-          case ColumnKind::Dense: v = c.values[r]; break;
-          default:
-            if (cursor[a] < c.nnz && c.rows[cursor[a]] == r) {
-              v = c.kind == ColumnKind::Sparse ? c.values[cursor[a]] : 1.0;
-              ++cursor[a];
-            }
-        }
-        if (v == 0.0) continue;
-        x[n] = v;
+        if (row[a] == 0.0) continue;
+        x[n] = row[a];
         at[n++] = a;
       }
       if (n == 0) continue;

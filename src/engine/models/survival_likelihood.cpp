@@ -540,27 +540,18 @@ void SurvivalLikelihood::stepView(const ColumnView& c, double delta) {
 // the same for every dense column, in the order computed once (denseEntryOrder_).
 bool SurvivalLikelihood::supportsDirection() const { return true; }
 
-namespace {
-ColumnView denseView(const std::vector<double>& d) {
-  ColumnView v;
-  v.kind = ColumnKind::Dense;
-  v.nnz = static_cast<std::int64_t>(d.size());
-  v.values = d.data();
-  return v;
-}
-}  // namespace
 
 GradHess SurvivalLikelihood::gradHessAlong(const std::vector<double>& d) const {
   double linear = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r)
     if (isEvent(r)) linear += weight(r) * d[r];
-  if (!index_.countingProcess()) return scanView(denseView(d), linear);
-  if (denseEntryOrder_.empty() && nRows() > 0) denseEntryOrder_ = entryOrderOf(denseView(d));
-  return scanCountingProcess(denseView(d), denseEntryOrder_, linear);
+  if (!index_.countingProcess()) return scanView(denseColumnView(d), linear);
+  if (denseEntryOrder_.empty() && nRows() > 0) denseEntryOrder_ = entryOrderOf(denseColumnView(d));
+  return scanCountingProcess(denseColumnView(d), denseEntryOrder_, linear);
 }
 
 void SurvivalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
-  stepView(denseView(d), alpha);
+  stepView(denseColumnView(d), alpha);
 }
 
 double SurvivalLikelihood::logLikelihood() const {

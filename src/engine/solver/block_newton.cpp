@@ -180,7 +180,7 @@ std::vector<double> BlockNewton::centeredGram(const std::vector<std::int32_t>& c
   const std::int64_t n = data_.nRows();
   const OutcomeView& o = data_.outcomes;
   std::vector<double> gram(k * k, 0.0), mean(k), x(k);
-  std::vector<std::int64_t> cursor(k, 0);
+  RowReader reader(data_.design, columns);
   auto weight = [&](std::int64_t r) { return weights_ ? weights_[r] : 1.0; };
   std::int64_t r = 0;
   while (r < n) {
@@ -192,17 +192,8 @@ std::vector<double> BlockNewton::centeredGram(const std::vector<std::int32_t>& c
     double count = 0.0;
     std::fill(mean.begin(), mean.end(), 0.0);
     for (; r < end; ++r) {
-      for (std::size_t a = 0; a < k; ++a) {  // x_ra, advancing the sparse cursors
-        const ColumnView& c = data_.design.columns[columns[a]];
-        x[a] = 0.0;
-        if (c.kind == ColumnKind::Intercept) x[a] = 1.0;
-        else if (c.kind == ColumnKind::Dense) x[a] = c.values[r];
-        else if (cursor[a] < c.nnz && c.rows[cursor[a]] == r) {
-          x[a] = c.kind == ColumnKind::Sparse ? c.values[cursor[a]] : 1.0;
-          ++cursor[a];
-        }
-      }
       if (!event || !(weight(r) > 0.0)) continue;
+      reader.read(r, x.data());
       // Welford: the sum of centred products within the stratum, one stable pass.
       count += 1.0;
       for (std::size_t a = 0; a < k; ++a) x[a] -= mean[a];  // x - old mean
