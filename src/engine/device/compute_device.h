@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "data/dataset.h"
 #include "solver/cycle_runner.h"
@@ -13,15 +15,33 @@
 namespace argus {
 
 struct ComputeDevice {
-  enum class Kind { Cpu, Cuda } kind = Kind::Cpu;
+  // Emulated: the device models on Thrust's host systems (device/emulated_device.h).
+  // Auto: resolved by makeCycleRunner() (kAutoMinimumEntries).
+  enum class Kind { Cpu, Cuda, Emulated, Auto } kind = Kind::Cpu;
   int index = 0;
 };
 
-ComputeDevice parseComputeDevice(const std::string& name);  // "cpu", "cuda", "cuda:1"
+// device = "auto" takes a GPU when the build has CUDA, one is visible, the model has a CUDA
+// runner and the design has at least this many stored entries (below it, launch latency
+// outweighs the GPU's bandwidth); otherwise the CPU. Never the emulated device.
+constexpr std::int64_t kAutoMinimumEntries = 1000000;
+
+ComputeDevice parseComputeDevice(const std::string& name);  // "cpu", "cuda", "cuda:1", "emulated", "auto"
 std::string computeDeviceName(const ComputeDevice& device);
 
 bool builtWithCuda();
 int cudaDeviceCount();  // 0 when built without CUDA or when no GPU is visible
+// One visible GPU, as listDevices() shows it.
+struct CudaDeviceInfo {
+  std::string name;
+  double memoryBytes = 0.0;
+  int major = 0, minor = 0;  // compute capability
+};
+std::vector<CudaDeviceInfo> cudaDevices();
+// Whether the CUDA build has a device runner for this model (none yet: see DESIGN.md).
+bool cudaSupportsModel(const Dataset& data);
+// The device a request resolves to ("auto" made concrete; others unchanged).
+ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data);
 
 // threads: for the work inside one coordinate (ControlSettings::threads).
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,

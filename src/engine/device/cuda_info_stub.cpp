@@ -5,5 +5,6 @@ namespace argus {
 
 bool builtWithCuda() { return false; }
 int cudaDeviceCount() { return 0; }
+std::vector<CudaDeviceInfo> cudaDevices() { return {}; }
 
 }  // namespace argus
