@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "device/device_columns.h"
+#include "device/device_common.h"
 #include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
 #include "device/device_model.h"
@@ -46,6 +47,8 @@ struct GlmDeviceScalars {
   InterceptTracking tracked;           // the intercept's running estimate
   double reduced = 0.0;                // a scalar readout (log-likelihood, sum w y eta)
 };
+
+using device::raw;
 
 namespace glm_device {
 
@@ -264,14 +267,14 @@ class DeviceGlmLikelihood final : public DeviceModel {
     eta_d_.resize(n_);
     expEta_.resize(n_);
     published_.resize(n_);
-    mark_.assign(n_, 0.0);
     direction_.resize(n_);
     scalars_.resize(1);
+    hostEta_.resize(n_);
   }
 
   // ---- the device sweep ----
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
-    upload(state);
+    coef_.upload(state);
     GlmDeviceScalars* sc = scalarsPtr();
     prims_.forEach(1, ResetMoves{sc});
     const std::int32_t f = plan.follower;
@@ -280,16 +283,15 @@ class DeviceGlmLikelihood final : public DeviceModel {
       if (state.fixed[j]) continue;
       const bool intercept = isIntercept(j);
       enqueueSums(j, &sc->sums);
-      prims_.forEach(1, glm_device::CoordinateStep<Row>{sc, raw(beta_), raw(bound_), raw(prior_), j, intercept});
+      prims_.forEach(1, glm_device::CoordinateStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), j, intercept});
       if (!intercept) prims_.forEach(columns_.count(j), glm_device::ApplyEntries<Row>{rows(), sc, columns_.entries(j)});
       if (!follow || j == f) continue;
       prims_.forEach(1, glm_device::FollowerNeedsExact{sc});
       prims_.reduceToIf(&sc->needExact, sumsIterator(columns_.all()), n_, GlmColumnSums{},
                         GlmColumnSumsPlus{}, &sc->exact);
-      prims_.forEach(1, glm_device::FollowerStep<Row>{sc, raw(beta_), raw(bound_), raw(prior_), f});
+      prims_.forEach(1, glm_device::FollowerStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), f});
     }
-    thrust::copy(beta_.begin(), beta_.end(), state.beta.begin());
-    thrust::copy(bound_.begin(), bound_.end(), state.bound.begin());
+    coef_.download(state);
     return hostScalars().moved;
   }
 
@@ -328,8 +330,8 @@ class DeviceGlmLikelihood final : public DeviceModel {
     GlmDeviceScalars* sc = scalarsPtr();
     auto terms = thrust::make_transform_iterator(
         thrust::counting_iterator<std::int64_t>(0),
-        glm_device::RowLogLik<Row>{Row{}, rawc(eta_d_), sc, rawc(y_), rawc(w_), rawc(exposure_)});
-    prims_.reduceTo(terms, n_, 0.0, Plus{}, &sc->reduced);
+        glm_device::RowLogLik<Row>{Row{}, raw(eta_d_), sc, raw(y_), raw(w_), raw(exposure_)});
+    prims_.reduceTo(terms, n_, 0.0, device::Plus{}, &sc->reduced);
     return hostScalars().reduced;
   }
   double dispersion() const override {
@@ -339,7 +341,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
       thrust::device_vector<glm_device::ResidualSquares> out(1);
       auto terms = thrust::make_transform_iterator(
           thrust::counting_iterator<std::int64_t>(0),
-          glm_device::RowResidual{rawc(eta_d_), scalarsPtr(), rawc(y_), rawc(w_)});
+          glm_device::RowResidual{raw(eta_d_), scalarsPtr(), raw(y_), raw(w_)});
       prims_.reduceTo(terms, n_, glm_device::ResidualSquares{}, glm_device::ResidualSquaresPlus{},
                       thrust::raw_pointer_cast(out.data()));
       const glm_device::ResidualSquares s = out[0];
@@ -350,26 +352,15 @@ class DeviceGlmLikelihood final : public DeviceModel {
   // ---- eta and its readouts ----
   const std::vector<double>& eta() const override {
     if (!hostEtaCurrent_) {
-      thrust::copy(published_.begin(), published_.end(), hostEta_.begin());
+      readouts_.download(raw(published_), hostEta_);
       hostEtaCurrent_ = true;
     }
     return hostEta_;
   }
   double weightedOutcomeEta() const override {
-    GlmDeviceScalars* sc = scalarsPtr();
-    auto terms = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                                 WeightedOutcomeEta{rawc(w_), rawc(y_), rawc(published_)});
-    prims_.reduceTo(terms, n_, 0.0, Plus{}, &sc->reduced);
-    return hostScalars().reduced;
+    return readouts_.weightedOutcomeEta(prims_, raw(w_), raw(y_), raw(published_));
   }
-  EtaMovement takeEtaMovement() override {
-    thrust::device_vector<EtaMovement> out(1);
-    auto terms = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                                 Movement{rawc(published_), raw(mark_)});
-    prims_.reduceTo(terms, n_, EtaMovement{}, MovementPlus{}, thrust::raw_pointer_cast(out.data()));
-    thrust::copy(published_.begin(), published_.end(), mark_.begin());
-    return out[0];
-  }
+  EtaMovement takeEtaMovement() override { return readouts_.take(prims_, raw(published_)); }
 
   // ---- directions and the block (host-assisted, once per cycle) ----
   bool supportsDirection() const override { return true; }
@@ -377,14 +368,14 @@ class DeviceGlmLikelihood final : public DeviceModel {
   GradHess gradHessAlong(const std::vector<double>& d) const override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
     GlmDeviceScalars* sc = scalarsPtr();
-    prims_.reduceTo(sumsIterator(ColumnEntries{nullptr, rawc(direction_)}), n_, GlmColumnSums{},
+    prims_.reduceTo(sumsIterator(ColumnEntries{nullptr, raw(direction_)}), n_, GlmColumnSums{},
                     GlmColumnSumsPlus{}, &sc->sums);
     const GlmColumnSums s = hostScalars().sums;
     return {s.g, -s.x2Curv};
   }
   void stepAlong(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
-    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), rawc(direction_), alpha});
+    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha});
     prims_.forEach(1, glm_device::MarkStale{scalarsPtr()});
   }
   bool fusesBlockHessian() const override { return true; }
@@ -405,7 +396,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
  protected:
   void rebuildFromEta() override {
     thrust::copy(eta_.begin(), eta_.end(), direction_.begin());
-    prims_.forEach(n_, glm_device::Rebuild<Row>{rows(), raw(published_), rawc(direction_)});
+    prims_.forEach(n_, glm_device::Rebuild<Row>{rows(), raw(published_), raw(direction_)});
     prims_.forEach(1, glm_device::ClearShift{scalarsPtr()});
     exactTracking();
     hostEta_ = eta_;  // what was loaded
@@ -413,43 +404,16 @@ class DeviceGlmLikelihood final : public DeviceModel {
   }
 
  private:
-  struct Plus {
-    ARGUS_HOST_DEVICE double operator()(double a, double b) const { return a + b; }
-  };
   struct ResetMoves {
     GlmDeviceScalars* sc;
     ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
   };
-  struct WeightedOutcomeEta {
-    const double* w;
-    const double* y;
-    const double* eta;
-    ARGUS_HOST_DEVICE double operator()(std::int64_t r) const { return w[r] * y[r] * eta[r]; }
-  };
-  struct Movement {
-    const double* eta;
-    const double* mark;
-    ARGUS_HOST_DEVICE EtaMovement operator()(std::int64_t r) const {
-      return {fabs(eta[r]), fabs(eta[r] - mark[r])};
-    }
-  };
-  struct MovementPlus {
-    ARGUS_HOST_DEVICE EtaMovement operator()(const EtaMovement& a, const EtaMovement& b) const {
-      return {a.sumAbsEta + b.sumAbsEta, a.sumAbsChange + b.sumAbsChange};
-    }
-  };
-
-  template <typename T>
-  static T* raw(thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
-  template <typename T>
-  static const T* rawc(const thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
-
   bool isIntercept(std::int32_t j) const { return columns_.kind(j) == ColumnKind::Intercept; }
   GlmDeviceScalars* scalarsPtr() const { return thrust::raw_pointer_cast(scalars_.data()); }
   GlmDeviceScalars hostScalars() const { return scalars_[0]; }
   glm_device::Rows rows() const {
     return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(expEta_.data()),
-            rawc(wy_), rawc(wt_)};
+            raw(wy_), raw(wt_)};
   }
   auto sumsIterator(ColumnEntries col) const {
     return thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
@@ -464,19 +428,13 @@ class DeviceGlmLikelihood final : public DeviceModel {
     prims_.reduceTo(sumsIterator(columns_.all()), n_, GlmColumnSums{}, GlmColumnSumsPlus{}, &sc->exact);
     prims_.forEach(1, glm_device::SetExactTracking{sc});
   }
-  void upload(const CycleState& state) {
-    beta_.assign(state.beta.begin(), state.beta.end());
-    bound_.assign(state.bound.begin(), state.bound.end());
-    prior_.assign(state.prior.begin(), state.prior.end());
-  }
-
   Prims prims_;
   DeviceColumns columns_;
   std::int64_t n_;
   thrust::device_vector<double> wy_, wt_, w_, exposure_, y_;
-  mutable thrust::device_vector<double> eta_d_, expEta_, published_, mark_, direction_;
-  thrust::device_vector<double> beta_, bound_;
-  thrust::device_vector<CoordinatePrior> prior_;
+  mutable thrust::device_vector<double> eta_d_, expEta_, published_, direction_;
+  device::DeviceCoefficients coef_;
+  device::EtaReadouts<Prims> readouts_{n_};
   mutable thrust::device_vector<GlmDeviceScalars> scalars_;
   // eta() on the host: the base class's eta_ is only the input of reset() and setEta().
   mutable std::vector<double> hostEta_;

@@ -6,6 +6,7 @@
 #include <thrust/version.h>
 
 #include "common/errors.h"
+#include "device/device_conditional_likelihood.h"
 #include "device/device_glm_likelihood.h"
 #include "device/thrust_primitives.h"
 #include "models/glm_functors.h"
@@ -29,7 +30,11 @@ bool deviceSupportsModel(const Dataset& data) {
     case ModelType::LeastSquares:
     case ModelType::Logistic:
     case ModelType::Poisson:
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
       return true;
+    case ModelType::ConditionalLogistic:
+      return data.ties == TieMethod::Breslow;
     default:
       return false;
   }
@@ -51,6 +56,15 @@ std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const 
       return runnerOver<DeviceGlmLikelihood<ThrustPrimitives, LogisticRow>>(data, weights);
     case ModelType::Poisson:
       return runnerOver<DeviceGlmLikelihood<ThrustPrimitives, PoissonRow>>(data, weights);
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
+      return runnerOver<DeviceConditionalLikelihood<ThrustPrimitives>>(data, weights);
+    case ModelType::ConditionalLogistic:
+      if (data.ties == TieMethod::Breslow)
+        return runnerOver<DeviceConditionalLikelihood<ThrustPrimitives>>(data, weights);
+      throw UnsupportedError("the device cycle for clr with ties = \"" +
+                             std::string(data.ties == TieMethod::Exact ? "exact" : "efron") +
+                             "\" is not implemented yet; use ties = \"breslow\" or device = \"cpu\"");
     default:
       break;
   }

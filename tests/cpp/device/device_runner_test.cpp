@@ -14,6 +14,7 @@
 #include "device/emulated_device.h"
 #include "hand_design.h"
 #include "solver/ccd_solver.h"
+#include "survival_test_data.h"
 #include "test_data.h"
 
 namespace argus {
@@ -158,6 +159,15 @@ const std::vector<ModelType>& glmModels() {
   return models;
 }
 
+// The models with a device runner: the GLMs and the conditional models (clr with Breslow ties,
+// the test problems' default).
+const std::vector<ModelType>& deviceModels() {
+  static const std::vector<ModelType> models = {
+      ModelType::LeastSquares,        ModelType::Logistic,           ModelType::Poisson,
+      ModelType::ConditionalLogistic, ModelType::ConditionalPoisson, ModelType::SelfControlledCaseSeries};
+  return models;
+}
+
 // ---- every GLM x prior case, all column kinds (intercept, indicator, sparse, dense) ----
 
 struct ModelPrior {
@@ -197,7 +207,7 @@ TEST_P(DeviceGlmCycles, ConvergedFitMatchesTheCpu) {
 
 std::vector<ModelPrior> allModelPriors() {
   std::vector<ModelPrior> out;
-  for (ModelType m : glmModels())
+  for (ModelType m : deviceModels())
     for (PriorCase p : {PriorCase::None, PriorCase::Laplace, PriorCase::Normal, PriorCase::PerCovariate,
                         PriorCase::Excluded, PriorCase::Fixed})
       out.push_back({m, p});
@@ -228,7 +238,7 @@ TEST_P(DeviceGlmColumnKinds, WideDesignOfOneKindMatchesTheCpu) {
   spec.nRows = 400;
   spec.density = 0.08;
   spec.kinds.assign(40, GetParam().kind);  // above BlockNewton::kMaxColumns
-  spec.kinds.insert(spec.kinds.begin(), ColumnKind::Intercept);
+  if (!isConditional(spec.model)) spec.kinds.insert(spec.kinds.begin(), ColumnKind::Intercept);
   auto p = makeProblem(spec);
   std::vector<CoordinatePrior> prior;
   std::vector<unsigned char> fixed;
@@ -240,7 +250,7 @@ TEST_P(DeviceGlmColumnKinds, WideDesignOfOneKindMatchesTheCpu) {
 
 std::vector<ModelKind> allModelKinds() {
   std::vector<ModelKind> out;
-  for (ModelType m : glmModels())
+  for (ModelType m : deviceModels())
     for (ColumnKind k : {ColumnKind::Indicator, ColumnKind::Sparse, ColumnKind::Dense})
       out.push_back({m, k});
   return out;
@@ -255,7 +265,7 @@ INSTANTIATE_TEST_SUITE_P(Glm, DeviceGlmColumnKinds, ::testing::ValuesIn(allModel
 
 // At the optimum every step is 0: the device skips the entry updates and moves nothing.
 TEST(DeviceRunner, ZeroStepsMoveNothing) {
-  for (ModelType m : glmModels()) {
+  for (ModelType m : deviceModels()) {
     ProblemSpec spec;
     spec.model = m;
     auto p = makeProblem(spec);
@@ -341,7 +351,7 @@ TEST(DeviceRunner, AliasedColumnsMatchTheCpu) {
 
 // gradHess on the device equals the CPU's for every column kind, before and after a reset.
 TEST(DeviceRunner, GradientAndHessianMatchTheCpu) {
-  for (ModelType m : glmModels()) {
+  for (ModelType m : deviceModels()) {
     ProblemSpec spec;
     spec.model = m;
     auto p = makeProblem(spec);
@@ -362,19 +372,51 @@ TEST(DeviceRunner, GradientAndHessianMatchTheCpu) {
   }
 }
 
-// Models without a device runner yet say so; they never fall back to the CPU silently.
-TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
+// Conditional models: one-row strata, a stratum without events and offsets near exp()'s
+// overflow (u is kept relative to each stratum's largest eta).
+TEST(DeviceRunner, ConditionalEdgeCasesMatchTheCpu) {
   for (ModelType m : {ModelType::ConditionalPoisson, ModelType::ConditionalLogistic,
                       ModelType::SelfControlledCaseSeries}) {
-    ProblemSpec spec;
-    spec.model = m;
-    auto p = makeProblem(spec);
+    const std::vector<double> y = {1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0};
+    HandDesign d(m, y);
+    d.addColumn(ColumnKind::Indicator, {1, 0, 1, 1, 0, 1, 1, 0, 1, 0, 1});
+    d.addColumn(ColumnKind::Sparse, {0.5, 1.5, 0, 2.0, 0, 0.7, 1.1, 0, 0, 3.0, 0});
+    d.addColumn(ColumnKind::Dense, {1.2, -0.3, 0.8, 2.0, -1.1, 0.1, 0.6, -0.7, 1.5, 0.2, 0.9});
+    d.setStrata({0, 0, 0, 1, 2, 2, 3, 3, 3, 4, 4});  // stratum 1: one row; 4: no event
+    if (m != ModelType::ConditionalLogistic) d.time = {1, 2, 1, 3, 1, 1, 2, 2, 1, 1, 2};
+    const Dataset& data = d.finish();
+    std::vector<double> offset = {800, 801, 799, 0, -700, -699, 5, 6, 4, 0, 1};
+    Dataset shifted = data;
+    shifted.outcomes.offset = offset.data();
+    const std::vector<CoordinatePrior> prior(3, CoordinatePrior{PriorKind::Normal, 1.0});
+    const std::vector<unsigned char> fixed(3, 0);
+    expectSameCycles(data, nullptr, prior, fixed, true, 5, modelTypeName(m) + " edge strata");
+    expectSameCycles(shifted, nullptr, prior, fixed, true, 5, modelTypeName(m) + " extreme offsets");
+    expectSameFit(shifted, nullptr, prior, fixed, modelTypeName(m) + " extreme offsets");
+  }
+}
+
+// Models without a device runner yet say so; they never fall back to the CPU silently.
+TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
+  auto expectRefused = [](const Dataset& data, const std::string& what) {
     try {
-      makeCycleRunner(parseComputeDevice("emulated"), p->data, p->weightPtr());
-      ADD_FAILURE() << modelTypeName(m) << " did not throw";
+      makeCycleRunner(parseComputeDevice("emulated"), data, nullptr);
+      ADD_FAILURE() << what << " did not throw";
     } catch (const std::exception& e) {
       EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
     }
+  };
+  for (const testing_data::SurvivalCase& c : testing_data::survivalCases()) {
+    auto p = testing_data::makeSurvivalProblem(c.spec);
+    expectRefused(p->data, c.name);
+  }
+  ProblemSpec spec;
+  spec.model = ModelType::ConditionalLogistic;
+  auto p = makeProblem(spec);
+  for (TieMethod ties : {TieMethod::Efron, TieMethod::Exact}) {
+    Dataset data = p->data;
+    data.ties = ties;
+    expectRefused(data, "clr ties");
   }
 }
 
