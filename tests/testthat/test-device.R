@@ -101,9 +101,35 @@ test_that("emulated cross-validation chooses the CPU's variance", {
   expect_equal(coef(emulated), coef(cpu), tolerance = 1e-8)
 })
 
+test_that("emulated sccs and cpr equal the CPU on a simulated case series", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  sim <- Argus::simulateSccs(nCases = 400, nDrugs = 40, seed = 5)
+  for (model in c("sccs", "cpr")) {
+    data <- createData(sim$outcomes, sim$covariates, modelType = model)
+    expectSameFit(data, createPrior("laplace", variance = 0.5))
+    expectSameFit(data, createPrior("normal", variance = 1))
+  }
+})
+
+test_that("emulated clr with Breslow ties equals the CPU and clogit on infert", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("survival")
+  data <- createData(case ~ spontaneous + induced + strata(stratum),
+                     data = datasets::infert, modelType = "clr", ties = "breslow")
+  fits <- expectSameFit(data, createPrior("none"))
+  env <- new.env(parent = asNamespace("survival"))
+  ref <- evalq(clogit(case ~ spontaneous + induced + strata(stratum),
+                      data = datasets::infert, method = "breslow"), env)
+  expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-5)
+})
+
 test_that("models without a device runner yet are a clear error on the emulated device", {
   skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
   skip_if_not_installed("survival")
+  exact <- createData(case ~ spontaneous + induced + strata(stratum), data = datasets::infert,
+                      modelType = "clr")  # ties = "exact", the default
+  expect_error(fitModel(exact, control = createControl(device = "emulated")),
+               "ties = \"exact\" is not implemented yet")
   lung <- survival::lung
   lung <- lung[!is.na(lung$ph.ecog), ]
   data <- createData(formula = survival::Surv(time, status) ~ age + ph.ecog, data = lung,

@@ -25,6 +25,10 @@ struct ComputeDevice {
 // runner and the design has at least this many stored entries (below it, launch latency
 // outweighs the GPU's bandwidth); otherwise the CPU. Never the emulated device.
 constexpr std::int64_t kAutoMinimumEntries = 1000000;
+// "auto" takes the CUDA runner only once the device suite has passed on a GPU: it has been
+// compiled (nvcc, CI) and its algorithm tested on the emulated device, but no GPU has run it
+// yet (bench/RESULTS.md). device = "cuda" asks for it explicitly.
+constexpr bool kCudaRunnerValidated = false;
 
 ComputeDevice parseComputeDevice(const std::string& name);  // "cpu", "cuda", "cuda:1", "emulated", "auto"
 std::string computeDeviceName(const ComputeDevice& device);
@@ -38,8 +42,12 @@ struct CudaDeviceInfo {
   int major = 0, minor = 0;  // compute capability
 };
 std::vector<CudaDeviceInfo> cudaDevices();
-// Whether the CUDA build has a device runner for this model (none yet: see DESIGN.md).
-bool cudaSupportsModel(const Dataset& data);
+// Whether the device models (device/device_runner_factory.h) cover this model: the GLMs and
+// the conditional models with Breslow's form.
+bool deviceSupportsModel(const Dataset& data);
+// The CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA).
+std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
+                                                 const double* weights);
 // The device a request resolves to ("auto" made concrete; others unchanged).
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data);
 

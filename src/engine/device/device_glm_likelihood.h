@@ -131,6 +131,11 @@ struct ApplyEntries {
   }
 };
 
+struct ResetMoves {
+  GlmDeviceScalars* sc;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
+};
+
 struct FollowerNeedsExact {
   GlmDeviceScalars* sc;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
@@ -276,7 +281,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
     coef_.upload(state);
     GlmDeviceScalars* sc = scalarsPtr();
-    prims_.forEach(1, ResetMoves{sc});
+    prims_.forEach(1, glm_device::ResetMoves{sc});
     const std::int32_t f = plan.follower;
     const bool follow = f >= 0 && !state.fixed[f] && isIntercept(f);
     for (const std::int32_t j : plan.coordinates) {
@@ -404,10 +409,6 @@ class DeviceGlmLikelihood final : public DeviceModel {
   }
 
  private:
-  struct ResetMoves {
-    GlmDeviceScalars* sc;
-    ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
-  };
   bool isIntercept(std::int32_t j) const { return columns_.kind(j) == ColumnKind::Intercept; }
   GlmDeviceScalars* scalarsPtr() const { return thrust::raw_pointer_cast(scalars_.data()); }
   GlmDeviceScalars hostScalars() const { return scalars_[0]; }

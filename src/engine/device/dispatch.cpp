@@ -39,14 +39,27 @@ std::string computeDeviceName(const ComputeDevice& device) {
   return "cuda:" + std::to_string(device.index);
 }
 
-bool cudaSupportsModel(const Dataset&) { return false; }
+bool deviceSupportsModel(const Dataset& data) {
+  switch (data.model) {
+    case ModelType::LeastSquares:
+    case ModelType::Logistic:
+    case ModelType::Poisson:
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
+      return true;
+    case ModelType::ConditionalLogistic:
+      return data.ties == TieMethod::Breslow;
+    default:
+      return false;
+  }
+}
 
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {
   if (device.kind != ComputeDevice::Kind::Auto) return device;
   std::int64_t entries = 0;
   for (const ColumnView& c : data.design.columns) entries += c.nnz;
   ComputeDevice out;
-  if (builtWithCuda() && cudaDeviceCount() > 0 && cudaSupportsModel(data) &&
+  if (kCudaRunnerValidated && builtWithCuda() && cudaDeviceCount() > 0 && deviceSupportsModel(data) &&
       entries >= kAutoMinimumEntries)
     out.kind = ComputeDevice::Kind::Cuda;
   return out;
@@ -65,8 +78,7 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, con
   if (device.index >= cudaDeviceCount())
     throw UnsupportedError("device '" + computeDeviceName(device) + "' is not visible (" +
                            std::to_string(cudaDeviceCount()) + " CUDA device(s) found)");
-  throw UnsupportedError("the CUDA cycle for model '" + modelTypeName(data.model) +
-                         "' is not implemented yet; use device = \"cpu\"");
+  return makeCudaCycleRunner(device, data, weights);
 }
 
 }  // namespace argus

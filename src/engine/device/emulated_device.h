@@ -15,8 +15,6 @@ namespace argus {
 bool builtWithEmulatedDevice();
 // "cpp" or "omp" where built, "" otherwise.
 std::string emulatedDeviceSystem();
-// The models the device runner covers (the others are an UnsupportedError naming them).
-bool deviceSupportsModel(const Dataset& data);
 std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights);
 
 }  // namespace argus

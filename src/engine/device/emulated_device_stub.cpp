@@ -5,7 +5,6 @@ namespace argus {
 
 bool builtWithEmulatedDevice() { return false; }
 std::string emulatedDeviceSystem() { return ""; }
-bool deviceSupportsModel(const Dataset&) { return false; }
 std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset&, const double*) {
   throw UnsupportedError(
       "device 'emulated' was requested but Argus was built without it (reinstall with "

@@ -1,6 +1,7 @@
 // The device runner (device/device_model.h) against the CPU runner: same cycles, same
-// coefficients. Runs once per Thrust system of the emulated build (ctest -L device); on the
-// CPP system the sums are folded in the CPU loops' order, on OMP in a tree, so the comparison
+// coefficients. Runs once per Thrust system of the emulated build (ctest -L device), and in a
+// CUDA build on the GPU (ARGUS_DEVICE_UNDER_TEST = "cuda"; skipped without one). On the
+// CPP system the sums are folded in the CPU loops' order, on OMP and CUDA in a tree, so the comparison
 // is bit for bit on CPP and to 1e-9 relative on OMP (the tree's rounding, ~1e-16, grows
 // through the fit's conditioning: measured up to ~1e-10 on these problems).
 #include <gtest/gtest.h>
@@ -24,7 +25,12 @@ using testing_data::HandDesign;
 using testing_data::makeProblem;
 using testing_data::ProblemSpec;
 
-bool serialSums() { return emulatedDeviceSystem() == "cpp"; }
+#ifndef ARGUS_DEVICE_UNDER_TEST
+#define ARGUS_DEVICE_UNDER_TEST "emulated"
+#endif
+const char* const kDevice = ARGUS_DEVICE_UNDER_TEST;
+
+bool serialSums() { return std::string(kDevice) == "emulated" && emulatedDeviceSystem() == "cpp"; }
 double tolerance() { return serialSums() ? 0.0 : 1e-9; }
 bool close(double a, double b) { return std::fabs(a - b) <= tolerance() * std::fmax(1.0, std::fabs(b)); }
 
@@ -103,7 +109,7 @@ void expectSameCycles(const Dataset& data, const double* weights, const std::vec
                       const std::vector<unsigned char>& fixed, bool blockNewton, int cycles,
                       const std::string& what) {
   auto cpu = makeCycleRunner(parseComputeDevice("cpu"), data, weights);
-  auto device = makeCycleRunner(parseComputeDevice("emulated"), data, weights);
+  auto device = makeCycleRunner(parseComputeDevice(kDevice), data, weights);
   CycleState a = initialState(prior, fixed, data, blockNewton), b = a;
   const CyclePlan plan = planFor(data);
   const CycleReadout ra0 = cpu->reset(a), rb0 = device->reset(b);
@@ -142,7 +148,7 @@ void expectSameFit(const Dataset& data, const double* weights, const std::vector
   req.prior = prior;
   req.fixed = fixed;
   const FitResult cpu = fitCcd(req);
-  req.device = parseComputeDevice("emulated");
+  req.device = parseComputeDevice(kDevice);
   const FitResult device = fitCcd(req);
   EXPECT_EQ(fitStatusName(device.status), fitStatusName(cpu.status)) << what;
   if (serialSums()) EXPECT_EQ(device.iterations, cpu.iterations) << what;
@@ -279,7 +285,7 @@ TEST(DeviceRunner, ZeroStepsMoveNothing) {
     req.control.tolerance = 1e-14;
     req.control.maxIterations = 2000;
     const FitResult fit = fitCcd(req);
-    auto device = makeCycleRunner(parseComputeDevice("emulated"), p->data, p->weightPtr());
+    auto device = makeCycleRunner(parseComputeDevice(kDevice), p->data, p->weightPtr());
     CycleState s = initialState(prior, fixed, p->data, false);
     s.beta = fit.beta;
     s.bound.assign(s.beta.size(), 0.0);  // a zero trust region: every step is clipped to 0
@@ -340,7 +346,7 @@ TEST(DeviceRunner, AliasedColumnsMatchTheCpu) {
   const std::vector<CoordinatePrior> prior(3);
   const std::vector<unsigned char> fixed(3, 0);
   auto cpu = makeCycleRunner(parseComputeDevice("cpu"), data, nullptr);
-  auto device = makeCycleRunner(parseComputeDevice("emulated"), data, nullptr);
+  auto device = makeCycleRunner(parseComputeDevice(kDevice), data, nullptr);
   CycleState s = initialState(prior, fixed, data, true);
   cpu->reset(s);
   device->reset(s);
@@ -356,7 +362,7 @@ TEST(DeviceRunner, GradientAndHessianMatchTheCpu) {
     spec.model = m;
     auto p = makeProblem(spec);
     auto cpu = makeCycleRunner(parseComputeDevice("cpu"), p->data, p->weightPtr());
-    auto device = makeCycleRunner(parseComputeDevice("emulated"), p->data, p->weightPtr());
+    auto device = makeCycleRunner(parseComputeDevice(kDevice), p->data, p->weightPtr());
     std::vector<CoordinatePrior> prior;
     std::vector<unsigned char> fixed;
     makePriors(PriorCase::None, p->data, &prior, &fixed);
@@ -400,7 +406,7 @@ TEST(DeviceRunner, ConditionalEdgeCasesMatchTheCpu) {
 TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
   auto expectRefused = [](const Dataset& data, const std::string& what) {
     try {
-      makeCycleRunner(parseComputeDevice("emulated"), data, nullptr);
+      makeCycleRunner(parseComputeDevice(kDevice), data, nullptr);
       ADD_FAILURE() << what << " did not throw";
     } catch (const std::exception& e) {
       EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
@@ -421,6 +427,7 @@ TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
 }
 
 TEST(DeviceRunner, EmulatedDeviceIsBuiltAndNamed) {
+  if (std::string(kDevice) != "emulated") GTEST_SKIP() << "testing " << kDevice;
   EXPECT_TRUE(builtWithEmulatedDevice());
   EXPECT_TRUE(emulatedDeviceSystem() == "cpp" || emulatedDeviceSystem() == "omp");
   EXPECT_EQ(computeDeviceName(parseComputeDevice("emulated")), "emulated");
