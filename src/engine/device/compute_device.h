@@ -48,6 +48,12 @@ bool deviceSupportsModel(const Dataset& data);
 // The CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA).
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
                                                  const double* weights);
+// Device memory a fit of `data` needs on the device models, in bytes: the design (4 bytes per
+// stored row index, 8 per stored value), the per-row state (GLM: 10 doubles; conditional: 7,
+// plus each column's runs of entries by stratum, 12 bytes per run, at most one per entry),
+// per-stratum sums (40 bytes) and 64 MiB for CUB's scratch and the small vectors. The CUDA
+// runner compares it with the device's free memory before allocating anything.
+double deviceBytesNeeded(const Dataset& data);
 // The device a request resolves to ("auto" made concrete; others unchanged).
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data);
 

@@ -54,6 +54,23 @@ bool deviceSupportsModel(const Dataset& data) {
   }
 }
 
+double deviceBytesNeeded(const Dataset& data) {
+  double entries = 0.0, values = 0.0;
+  for (const ColumnView& c : data.design.columns) {
+    if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) entries += static_cast<double>(c.nnz);
+    if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) values += static_cast<double>(c.nnz);
+  }
+  const double n = static_cast<double>(data.nRows());
+  double bytes = 4.0 * entries + 8.0 * values + 64.0 * 1048576.0;
+  if (isConditional(data.model)) {
+    const double runs = entries + n + static_cast<double>(data.design.nColumns()) + 1.0;
+    bytes += 7.0 * 8.0 * n + 12.0 * runs + 40.0 * static_cast<double>(data.outcomes.nStrata);
+  } else {
+    bytes += 10.0 * 8.0 * n;
+  }
+  return bytes;
+}
+
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {
   if (device.kind != ComputeDevice::Kind::Auto) return device;
   std::int64_t entries = 0;

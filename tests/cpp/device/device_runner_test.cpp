@@ -426,6 +426,27 @@ TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
   }
 }
 
+// The memory estimate covers what the device models allocate: the design's arrays, the
+// per-row state and, for conditional models, the runs.
+TEST(DeviceRunner, MemoryEstimateCoversTheArrays) {
+  for (ModelType m : deviceModels()) {
+    ProblemSpec spec;
+    spec.model = m;
+    spec.nRows = 5000;
+    auto p = makeProblem(spec);
+    double design = 0.0;
+    for (const ColumnView& c : p->data.design.columns) {
+      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) design += 4.0 * c.nnz;
+      if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) design += 8.0 * c.nnz;
+    }
+    const double perRow = (isConditional(m) ? 7.0 : 10.0) * 8.0 * 5000.0;
+    const double bytes = deviceBytesNeeded(p->data);
+    EXPECT_GE(bytes, design + perRow + 64.0 * 1048576.0) << modelTypeName(m);
+    EXPECT_LE(bytes, design + perRow + 64.0 * 1048576.0 + 12.0 * (5000.0 + design) + 40.0 * 5000.0)
+        << modelTypeName(m);
+  }
+}
+
 TEST(DeviceRunner, EmulatedDeviceIsBuiltAndNamed) {
   if (std::string(kDevice) != "emulated") GTEST_SKIP() << "testing " << kDevice;
   EXPECT_TRUE(builtWithEmulatedDevice());
