@@ -8,188 +8,9 @@
 #include "common/prefetch.h"
 #include "common/worker_team.h"
 #include "data/censoring_survival.h"
+#include "models/survival_scan.h"
 
 namespace argus {
-
-// One chunk's share of a coordinate's g and h: its items' sums, computed as if the chunk's
-// first stratum started with it, plus what combineScans() needs to correct that when the
-// chunk continues the previous chunk's last stratum. Chunks end at slot-group boundaries, so
-// no slot group is split; only the running prefix sums within a stratum cross a boundary.
-struct SurvivalLikelihood::ScanPartial {
-  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
-  double tiedGradient = 0.0, tiedSquared = 0.0;
-  std::int32_t firstSlot = -1, lastSlot = -1;  // -1: no items
-  bool oneStratum = true;
-  // Over the items of its first stratum: sum c2 v, sum q1 N1 (Efron, per slot group), and for
-  // competing rows sum b and sum b cumG (Fine-Gray).
-  double headC2V = 0.0, headQ1Tied = 0.0, headB = 0.0, headBCumG = 0.0;
-  // Its last stratum's running sums at its end: sum v, sum v cumG, sum tail2 b (competing).
-  double tailPrefix = 0.0, tailPrefixCG = 0.0, tailT2B = 0.0;
-};
-
-// Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
-// descending slot order; a rising slot starts a new stratum. Slot groups matter twice:
-// Efron's tied-event terms need N1(e) once every item of slot e is in, and Fine-Gray's
-// cross term needs the sums over strictly higher slots. Compile-time flags keep the
-// Breslow path free of the other models' branches.
-template <bool Efron, bool FineGray>
-class SurvivalLikelihood::CoordinateScan {
- public:
-  CoordinateScan(const SurvivalLikelihood& lik, std::vector<std::pair<std::int32_t, double>>* competing)
-      : c1_(lik.c1_.data()), c2_(lik.c2_.data()), cumG_(lik.cumG_.data()),
-        tail1_(lik.tail1_.data()), tail2_(lik.tail2_.data()), terms_(lik.terms_.data()),
-        competing_(competing) {
-    if (FineGray) competing_->clear();
-  }
-
-  // v = u x (negative for a counting-process entry); inverseG: 1/G(time_r-) for a competing
-  // row's exit under Fine-Gray, else 0.
-  ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
-    if (slot != slot_) {
-      if (slot > slot_) {
-        endStratum();
-        if (slot_ >= 0 && part_.oneStratum) {
-          closeHead();
-          part_.oneStratum = false;
-        }
-        if (slot_ < 0) part_.firstSlot = slot;
-      } else {
-        if (Efron) endSlot();
-      }
-      slot_ = slot;
-      if (FineGray) {
-        groupPrefix_ = sums_.prefix;
-        groupPrefixCG_ = prefixCG_;
-      }
-    }
-    sums_.add(v, x, c1_[slot], c2_[slot]);
-    c2v_ += c2_[slot] * v;
-    if (Efron && event) {
-      tied1_ += v;
-      tied2_ += v * x;
-    }
-    if (FineGray) {
-      prefixCG_ += v * cumG_[slot];
-      if (inverseG != 0.0) {
-        // A competing row stays at risk after its exit, weighted by G(t_e) / G(time_r).
-        const double b = v * inverseG;
-        sums_.gradient += b * tail1_[slot];
-        sums_.first += b * x * tail1_[slot];
-        cross_ += 2.0 * b * (groupPrefixCG_ - cumG_[slot] * groupPrefix_);
-        competing_->emplace_back(slot, b);
-        competingB_ += b;
-        competingBCumG_ += b * cumG_[slot];
-      }
-    }
-  }
-
-  ScanPartial partial() {
-    part_.lastSlot = slot_;
-    part_.tailPrefix = sums_.prefix;
-    part_.tailPrefixCG = prefixCG_;
-    if (FineGray)
-      for (const auto& item : *competing_) part_.tailT2B += tail2_[item.first] * item.second;
-    endStratum();
-    if (part_.oneStratum) closeHead();
-    part_.gradient = sums_.gradient;
-    part_.first = sums_.first;
-    part_.squared = sums_.squared;
-    part_.cross = cross_;
-    part_.tiedGradient = tiedGradient_;
-    part_.tiedSquared = tiedSquared_;
-    return part_;
-  }
-
- private:
-  void closeHead() {
-    part_.headC2V = c2v_;
-    part_.headQ1Tied = q1Tied_;
-    part_.headB = competingB_;
-    part_.headBCumG = competingBCumG_;
-  }
-
-  void endSlot() {
-    if (tied1_ == 0.0 && tied2_ == 0.0) return;
-    const EventSlotTerms& t = terms_[slot_];
-    tiedGradient_ += t.b * tied1_;
-    sums_.first -= t.b * tied2_;
-    tiedSquared_ += -2.0 * t.q1 * sums_.prefix * tied1_ + t.q2 * tied1_ * tied1_;
-    q1Tied_ += t.q1 * tied1_;
-    tied1_ = tied2_ = 0.0;
-  }
-
-  void endStratum() {
-    if (Efron) endSlot();
-    if (FineGray) {
-      // The competing rows' share, sum_e Q0 G^2 B(e)^2 with B(e) the sum over competing
-      // rows that exited below e, summed by parts in ascending slot order.
-      double below = 0.0;
-      for (auto it = competing_->rbegin(); it != competing_->rend(); ++it) {
-        sums_.squared += tail2_[it->first] * it->second * (2.0 * below + it->second);
-        below += it->second;
-      }
-      competing_->clear();
-      prefixCG_ = 0.0;
-    }
-    sums_.prefix = 0.0;
-  }
-
-  const double *c1_, *c2_, *cumG_, *tail1_, *tail2_;
-  const EventSlotTerms* terms_;
-  std::vector<std::pair<std::int32_t, double>>* competing_;
-  RiskSetItemSums sums_;
-  ScanPartial part_;
-  std::int32_t slot_ = -1;
-  double groupPrefix_ = 0.0, groupPrefixCG_ = 0.0, prefixCG_ = 0.0, cross_ = 0.0;
-  double tied1_ = 0.0, tied2_ = 0.0, tiedGradient_ = 0.0, tiedSquared_ = 0.0;
-  // Running totals, frozen into the head when the first stratum ends.
-  double c2v_ = 0.0, q1Tied_ = 0.0, competingB_ = 0.0, competingBCumG_ = 0.0;
-};
-
-// Adds the chunks up in order. A chunk whose first slot lies below the previous chunk's last
-// slot continues that stratum: its prefix sums should have started from the carried sums
-// (P = sum v, PC = sum v cumG, T = sum tail2 b of the stratum so far), which adds
-//   2 P sum c2 v              to the squared term (summation by parts),
-//   -2 P sum q1 N1            to Efron's tied squared term,
-//   2 (PC sum b - P sum b cumG) to Fine-Gray's cross term,
-//   2 T sum b                 to Fine-Gray's competing squared term,
-// all sums over the chunk's head (its items in that stratum).
-GradHess SurvivalLikelihood::combineScans(const ScanPartial* parts, int n, double linearTerm) {
-  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
-  double tiedGradient = 0.0, tiedSquared = 0.0;
-  double carryPrefix = 0.0, carryPrefixCG = 0.0, carryT2B = 0.0;
-  std::int32_t lastSlot = -1;
-  for (int i = 0; i < n; ++i) {
-    const ScanPartial& p = parts[i];
-    if (p.firstSlot < 0) continue;
-    gradient += p.gradient;
-    first += p.first;
-    squared += p.squared;
-    cross += p.cross;
-    tiedGradient += p.tiedGradient;
-    tiedSquared += p.tiedSquared;
-    const bool continues = lastSlot >= 0 && p.firstSlot < lastSlot;
-    if (continues) {
-      squared += 2.0 * (carryPrefix * p.headC2V + carryT2B * p.headB);
-      tiedSquared -= 2.0 * carryPrefix * p.headQ1Tied;
-      cross += 2.0 * (carryPrefixCG * p.headB - carryPrefix * p.headBCumG);
-    }
-    if (continues && p.oneStratum) {
-      carryPrefix += p.tailPrefix;
-      carryPrefixCG += p.tailPrefixCG;
-      carryT2B += p.tailT2B;
-    } else {
-      carryPrefix = p.tailPrefix;
-      carryPrefixCG = p.tailPrefixCG;
-      carryT2B = p.tailT2B;
-    }
-    lastSlot = p.lastSlot;
-  }
-  double second = first - (squared + cross + tiedSquared);
-  // A covariate constant over every risk set leaves only rounding noise here.
-  if (second <= 1e-12 * std::fabs(first)) second = 0.0;
-  return {linearTerm - gradient + tiedGradient, -second};
-}
 
 SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weights)
     : Likelihood(data, weights),
@@ -444,7 +265,8 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
   const RowRecord<FineGray>* rows = records<FineGray>();
   forChunks(chunks, [&](int i) {
     if (bounds[i] == bounds[i + 1]) return;
-    CoordinateScan<Efron, FineGray> scan(*this, &scratch_[i]);
+    scratch_[i].resize(static_cast<std::size_t>(FineGray ? bounds[i + 1] - bounds[i] : 0));
+    CoordinateScan<Efron, FineGray> scan(slotSums(), scratch_[i].data());
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
     forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
       scan.visit(slotOf(r), stateOf(rows[r]).u * x, x, Efron && eventFlags_[r],
@@ -491,10 +313,10 @@ GradHess SurvivalLikelihood::scanCountingProcess(const ColumnView& c,
     return combineScans(&part, 1, linearTerm);
   };
   if (efron_) {
-    CoordinateScan<true, false> scan(*this, &scratch_[0]);
+    CoordinateScan<true, false> scan(slotSums(), nullptr);
     return run(scan);
   }
-  CoordinateScan<false, false> scan(*this, &scratch_[0]);
+  CoordinateScan<false, false> scan(slotSums(), nullptr);
   return run(scan);
 }
 

@@ -21,6 +21,7 @@
 #include "models/column_linear_terms.h"
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
+#include "models/survival_scan.h"
 
 namespace argus {
 
@@ -63,10 +64,10 @@ class SurvivalLikelihood final : public Likelihood {
   void stepAlong(const std::vector<double>& d, double alpha) override;
 
  private:
-  struct ScanPartial;
-  template <bool Efron, bool FineGray>
-  class CoordinateScan;
-  static GradHess combineScans(const ScanPartial* parts, int n, double linearTerm);
+  // The slot arrays a coordinate scan reads (models/survival_scan.h).
+  SlotSums slotSums() const {
+    return {c1_.data(), c2_.data(), cumG_.data(), tail1_.data(), tail2_.data(), terms_.data()};
+  }
 
   // Large columns are scanned and stepped in up to kMaxChunks chunks of about kChunkItems
   // entries or more, run on team_ when there is one (setThreads). 2,048 entries take some
@@ -159,8 +160,8 @@ class SurvivalLikelihood final : public Likelihood {
   // The same for a dense direction (gradHessAlong), built on first use; empty if no entry
   // leaves the base slot, which merely repeats the (cheap) build.
   mutable std::vector<std::int32_t> denseEntryOrder_;
-  // Fine-Gray: per chunk, the competing items of the stratum being scanned.
-  mutable std::vector<std::pair<std::int32_t, double>> scratch_[kMaxChunks];
+  // Fine-Gray: per chunk, room for the competing items of the stratum being scanned.
+  mutable std::vector<CompetingItem> scratch_[kMaxChunks];
   std::unique_ptr<WorkerTeam> team_;
   std::int64_t chunkItems_ = kChunkItems;
 };

@@ -1,0 +1,219 @@
+// One coordinate's g and h over the survival risk sets (MODELS.md §5), as a scan over its
+// items that a CPU loop and a device thread run alike: the scan of one chunk of a column's
+// entries (CoordinateScan), its partial sums (ScanPartial), and their combination across
+// chunks (combineScans), which corrects the prefix sums of a chunk that continues the
+// previous chunk's stratum. The CPU likelihood (survival_likelihood.h) cuts a column into at
+// most four chunks for its threads; a device cuts it into many, one per thread. The slot
+// arrays it reads come in a SlotSums view; Fine-Gray's competing items go to a buffer the
+// caller provides, with room for as many items as the chunk has entries.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/force_inline.h"
+#include "common/host_device.h"
+#include "models/survival_functors.h"
+#include "priors/prior.h"
+
+namespace argus {
+
+// The per-slot arrays a scan reads (survival_likelihood.h): cumulative A and Q0 within the
+// stratum, Fine-Gray's cumulative Q0 G and tails, and the event-slot terms.
+struct SlotSums {
+  const double* c1;
+  const double* c2;
+  const double* cumG;
+  const double* tail1;
+  const double* tail2;
+  const EventSlotTerms* terms;
+};
+
+// A competing row's exit (Fine-Gray): its slot and b = u x / G(time_r-).
+struct CompetingItem {
+  std::int32_t slot;
+  double b;
+};
+
+// One chunk's share of a coordinate's g and h: its items' sums, computed as if the chunk's
+// first stratum started with it, plus what combineScans() needs to correct that when the
+// chunk continues the previous chunk's last stratum. Chunks end at slot-group boundaries, so
+// no slot group is split; only the running prefix sums within a stratum cross a boundary.
+struct ScanPartial {
+  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
+  double tiedGradient = 0.0, tiedSquared = 0.0;
+  std::int32_t firstSlot = -1, lastSlot = -1;  // -1: no items
+  bool oneStratum = true;
+  // Over the items of its first stratum: sum c2 v, sum q1 N1 (Efron, per slot group), and for
+  // competing rows sum b and sum b cumG (Fine-Gray).
+  double headC2V = 0.0, headQ1Tied = 0.0, headB = 0.0, headBCumG = 0.0;
+  // Its last stratum's running sums at its end: sum v, sum v cumG, sum tail2 b (competing).
+  double tailPrefix = 0.0, tailPrefixCG = 0.0, tailT2B = 0.0;
+};
+
+// Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
+// descending slot order; a rising slot starts a new stratum. Slot groups matter twice:
+// Efron's tied-event terms need N1(e) once every item of slot e is in, and Fine-Gray's
+// cross term needs the sums over strictly higher slots. Compile-time flags keep the
+// Breslow path free of the other models' branches.
+template <bool Efron, bool FineGray>
+class CoordinateScan {
+ public:
+  // `competing`: room for as many items as the chunk has entries (Fine-Gray only).
+  ARGUS_HOST_DEVICE CoordinateScan(const SlotSums& slots, CompetingItem* competing)
+      : c1_(slots.c1), c2_(slots.c2), cumG_(slots.cumG), tail1_(slots.tail1), tail2_(slots.tail2),
+        terms_(slots.terms), competing_(competing) {}
+
+  // v = u x (negative for a counting-process entry); inverseG: 1/G(time_r-) for a competing
+  // row's exit under Fine-Gray, else 0.
+  ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
+    if (slot != slot_) {
+      if (slot > slot_) {
+        endStratum();
+        if (slot_ >= 0 && part_.oneStratum) {
+          closeHead();
+          part_.oneStratum = false;
+        }
+        if (slot_ < 0) part_.firstSlot = slot;
+      } else {
+        if (Efron) endSlot();
+      }
+      slot_ = slot;
+      if (FineGray) {
+        groupPrefix_ = sums_.prefix;
+        groupPrefixCG_ = prefixCG_;
+      }
+    }
+    sums_.add(v, x, c1_[slot], c2_[slot]);
+    c2v_ += c2_[slot] * v;
+    if (Efron && event) {
+      tied1_ += v;
+      tied2_ += v * x;
+    }
+    if (FineGray) {
+      prefixCG_ += v * cumG_[slot];
+      if (inverseG != 0.0) {
+        // A competing row stays at risk after its exit, weighted by G(t_e) / G(time_r).
+        const double b = v * inverseG;
+        sums_.gradient += b * tail1_[slot];
+        sums_.first += b * x * tail1_[slot];
+        cross_ += 2.0 * b * (groupPrefixCG_ - cumG_[slot] * groupPrefix_);
+        competing_[competingCount_++] = CompetingItem{slot, b};
+        competingB_ += b;
+        competingBCumG_ += b * cumG_[slot];
+      }
+    }
+  }
+
+  ARGUS_HOST_DEVICE ScanPartial partial() {
+    part_.lastSlot = slot_;
+    part_.tailPrefix = sums_.prefix;
+    part_.tailPrefixCG = prefixCG_;
+    if (FineGray)
+      for (std::int64_t i = 0; i < competingCount_; ++i)
+        part_.tailT2B += tail2_[competing_[i].slot] * competing_[i].b;
+    endStratum();
+    if (part_.oneStratum) closeHead();
+    part_.gradient = sums_.gradient;
+    part_.first = sums_.first;
+    part_.squared = sums_.squared;
+    part_.cross = cross_;
+    part_.tiedGradient = tiedGradient_;
+    part_.tiedSquared = tiedSquared_;
+    return part_;
+  }
+
+ private:
+  ARGUS_HOST_DEVICE void closeHead() {
+    part_.headC2V = c2v_;
+    part_.headQ1Tied = q1Tied_;
+    part_.headB = competingB_;
+    part_.headBCumG = competingBCumG_;
+  }
+
+  ARGUS_HOST_DEVICE void endSlot() {
+    if (tied1_ == 0.0 && tied2_ == 0.0) return;
+    const EventSlotTerms& t = terms_[slot_];
+    tiedGradient_ += t.b * tied1_;
+    sums_.first -= t.b * tied2_;
+    tiedSquared_ += -2.0 * t.q1 * sums_.prefix * tied1_ + t.q2 * tied1_ * tied1_;
+    q1Tied_ += t.q1 * tied1_;
+    tied1_ = tied2_ = 0.0;
+  }
+
+  ARGUS_HOST_DEVICE void endStratum() {
+    if (Efron) endSlot();
+    if (FineGray) {
+      // The competing rows' share, sum_e Q0 G^2 B(e)^2 with B(e) the sum over competing
+      // rows that exited below e, summed by parts in ascending slot order.
+      double below = 0.0;
+      for (std::int64_t i = competingCount_ - 1; i >= 0; --i) {
+        const CompetingItem& it = competing_[i];
+        sums_.squared += tail2_[it.slot] * it.b * (2.0 * below + it.b);
+        below += it.b;
+      }
+      competingCount_ = 0;
+      prefixCG_ = 0.0;
+    }
+    sums_.prefix = 0.0;
+  }
+
+  const double *c1_, *c2_, *cumG_, *tail1_, *tail2_;
+  const EventSlotTerms* terms_;
+  CompetingItem* competing_;
+  std::int64_t competingCount_ = 0;
+  RiskSetItemSums sums_;
+  ScanPartial part_;
+  std::int32_t slot_ = -1;
+  double groupPrefix_ = 0.0, groupPrefixCG_ = 0.0, prefixCG_ = 0.0, cross_ = 0.0;
+  double tied1_ = 0.0, tied2_ = 0.0, tiedGradient_ = 0.0, tiedSquared_ = 0.0;
+  // Running totals, frozen into the head when the first stratum ends.
+  double c2v_ = 0.0, q1Tied_ = 0.0, competingB_ = 0.0, competingBCumG_ = 0.0;
+};
+
+// Adds the chunks up in order. A chunk whose first slot lies below the previous chunk's last
+// slot continues that stratum: its prefix sums should have started from the carried sums
+// (P = sum v, PC = sum v cumG, T = sum tail2 b of the stratum so far), which adds
+//   2 P sum c2 v              to the squared term (summation by parts),
+//   -2 P sum q1 N1            to Efron's tied squared term,
+//   2 (PC sum b - P sum b cumG) to Fine-Gray's cross term,
+//   2 T sum b                 to Fine-Gray's competing squared term,
+// all sums over the chunk's head (its items in that stratum).
+ARGUS_HOST_DEVICE inline GradHess combineScans(const ScanPartial* parts, std::int64_t n, double linearTerm) {
+  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
+  double tiedGradient = 0.0, tiedSquared = 0.0;
+  double carryPrefix = 0.0, carryPrefixCG = 0.0, carryT2B = 0.0;
+  std::int32_t lastSlot = -1;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const ScanPartial& p = parts[i];
+    if (p.firstSlot < 0) continue;
+    gradient += p.gradient;
+    first += p.first;
+    squared += p.squared;
+    cross += p.cross;
+    tiedGradient += p.tiedGradient;
+    tiedSquared += p.tiedSquared;
+    const bool continues = lastSlot >= 0 && p.firstSlot < lastSlot;
+    if (continues) {
+      squared += 2.0 * (carryPrefix * p.headC2V + carryT2B * p.headB);
+      tiedSquared -= 2.0 * carryPrefix * p.headQ1Tied;
+      cross += 2.0 * (carryPrefixCG * p.headB - carryPrefix * p.headBCumG);
+    }
+    if (continues && p.oneStratum) {
+      carryPrefix += p.tailPrefix;
+      carryPrefixCG += p.tailPrefixCG;
+      carryT2B += p.tailT2B;
+    } else {
+      carryPrefix = p.tailPrefix;
+      carryPrefixCG = p.tailPrefixCG;
+      carryT2B = p.tailT2B;
+    }
+    lastSlot = p.lastSlot;
+  }
+  double second = first - (squared + cross + tiedSquared);
+  // A covariate constant over every risk set leaves only rounding noise here.
+  if (second <= 1e-12 * fabs(first)) second = 0.0;
+  return {linearTerm - gradient + tiedGradient, -second};
+}
+
+}  // namespace argus
