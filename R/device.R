@@ -5,8 +5,10 @@
 #' one row each: the CPU, every visible GPU (name, memory, compute capability) and, in a build
 #' made with `ARGUS_CUDA=emulate`, the emulated device (the device algorithm run on the CPU
 #' through Thrust's OpenMP backend, for testing it without a GPU). `device = "auto"` is always
-#' accepted: it takes a GPU when one is visible, the model has a CUDA runner and the design
-#' has at least a million stored entries, and the CPU otherwise.
+#' accepted: it will take a GPU when one is visible, the model has a device runner and the
+#' design has at least a million stored entries, once the CUDA runner has passed the device
+#' test suite on a GPU (it has been compiled and tested on the emulated device only); until
+#' then, and otherwise, it fits on the CPU. `device = "cuda"` asks for the GPU explicitly.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
 #' enables CUDA when `nvcc` is found and a GPU runs the configure probe), `off`, or `emulate`.

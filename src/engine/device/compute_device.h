@@ -27,7 +27,7 @@ struct ComputeDevice {
 constexpr std::int64_t kAutoMinimumEntries = 1000000;
 // "auto" takes the CUDA runner only once the device suite has passed on a GPU: it has been
 // compiled (nvcc, CI) and its algorithm tested on the emulated device, but no GPU has run it
-// yet (bench/RESULTS.md). device = "cuda" asks for it explicitly.
+// yet (src/engine/DESIGN.md, "The device backend"). device = "cuda" asks for it explicitly.
 constexpr bool kCudaRunnerValidated = false;
 
 ComputeDevice parseComputeDevice(const std::string& name);  // "cpu", "cuda", "cuda:1", "emulated", "auto"

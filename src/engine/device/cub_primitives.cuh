@@ -3,12 +3,14 @@
 //
 // Everything is enqueued on one stream and nothing waits for the host: CUB's algorithms
 // write their results to device memory, and the flag-gated reduction reads its flag on the
-// device (a gated input that skips the inner iterator's loads where the flag is 0, then a
-// one-thread copy into the output only where it is set), so a coordinate's launches queue
-// back to back. One grow-only scratch buffer serves every call; it is sized on first use.
+// device (two small kernels of our own whose blocks return at once where the flag is 0, so
+// a coordinate that needs no exact sums costs two empty launches, not an O(N) pass), so a
+// coordinate's launches queue back to back. One grow-only scratch buffer serves every CUB
+// call; it is sized on first use. Compiled by nvcc, never run on a GPU yet (DESIGN.md).
 #pragma once
 
 #include <cub/device/device_for.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
@@ -25,23 +27,37 @@ inline void cudaCheck(cudaError_t e, const char* what) {
 }
 
 namespace cub_detail {
-// first[k] where *flag is set, else init (no load from first).
-template <typename It, typename T>
-struct Gated {
-  It first;
-  const int* flag;
-  T init;
-  __host__ __device__ T operator()(std::int64_t k) const { return *flag ? T(first[k]) : init; }
-};
-template <typename T>
-struct CopyIf {
-  const int* flag;
-  const T* from;
-  T* to;
-  __host__ __device__ void operator()(std::int64_t) const {
-    if (*flag) *to = *from;
-  }
-};
+
+constexpr int kThreads = 256;
+constexpr int kMaxBlocks = 1024;
+
+// Block partial sums of first[0, n), each block's written to partials[blockIdx.x]; nothing
+// at all (no load) where *flag is 0. `init` must be op's identity: every thread starts from it.
+template <typename It, typename T, typename Op>
+__global__ void gatedPartials(const int* flag, It first, std::int64_t n, T init, Op op, T* partials) {
+  if (!*flag) return;
+  using BlockReduce = cub::BlockReduce<T, kThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  T acc = init;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kThreads;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; k < n; k += stride)
+    acc = op(acc, first[k]);
+  const T total = BlockReduce(temp).Reduce(acc, op);
+  if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// *out = the sum of `count` partials, where *flag is set.
+template <typename T, typename Op>
+__global__ void gatedFinish(const int* flag, const T* partials, int count, T init, Op op, T* out) {
+  if (!*flag) return;
+  using BlockReduce = cub::BlockReduce<T, kThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  T acc = init;
+  for (int k = threadIdx.x; k < count; k += kThreads) acc = op(acc, partials[k]);
+  const T total = BlockReduce(temp).Reduce(acc, op);
+  if (threadIdx.x == 0) *out = total;
+}
+
 }  // namespace cub_detail
 
 class CubPrimitives {
@@ -68,18 +84,23 @@ class CubPrimitives {
     cudaCheck(cub::DeviceReduce::Reduce(scratch_, bytes, first, out, n, op, init, stream_), "Reduce");
   }
 
+  // Two kernels whose blocks return at once where *flag is 0: the launches are queued, the
+  // data is not read. `init` must be op's identity (the device models pass zero sums).
   template <typename It, typename T, typename Op>
   void reduceToIf(const int* flag, It first, std::int64_t n, T init, Op op, T* out) const {
-    if (stagingBytes_ < sizeof(T)) {
+    const std::size_t bytes = cub_detail::kMaxBlocks * sizeof(T);
+    if (stagingBytes_ < bytes) {
       if (staging_) cudaFree(staging_);
-      cudaCheck(cudaMalloc(&staging_, sizeof(T)), "cudaMalloc");
-      stagingBytes_ = sizeof(T);
+      cudaCheck(cudaMalloc(&staging_, bytes), "cudaMalloc");
+      stagingBytes_ = bytes;
     }
-    T* staged = static_cast<T*>(staging_);
-    auto gated = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                                 cub_detail::Gated<It, T>{first, flag, init});
-    reduceTo(gated, n, init, op, staged);
-    forEach(1, cub_detail::CopyIf<T>{flag, staged, out});
+    T* partials = static_cast<T*>(staging_);
+    const std::int64_t wanted = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
+    const int blocks = static_cast<int>(wanted < 1 ? 1 : (wanted < cub_detail::kMaxBlocks ? wanted : cub_detail::kMaxBlocks));
+    cub_detail::gatedPartials<<<blocks, cub_detail::kThreads, 0, stream_>>>(flag, first, n, init, op, partials);
+    cudaCheck(cudaGetLastError(), "gatedPartials");
+    cub_detail::gatedFinish<<<1, cub_detail::kThreads, 0, stream_>>>(flag, partials, blocks, init, op, out);
+    cudaCheck(cudaGetLastError(), "gatedFinish");
   }
 
  private:

@@ -56,6 +56,9 @@ class DeviceColumns {
       e.values = thrust::raw_pointer_cast(values_.data()) + valueStart_[j];
     return e;
   }
+  double bytes() const {
+    return static_cast<double>(rows_.size() * sizeof(std::int32_t) + values_.size() * sizeof(double));
+  }
   // Every row with value 1 (the intercept's entries).
   static ColumnEntries all() { return ColumnEntries{}; }
 

@@ -34,6 +34,12 @@ struct GradHessPlus {
   }
 };
 
+// Bytes held by device vectors.
+template <typename... V>
+double bytesOf(const V&... v) {
+  return (0.0 + ... + static_cast<double>(v.size() * sizeof(typename V::value_type)));
+}
+
 template <typename F>
 auto indexed(F f) {
   return thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), f);
@@ -52,6 +58,7 @@ struct DeviceCoefficients {
     thrust::copy(beta.begin(), beta.end(), state.beta.begin());
     thrust::copy(bound.begin(), bound.end(), state.bound.begin());
   }
+  double bytes() const { return bytesOf(beta, bound, prior); }
 };
 
 struct WeightedOutcomeEtaTerm {
@@ -91,6 +98,7 @@ class EtaReadouts {
     thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, mark_.begin());
     return movement_[0];
   }
+  double bytes() const { return bytesOf(mark_, out_, movement_); }
   // eta copied to `host` (sized n).
   void download(const double* eta, std::vector<double>& host) const {
     thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, host.begin());

@@ -20,7 +20,7 @@
 
 #include "device/device_columns.h"
 #include "device/device_common.h"
-#include "device/device_model.h"
+#include "solver/coordinate_sweep.h"
 #include "device/device_stratum_runs.h"
 #include "models/column_linear_terms.h"
 #include "models/conditional_functors.h"
@@ -51,15 +51,10 @@ struct RunTerms {
   State st;
   GradHess* out;
   ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
-    double n1 = 0.0, n2 = 0.0;
-    for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) {
-      const double x = col.value(k);
-      const double a = st.u[col.row(k)] * x;
-      n1 += a;
-      n2 += a * x;
-    }
+    StratumMoments moments;
+    for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) moments.add(st.u[col.row(k)], col.value(k));
     const std::int32_t s = runs.stratum[i];
-    out[i] = conditionalStratumTerm(st.events[s], st.den[s], n1, n2);
+    out[i] = conditionalStratumTerm(st.events[s], st.den[s], moments.n1, moments.n2);
   }
 };
 
@@ -99,12 +94,7 @@ struct ApplyRuns {
     const std::int32_t s = runs.stratum[i];
     for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) {
       const std::int64_t r = col.row(k);
-      const double x = col.value(k);
-      const double change = delta * x;
-      st.eta[r] += change;
-      const double updated = st.u[r] * ((x == 1.0) ? sc->unitFactor : exp(change));
-      st.den[s] += updated - st.u[r];
-      st.u[r] = updated;
+      st.den[s] += moveConditionalEntry(st.eta[r], st.u[r], col.value(k), delta, sc->unitFactor);
     }
   }
 };
@@ -210,6 +200,12 @@ class DeviceConditionalLikelihood final : public DeviceModel {
     return hostScalars().moved;
   }
 
+  double deviceBytes() const override {
+    return columns_.bytes() + runs_.bytes() + coef_.bytes() + readouts_.bytes() +
+           device::bytesOf(w_, scale_, events_, y_, first_, end_, eta_d_, u_, den_, shift_, direction_,
+                           terms_, scalars_);
+  }
+
   GradHess gradHess(std::size_t j) const override {
     const std::int32_t c = static_cast<std::int32_t>(j);
     enqueueGradHess(runs_.column(c), columns_.entries(c), linear_(j));
@@ -245,8 +241,7 @@ class DeviceConditionalLikelihood final : public DeviceModel {
   bool supportsDirection() const override { return true; }
   bool extrapolatesCycles() const override { return false; }  // as the CPU's
   GradHess gradHessAlong(const std::vector<double>& d) const override {
-    double linear = 0.0;
-    for (std::int64_t r = 0; r < n_; ++r) linear += (weight(r) * data_.outcomes.y[r]) * d[r];
+    const double linear = weightedOutcomeDot(n_, weights_, data_.outcomes.y, d.data());
     thrust::copy(d.begin(), d.end(), direction_.begin());
     enqueueGradHess(runs_.allRows(), ColumnEntries{nullptr, device::raw(direction_)}, linear);
     return hostScalars().gh;

@@ -31,7 +31,7 @@
 #include "device/device_common.h"
 #include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
-#include "device/device_model.h"
+#include "solver/coordinate_sweep.h"
 
 namespace argus {
 
@@ -101,6 +101,9 @@ struct CoordinateStep {
     const GradHess gh{sc->sums.g, -sc->sums.x2Curv};
     const double delta = trustRegionStep(newtonStep(gh, beta[j], prior[j]), &bound[j]);
     recordStep<Row>(sc, intercept, delta);
+    // Whether a follower must recompute the intercept's sums exactly before its step (read
+    // only when one follows, as the CPU's gradHessEstimate() does).
+    sc->needExact = delta != 0.0 && sc->tracked.stale;
     if (delta == 0.0) return;
     beta[j] += delta;
     ++sc->moved;
@@ -124,23 +127,13 @@ struct ApplyEntries {
     const double delta = sc->step;
     if (delta == 0.0) return;
     const std::int64_t r = col.row(k);
-    const double x = col.value(k);
-    const double change = delta * x;
-    rows.eta[r] += change;
-    if (Row::kUsesExp) rows.expEta[r] *= (x == 1.0) ? sc->unitFactor : exp(change);
+    moveGlmRow<Row::kUsesExp>(rows.eta[r], rows.expEta[r], col.value(k), delta, sc->unitFactor);
   }
 };
 
 struct ResetMoves {
   GlmDeviceScalars* sc;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
-};
-
-struct FollowerNeedsExact {
-  GlmDeviceScalars* sc;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
-    sc->needExact = sc->step != 0.0 && sc->tracked.stale;
-  }
 };
 
 template <typename Row>
@@ -210,10 +203,9 @@ struct StepAlong {
   Rows rows;
   const double* d;
   double alpha;
+  double unitFactor;  // exp(alpha)
   ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
-    const double change = alpha * d[r];
-    rows.eta[r] += change;
-    if (Row::kUsesExp) rows.expEta[r] *= exp(change);
+    moveGlmRow<Row::kUsesExp>(rows.eta[r], rows.expEta[r], d[r], alpha, unitFactor);
   }
 };
 
@@ -230,23 +222,13 @@ struct RowLogLik {
   }
 };
 
-// Weighted squared residual, w y^2 and w, for least squares' dispersion.
-struct ResidualSquares {
-  double rss = 0.0, squares = 0.0, weight = 0.0;
-};
-struct ResidualSquaresPlus {
-  ARGUS_HOST_DEVICE ResidualSquares operator()(const ResidualSquares& a, const ResidualSquares& b) const {
-    return {a.rss + b.rss, a.squares + b.squares, a.weight + b.weight};
-  }
-};
 struct RowResidual {
   const double* eta;
   const GlmDeviceScalars* sc;
   const double* y;
   const double* w;
   ARGUS_HOST_DEVICE ResidualSquares operator()(std::int64_t r) const {
-    const double e = y[r] - (eta[r] + sc->shift);
-    return {w[r] * e * e, w[r] * y[r] * y[r], w[r]};
+    return residualSquares(y[r], eta[r] + sc->shift, w[r]);
   }
 };
 
@@ -291,13 +273,18 @@ class DeviceGlmLikelihood final : public DeviceModel {
       prims_.forEach(1, glm_device::CoordinateStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), j, intercept});
       if (!intercept) prims_.forEach(columns_.count(j), glm_device::ApplyEntries<Row>{rows(), sc, columns_.entries(j)});
       if (!follow || j == f) continue;
-      prims_.forEach(1, glm_device::FollowerNeedsExact{sc});
       prims_.reduceToIf(&sc->needExact, sumsIterator(columns_.all()), n_, GlmColumnSums{},
                         GlmColumnSumsPlus{}, &sc->exact);
       prims_.forEach(1, glm_device::FollowerStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), f});
     }
     coef_.download(state);
     return hostScalars().moved;
+  }
+
+  double deviceBytes() const override {
+    return columns_.bytes() + coef_.bytes() + readouts_.bytes() +
+           device::bytesOf(wy_, wt_, w_, exposure_, y_, eta_d_, expEta_, published_, direction_, scalars_,
+                           residuals_);
   }
 
   // ---- the per-coordinate interface, for calls made once per cycle or less ----
@@ -343,13 +330,11 @@ class DeviceGlmLikelihood final : public DeviceModel {
     if constexpr (!Row::kEstimatesDispersion) {
       return 1.0;
     } else {
-      thrust::device_vector<glm_device::ResidualSquares> out(1);
       auto terms = thrust::make_transform_iterator(
           thrust::counting_iterator<std::int64_t>(0),
           glm_device::RowResidual{raw(eta_d_), scalarsPtr(), raw(y_), raw(w_)});
-      prims_.reduceTo(terms, n_, glm_device::ResidualSquares{}, glm_device::ResidualSquaresPlus{},
-                      thrust::raw_pointer_cast(out.data()));
-      const glm_device::ResidualSquares s = out[0];
+      prims_.reduceTo(terms, n_, ResidualSquares{}, ResidualSquaresPlus{}, raw(residuals_));
+      const ResidualSquares s = residuals_[0];
       return leastSquaresDispersion(s.rss, s.squares, s.weight);
     }
   }
@@ -380,7 +365,8 @@ class DeviceGlmLikelihood final : public DeviceModel {
   }
   void stepAlong(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
-    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha});
+    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha,
+                                                  Row::kUsesExp ? std::exp(alpha) : 1.0});
     prims_.forEach(1, glm_device::MarkStale{scalarsPtr()});
   }
   bool fusesBlockHessian() const override { return true; }
@@ -437,6 +423,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
   device::DeviceCoefficients coef_;
   device::EtaReadouts<Prims> readouts_{n_};
   mutable thrust::device_vector<GlmDeviceScalars> scalars_;
+  mutable thrust::device_vector<ResidualSquares> residuals_{1};
   // eta() on the host: the base class's eta_ is only the input of reset() and setEta().
   mutable std::vector<double> hostEta_;
   mutable bool hostEtaCurrent_ = false;

@@ -17,23 +17,20 @@
 namespace argus {
 
 template <typename Prims>
-std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const double* weights) {
-  auto over = [&](auto model) -> std::unique_ptr<CycleRunner> {
-    return std::make_unique<LikelihoodCycleRunner>(data, weights, std::move(model));
-  };
+std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* weights) {
   switch (data.model) {
     case ModelType::LeastSquares:
-      return over(std::make_unique<DeviceGlmLikelihood<Prims, LeastSquaresRow>>(data, weights));
+      return std::make_unique<DeviceGlmLikelihood<Prims, LeastSquaresRow>>(data, weights);
     case ModelType::Logistic:
-      return over(std::make_unique<DeviceGlmLikelihood<Prims, LogisticRow>>(data, weights));
+      return std::make_unique<DeviceGlmLikelihood<Prims, LogisticRow>>(data, weights);
     case ModelType::Poisson:
-      return over(std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights));
+      return std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights);
     case ModelType::ConditionalPoisson:
     case ModelType::SelfControlledCaseSeries:
-      return over(std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights));
+      return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
     case ModelType::ConditionalLogistic:
       if (data.ties == TieMethod::Breslow)
-        return over(std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights));
+        return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
       throw UnsupportedError("the device cycle for clr with ties = \"" +
                              std::string(data.ties == TieMethod::Exact ? "exact" : "efron") +
                              "\" is not implemented yet; use ties = \"breslow\" or device = \"cpu\"");
@@ -42,6 +39,11 @@ std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const do
   }
   throw UnsupportedError("the device cycle for model '" + modelTypeName(data.model) +
                          "' is not implemented yet; use device = \"cpu\"");
+}
+
+template <typename Prims>
+std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const double* weights) {
+  return std::make_unique<LikelihoodCycleRunner>(data, weights, makeDeviceModel<Prims>(data, weights));
 }
 
 }  // namespace argus

@@ -64,6 +64,9 @@ class DeviceStratumRuns {
   RunView column(std::int32_t j) const { return view(static_cast<std::size_t>(j)); }
   RunView allRows() const { return view(count_.size() - 1); }
   std::int64_t maxRuns() const { return maxRuns_; }
+  double bytes() const {
+    return static_cast<double>(begin_.size() * sizeof(std::int64_t) + stratum_.size() * sizeof(std::int32_t));
+  }
 
  private:
   RunView view(std::size_t i) const {

@@ -55,16 +55,22 @@ bool deviceSupportsModel(const Dataset& data) {
 }
 
 double deviceBytesNeeded(const Dataset& data) {
-  double entries = 0.0, values = 0.0;
-  for (const ColumnView& c : data.design.columns) {
-    if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) entries += static_cast<double>(c.nnz);
-    if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) values += static_cast<double>(c.nnz);
-  }
   const double n = static_cast<double>(data.nRows());
-  double bytes = 4.0 * entries + 8.0 * values + 64.0 * 1048576.0;
+  const double p = static_cast<double>(data.design.nColumns());
+  double entries = 0.0, values = 0.0, visits = 0.0;
+  for (const ColumnView& c : data.design.columns) {
+    const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+    if (stored) entries += static_cast<double>(c.nnz);
+    if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) values += static_cast<double>(c.nnz);
+    visits += stored ? static_cast<double>(c.nnz) : n;  // a run starts at most once per entry
+  }
+  // The design, beta / bound / prior (8 + 8 + 16 bytes each), 4 KiB of device scalars and
+  // room for CUB's scratch.
+  double bytes = 4.0 * entries + 8.0 * values + 32.0 * p + 4096.0 + 64.0 * 1048576.0;
   if (isConditional(data.model)) {
-    const double runs = entries + n + static_cast<double>(data.design.nColumns()) + 1.0;
-    bytes += 7.0 * 8.0 * n + 12.0 * runs + 40.0 * static_cast<double>(data.outcomes.nStrata);
+    const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
+    bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column
+             40.0 * static_cast<double>(data.outcomes.nStrata);
   } else {
     bytes += 10.0 * 8.0 * n;
   }

@@ -25,4 +25,8 @@ std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const 
   return makeDeviceCycleRunner<ThrustPrimitives>(data, weights);
 }
 
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights) {
+  return makeDeviceModel<ThrustPrimitives>(data, weights);
+}
+
 }  // namespace argus

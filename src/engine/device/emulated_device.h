@@ -8,6 +8,7 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
@@ -16,5 +17,7 @@ bool builtWithEmulatedDevice();
 // "cpp" or "omp" where built, "" otherwise.
 std::string emulatedDeviceSystem();
 std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights);
+// The emulated device model itself (tests drive it through the host sweep, and measure it).
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights);
 
 }  // namespace argus

@@ -11,4 +11,8 @@ std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset&, const doubl
       "ARGUS_CUDA=emulate)");
 }
 
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*) {
+  throw UnsupportedError("Argus was built without the emulated device (ARGUS_CUDA=emulate)");
+}
+
 }  // namespace argus

@@ -6,11 +6,14 @@
 // (cub_primitives.cuh):
 //   forEach(n, f)                         f(i) for i in [0, n), in any order
 //   reduceTo(first, n, init, op, out)     *out = init op first[0] op ... (out in device memory)
-//   reduceToIf(flag, first, ..., out)     the same, only where *flag != 0 (a device flag)
+//   reduceToIf(flag, first, ..., out)     the same, only where *flag != 0 (a device flag);
+//                                         init must be op's identity (the CUB version starts
+//                                         every thread from it)
 // No primitive returns a value to the host: results stay in device memory, where one-thread
 // functors (forEach(1, f)) read them and decide the next step, so a sequence of calls never
-// waits for the host. Only this file and cub_primitives.cuh include CCCL headers; a model
-// header includes them through its backend's translation unit.
+// waits for the host. CCCL is seen only by the device/ headers and the two translation units
+// that instantiate them (emulated_device.cpp, cuda_device.cu); the rest of the engine, the
+// bridge and R never include it.
 #pragma once
 
 #include <thrust/device_vector.h>

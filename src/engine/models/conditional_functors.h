@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "common/host_device.h"
 #include "models/survival_functors.h"
@@ -36,6 +37,38 @@ ARGUS_HOST_DEVICE inline GradHess conditionalStratumTerm(double events, double d
   double variance = second - p * p;
   if (variance <= 1e-12 * second) variance = 0.0;
   return {-events * p, -events * variance};
+}
+
+// The touched rows' moments of one stratum, N1 = sum u x and N2 = sum u x^2, in entry order;
+// add() returns u x (Efron also sums it over the cases).
+struct StratumMoments {
+  double n1 = 0.0, n2 = 0.0;
+  ARGUS_HOST_DEVICE double add(double u, double x) {
+    const double a = u * x;
+    n1 += a;
+    n2 += a * x;
+    return a;
+  }
+};
+
+// One entry moved by delta x: eta and u = c exp(eta - shift) follow, u by multiplication with
+// unitFactor = exp(delta) for the common x = 1. Returns the change of u, which the stratum's
+// den (and Efron's case risk) take.
+ARGUS_HOST_DEVICE inline double moveConditionalEntry(double& eta, double& u, double x, double delta,
+                                                     double unitFactor) {
+  const double change = delta * x;
+  eta += change;
+  const double updated = u * ((x == 1.0) ? unitFactor : std::exp(change));
+  const double du = updated - u;
+  u = updated;
+  return du;
+}
+
+// sum_r w_r y_r d_r (w = nullptr: all 1), in row order: the linear term of a direction d.
+inline double weightedOutcomeDot(std::int64_t n, const double* w, const double* y, const double* d) {
+  double sum = 0.0;
+  for (std::int64_t r = 0; r < n; ++r) sum += ((w ? w[r] : 1.0) * y[r]) * d[r];
+  return sum;
 }
 
 // clr with ties = "efron": the stratum's cases are tied at one event time whose risk set is

@@ -67,17 +67,18 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm)
   GradHess total{linearTerm, 0.0};
   std::int32_t current = -1;
   bool exact = false;
-  double n1 = 0.0, n2 = 0.0, f1 = 0.0, f2 = 0.0;
+  StratumMoments moments;
+  double f1 = 0.0, f2 = 0.0;
   auto flush = [&]() {
     if (current < 0) return;
     GradHess t;
     if constexpr (Ties == TieMethod::Efron) {
-      t = tiedStratumTerm(efronTerms_[current], n1, n2, f1, f2);
+      t = tiedStratumTerm(efronTerms_[current], moments.n1, moments.n2, f1, f2);
     } else if (Ties == TieMethod::Exact && exact) {
       t = exact_.term(current, u_.data(), exactEntries_.data(),
                       static_cast<std::int64_t>(exactEntries_.size()));
     } else {
-      t = conditionalStratumTerm(events_[current], den_[current], n1, n2);
+      t = conditionalStratumTerm(events_[current], den_[current], moments.n1, moments.n2);
     }
     total.g += t.g;
     total.h += t.h;
@@ -87,7 +88,7 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm)
     if (s != current) {
       flush();
       current = s;
-      n1 = n2 = 0.0;
+      moments = StratumMoments{};
       if constexpr (Ties == TieMethod::Efron) f1 = f2 = 0.0;
       if constexpr (Ties == TieMethod::Exact) {
         exact = exact_.isExact(s);
@@ -100,9 +101,7 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm)
         return;
       }
     }
-    const double a = u_[r] * x;
-    n1 += a;
-    n2 += a * x;
+    const double a = moments.add(u_[r], x);
     if constexpr (Ties == TieMethod::Efron) {
       if (isCase(r)) {
         f1 += a;
@@ -123,19 +122,16 @@ void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   std::int32_t current = -1;
   forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
-    const double change = delta * x;
-    eta_[r] += change;
-    const double updated = u_[r] * ((x == 1.0) ? unitFactor : std::exp(change));
+    const double du = moveConditionalEntry(eta_[r], u_[r], x, delta, unitFactor);
     const std::int32_t s = stratum_[r];
-    den_[s] += updated - u_[r];
+    den_[s] += du;
     if constexpr (Ties == TieMethod::Efron) {
-      if (isCase(r)) caseRisk_[s] += updated - u_[r];
+      if (isCase(r)) caseRisk_[s] += du;
       if (s != current) {
         if (current >= 0) refreshEfronTerms(current);
         current = s;
       }
     }
-    u_[r] = updated;
   });
   if constexpr (Ties == TieMethod::Efron) {
     if (current >= 0) refreshEfronTerms(current);
@@ -170,9 +166,7 @@ void ConditionalLikelihood::applyStep(std::size_t j, double delta) { step(column
 // whose linear term sum w y d is summed in the same order as ColumnLinearTerms does.
 GradHess ConditionalLikelihood::gradHessAlong(const std::vector<double>& d) const {
   ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
-  double linear = 0.0;
-  for (std::int64_t r = 0; r < nRows(); ++r) linear += (weight(r) * data_.outcomes.y[r]) * d[r];
-  return scan(denseColumnView(d), linear);
+  return scan(denseColumnView(d), weightedOutcomeDot(nRows(), weights_, data_.outcomes.y, d.data()));
 }
 
 void ConditionalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {

@@ -164,6 +164,32 @@ struct InterceptTracking {
   }
 };
 
+// A GLM row's eta moved by delta x: eta and exp(eta) follow by multiplication, with
+// unitFactor = exp(delta) for the common x = 1 (one exp per coordinate for indicators). The
+// CPU likelihood and the device model both move rows with it (a direction is delta = alpha,
+// x = d_r).
+template <bool kUsesExp>
+ARGUS_HOST_DEVICE inline void moveGlmRow(double& eta, double& expEta, double x, double delta,
+                                         double unitFactor) {
+  const double change = delta * x;
+  eta += change;
+  if (kUsesExp) expEta *= (x == 1.0) ? unitFactor : std::exp(change);
+}
+
+// One row's terms of least squares' dispersion: w e^2, w y^2 and w, e = y - eta.
+struct ResidualSquares {
+  double rss = 0.0, squares = 0.0, weight = 0.0;
+};
+ARGUS_HOST_DEVICE inline ResidualSquares residualSquares(double y, double eta, double w) {
+  const double e = y - eta;
+  return {w * e * e, w * y * y, w};
+}
+struct ResidualSquaresPlus {
+  ARGUS_HOST_DEVICE ResidualSquares operator()(const ResidualSquares& a, const ResidualSquares& b) const {
+    return {a.rss + b.rss, a.squares + b.squares, a.weight + b.weight};
+  }
+};
+
 // The least-squares dispersion from the weighted residual sum of squares, sum of w y^2 and sum
 // of weights: the mean squared residual, floored at 1e-16 of the weighted mean of y^2 so that
 // an exact fit does not divide rounding noise by zero.

@@ -90,10 +90,7 @@ class GlmLikelihood final : public Likelihood {
 
     const double unitFactor = Row::kUsesExp ? std::exp(delta) : 1.0;
     forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
-      GlmRowState& s = rows_[r];
-      const double change = delta * x;
-      s.eta += change;
-      if (Row::kUsesExp) s.expEta *= (x == 1.0) ? unitFactor : std::exp(change);
+      moveGlmRow<Row::kUsesExp>(rows_[r].eta, rows_[r].expEta, x, delta, unitFactor);
     });
   }
 
@@ -124,15 +121,10 @@ class GlmLikelihood final : public Likelihood {
     if constexpr (!Row::kEstimatesDispersion) {
       return 1.0;
     } else {
-      double rss = 0.0, weight = 0.0, squares = 0.0;
-      for (std::int64_t r = 0; r < nRows(); ++r) {
-        const double w = this->weight(r), y = data_.outcomes.y[r];
-        const double e = y - (rows_[r].eta + shift_);
-        rss += w * e * e;
-        squares += w * y * y;
-        weight += w;
-      }
-      return leastSquaresDispersion(rss, squares, weight);
+      ResidualSquares sum;
+      for (std::int64_t r = 0; r < nRows(); ++r)
+        sum = ResidualSquaresPlus{}(sum, residualSquares(data_.outcomes.y[r], rows_[r].eta + shift_, weight(r)));
+      return leastSquaresDispersion(sum.rss, sum.squares, sum.weight);
     }
   }
 
@@ -159,12 +151,9 @@ class GlmLikelihood final : public Likelihood {
   void stepAlong(const std::vector<double>& d, double alpha) override {
     ++steps_;
     tracked_.stale = 1;
-    for (std::int64_t r = 0; r < nRows(); ++r) {
-      GlmRowState& s = rows_[r];
-      const double change = alpha * d[r];
-      s.eta += change;
-      if (Row::kUsesExp) s.expEta *= std::exp(change);
-    }
+    const double unitFactor = Row::kUsesExp ? std::exp(alpha) : 1.0;
+    for (std::int64_t r = 0; r < nRows(); ++r)
+      moveGlmRow<Row::kUsesExp>(rows_[r].eta, rows_[r].expEta, d[r], alpha, unitFactor);
   }
 
  private:

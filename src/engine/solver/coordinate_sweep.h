@@ -25,6 +25,18 @@ class CoordinateSweep {
   virtual std::int64_t sweep(CycleState& state, const CyclePlan& plan) = 0;
 };
 
+// A likelihood whose state lives on a device (device/): it answers the Likelihood interface
+// (the calls a cycle makes once, returning scalars) and runs the coordinate sweep itself, so
+// that the per-coordinate work never returns to the host. The cycle around it is the CPU's
+// (likelihood_cycle_runner.h): one algorithm, two places for its state.
+class DeviceModel : public Likelihood, public CoordinateSweep {
+ public:
+  using Likelihood::Likelihood;
+  // Bytes of device memory the model holds (its vectors' sizes): what deviceBytesNeeded()
+  // (device/compute_device.h) must cover.
+  virtual double deviceBytes() const = 0;
+};
+
 // The host loop over Likelihood::gradHess / applyStep.
 class HostCoordinateSweep final : public CoordinateSweep {
  public:

@@ -1,6 +1,6 @@
 // A CCD cycle over a Likelihood: the coordinate sweep (solver/coordinate_sweep.h), then the
 // once-per-cycle work below. On the CPU the likelihood is makeLikelihood()'s and the sweep
-// the host loop; a device model (device/device_model.h) is both a Likelihood, whose
+// the host loop; a device model (solver/coordinate_sweep.h) is both a Likelihood, whose
 // per-cycle calls run on the device and return a few scalars, and a device-resident sweep.
 //
 // Cycle extrapolation. When the coordinates are coupled (Cox: every covariate moves the same
@@ -22,7 +22,6 @@
 
 #include <memory>
 
-#include "device/device_model.h"
 #include "models/likelihood.h"
 #include "solver/block_newton.h"
 #include "solver/coordinate_sweep.h"

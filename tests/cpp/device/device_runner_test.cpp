@@ -1,4 +1,4 @@
-// The device runner (device/device_model.h) against the CPU runner: same cycles, same
+// The device runner (solver/coordinate_sweep.h) against the CPU runner: same cycles, same
 // coefficients. Runs once per Thrust system of the emulated build (ctest -L device), and in a
 // CUDA build on the GPU (ARGUS_DEVICE_UNDER_TEST = "cuda"; skipped without one). On the
 // CPP system the sums are folded in the CPU loops' order, on OMP and CUDA in a tree, so the comparison
@@ -14,7 +14,9 @@
 #include "device/compute_device.h"
 #include "device/emulated_device.h"
 #include "hand_design.h"
+#include "models/likelihood.h"
 #include "solver/ccd_solver.h"
+#include "solver/coordinate_sweep.h"
 #include "survival_test_data.h"
 #include "test_data.h"
 
@@ -133,7 +135,9 @@ void expectSameCycles(const Dataset& data, const double* weights, const std::vec
   }
   const OptimalityReport oa = cpu->checkOptimality(a), ob = device->checkOptimality(b);
   if (serialSums()) EXPECT_EQ(ob.worst, oa.worst) << what;
-  EXPECT_TRUE(close(ob.maxViolation, oa.maxViolation) || !serialSums()) << what;
+  // Tree sums: the violation is a gradient near 0, so compare it on the certificate's scale.
+  if (serialSums()) EXPECT_TRUE(close(ob.maxViolation, oa.maxViolation)) << what;
+  else EXPECT_NEAR(ob.maxViolation, oa.maxViolation, 1e-6) << what;
   const std::vector<double> ea = cpu->linearPredictor(), eb = device->linearPredictor();
   ASSERT_EQ(ea.size(), eb.size());
   for (std::size_t r = 0; r < ea.size(); ++r) EXPECT_TRUE(close(eb[r], ea[r])) << what << ", eta " << r;
@@ -426,24 +430,61 @@ TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
   }
 }
 
-// The memory estimate covers what the device models allocate: the design's arrays, the
-// per-row state and, for conditional models, the runs.
-TEST(DeviceRunner, MemoryEstimateCoversTheArrays) {
+// The memory estimate covers what each device model holds (its vectors' sizes, measured
+// after a sweep has allocated the coefficients), with the design as stored.
+TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
+  if (std::string(kDevice) != "emulated") GTEST_SKIP() << "measured on the emulated device";
+  for (ModelType m : deviceModels()) {
+    for (const std::vector<ColumnKind>& kinds :
+         {std::vector<ColumnKind>{}, std::vector<ColumnKind>(12, ColumnKind::Dense),
+          std::vector<ColumnKind>(12, ColumnKind::Indicator)}) {
+      ProblemSpec spec;
+      spec.model = m;
+      spec.nRows = 3000;
+      spec.kinds = kinds;
+      auto p = makeProblem(spec);
+      std::unique_ptr<DeviceModel> model = makeEmulatedModel(p->data, p->weightPtr());
+      std::vector<CoordinatePrior> prior;
+      std::vector<unsigned char> fixed;
+      makePriors(PriorCase::Normal, p->data, &prior, &fixed);
+      CycleState state = initialState(prior, fixed, p->data, false);
+      model->reset(state.beta);
+      model->sweep(state, planFor(p->data));
+      // 64 MiB of the estimate is CUB's scratch, which the emulated device does not hold.
+      const double estimate = deviceBytesNeeded(p->data) - 64.0 * 1048576.0;
+      EXPECT_GE(estimate, model->deviceBytes()) << modelTypeName(m) << " " << kinds.size();
+      EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << modelTypeName(m) << " " << kinds.size();
+    }
+  }
+}
+
+// The per-coordinate interface of a device model (gradHess, applyStep, the follower's
+// estimate) driven by the CPU's host loop gives the CPU's coefficients: the calls a device
+// sweep does not make are right too.
+TEST(DeviceRunner, HostSweepOverADeviceModelMatchesTheCpu) {
+  if (std::string(kDevice) != "emulated") GTEST_SKIP() << "drives the emulated model";
   for (ModelType m : deviceModels()) {
     ProblemSpec spec;
     spec.model = m;
-    spec.nRows = 5000;
     auto p = makeProblem(spec);
-    double design = 0.0;
-    for (const ColumnView& c : p->data.design.columns) {
-      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) design += 4.0 * c.nnz;
-      if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) design += 8.0 * c.nnz;
+    std::unique_ptr<DeviceModel> device = makeEmulatedModel(p->data, p->weightPtr());
+    std::unique_ptr<Likelihood> cpu = makeLikelihood(p->data, p->weightPtr());
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Laplace, p->data, &prior, &fixed);
+    CycleState a = initialState(prior, fixed, p->data, false), b = a;
+    cpu->reset(a.beta);
+    device->reset(b.beta);
+    HostCoordinateSweep cpuSweep(*cpu), deviceSweep(*device);
+    const CyclePlan plan = planFor(p->data);
+    for (int c = 0; c < 4; ++c) {
+      EXPECT_EQ(deviceSweep.sweep(b, plan), cpuSweep.sweep(a, plan)) << modelTypeName(m);
+      cpu->refreshSums();
+      device->refreshSums();
+      for (std::size_t j = 0; j < a.beta.size(); ++j)
+        EXPECT_TRUE(close(b.beta[j], a.beta[j])) << modelTypeName(m) << " beta " << j;
+      EXPECT_TRUE(close(device->logLikelihood(), cpu->logLikelihood())) << modelTypeName(m);
     }
-    const double perRow = (isConditional(m) ? 7.0 : 10.0) * 8.0 * 5000.0;
-    const double bytes = deviceBytesNeeded(p->data);
-    EXPECT_GE(bytes, design + perRow + 64.0 * 1048576.0) << modelTypeName(m);
-    EXPECT_LE(bytes, design + perRow + 64.0 * 1048576.0 + 12.0 * (5000.0 + design) + 40.0 * 5000.0)
-        << modelTypeName(m);
   }
 }
 
