@@ -94,7 +94,7 @@ struct ApplyRuns {
     const std::int32_t s = runs.stratum[i];
     for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) {
       const std::int64_t r = col.row(k);
-      st.den[s] += moveConditionalEntry(st.eta[r], st.u[r], col.value(k), delta, sc->unitFactor);
+      st.den[s] += moveRiskEntry(st.eta[r], st.u[r], col.value(k), delta, sc->unitFactor);
     }
   }
 };

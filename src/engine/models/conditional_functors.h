@@ -51,19 +51,6 @@ struct StratumMoments {
   }
 };
 
-// One entry moved by delta x: eta and u = c exp(eta - shift) follow, u by multiplication with
-// unitFactor = exp(delta) for the common x = 1. Returns the change of u, which the stratum's
-// den (and Efron's case risk) take.
-ARGUS_HOST_DEVICE inline double moveConditionalEntry(double& eta, double& u, double x, double delta,
-                                                     double unitFactor) {
-  const double change = delta * x;
-  eta += change;
-  const double updated = u * ((x == 1.0) ? unitFactor : std::exp(change));
-  const double du = updated - u;
-  u = updated;
-  return du;
-}
-
 // sum_r w_r y_r d_r (w = nullptr: all 1), in row order: the linear term of a direction d.
 inline double weightedOutcomeDot(std::int64_t n, const double* w, const double* y, const double* d) {
   double sum = 0.0;

@@ -122,7 +122,7 @@ void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   std::int32_t current = -1;
   forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
-    const double du = moveConditionalEntry(eta_[r], u_[r], x, delta, unitFactor);
+    const double du = moveRiskEntry(eta_[r], u_[r], x, delta, unitFactor);
     const std::int32_t s = stratum_[r];
     den_[s] += du;
     if constexpr (Ties == TieMethod::Efron) {

@@ -20,6 +20,19 @@
 
 namespace argus {
 
+// One entry of a risk-set model (conditional or survival) moved by delta x: eta and
+// u = c exp(eta - shift) follow, u by multiplication with unitFactor = exp(delta) for the
+// common x = 1. Returns the change of u, which the sums over u (den, D, F) take.
+ARGUS_HOST_DEVICE inline double moveRiskEntry(double& eta, double& u, double x, double delta,
+                                              double unitFactor) {
+  const double change = delta * x;
+  eta += change;
+  const double updated = u * ((x == 1.0) ? unitFactor : std::exp(change));
+  const double du = updated - u;
+  u = updated;
+  return du;
+}
+
 struct EventSlotTerms {
   double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
 };

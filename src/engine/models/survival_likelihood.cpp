@@ -9,6 +9,7 @@
 #include "common/worker_team.h"
 #include "data/censoring_survival.h"
 #include "models/survival_scan.h"
+#include "models/survival_slots.h"
 
 namespace argus {
 
@@ -161,47 +162,26 @@ void SurvivalLikelihood::scatterRows() {
   std::fill(exitRisk_.begin(), exitRisk_.end(), 0.0);
   std::fill(competingRisk_.begin(), competingRisk_.end(), 0.0);
   std::fill(tiedRisk_.begin(), tiedRisk_.end(), 0.0);
-  for (std::int64_t r = 0; r < nRows(); ++r) {
-    const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-    const double u = state(r).u;
-    exitRisk_[k] += u;
-    if (index_.countingProcess()) exitRisk_[static_cast<std::size_t>(index_.entrySlot[r])] -= u;
-    if (efron_ && isEvent(r)) tiedRisk_[k] += u;
-    if (fineGray_) competingRisk_[k] += u * fineGrayRows_[r].inverseG;
-  }
+  struct Rows {
+    const SurvivalLikelihood& lik;
+    double u(std::int64_t r) const { return lik.state(r).u; }
+    std::int32_t exitSlot(std::int64_t r) const { return lik.index_.exitSlot[r]; }
+    std::int32_t entrySlot(std::int64_t r) const { return lik.index_.entrySlot[r]; }
+    bool event(std::int64_t r) const { return lik.isEvent(r); }
+    double inverseG(std::int64_t r) const { return lik.fineGrayRows_[r].inverseG; }
+  };
+  const Rows rows{*this};
+  const SurvivalSlotState st = slotState();
+  const OutcomeView& o = data_.outcomes;
+  for (std::int32_t s = 0; s < o.nStrata; ++s)
+    scatterStratumRows(st, o.stratumStart[s], o.stratumStart[s + 1], rows, index_.countingProcess(),
+                       efron_, fineGray_);
 }
 
 void SurvivalLikelihood::refreshSlots() {
-  for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s) {
-    const std::size_t lo = static_cast<std::size_t>(index_.slotStart[s]);
-    const std::size_t hi = static_cast<std::size_t>(index_.slotStart[s + 1]);
-    // Fine-Gray: competing rows that exited below e, weighted by G(t_e).
-    double competingBelow = 0.0;
-    for (std::size_t k = lo; k < hi; ++k) {
-      den_[k] = fineGray_ ? slotG_[k] * competingBelow : 0.0;
-      competingBelow += competingRisk_[k];
-    }
-    double atRisk = 0.0;
-    for (std::size_t k = hi - 1; k > lo; --k) {
-      atRisk += exitRisk_[k];
-      den_[k] += atRisk;
-      terms_[k] = efron_ ? efronEventTerms(events_[k], eventCount_[k], den_[k], tiedRisk_[k])
-                         : breslowEventTerms(events_[k], den_[k]);
-    }
-    c1_[lo] = c2_[lo] = cumG_[lo] = 0.0;
-    for (std::size_t k = lo + 1; k < hi; ++k) {
-      c1_[k] = c1_[k - 1] + terms_[k].a;
-      c2_[k] = c2_[k - 1] + terms_[k].q0;
-      if (fineGray_) cumG_[k] = cumG_[k - 1] + terms_[k].q0 * slotG_[k];
-    }
-    if (fineGray_) {
-      tail1_[hi - 1] = tail2_[hi - 1] = 0.0;
-      for (std::size_t k = hi - 1; k > lo; --k) {
-        tail1_[k - 1] = tail1_[k] + slotG_[k] * terms_[k].a;
-        tail2_[k - 1] = tail2_[k] + slotG_[k] * slotG_[k] * terms_[k].q0;
-      }
-    }
-  }
+  const SurvivalSlotState st = slotState();
+  for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s)
+    refreshStratumSlots(st, index_.slotStart[s], index_.slotStart[s + 1], efron_, fineGray_);
 }
 
 void SurvivalLikelihood::setThreads(int threads) {
@@ -332,12 +312,8 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
     RowRecord<FineGray>* rows = records<FineGray>();
     forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
-      const double change = delta * x;
       RowState& row = stateOf(rows[r]);
-      row.eta += change;
-      const double updated = row.u * ((x == 1.0) ? unitFactor : std::exp(change));
-      const double du = updated - row.u;
-      row.u = updated;
+      const double du = moveRiskEntry(row.eta, row.u, x, delta, unitFactor);
       const std::int32_t slot = slotOf(r);
       exitRisk_[slot] += du;
       if (counting) exitRisk_[index_.entrySlot[r]] -= du;

@@ -22,6 +22,7 @@
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
 #include "models/survival_scan.h"
+#include "models/survival_slots.h"
 
 namespace argus {
 
@@ -67,6 +68,12 @@ class SurvivalLikelihood final : public Likelihood {
   // The slot arrays a coordinate scan reads (models/survival_scan.h).
   SlotSums slotSums() const {
     return {c1_.data(), c2_.data(), cumG_.data(), tail1_.data(), tail2_.data(), terms_.data()};
+  }
+  // The slot arrays the refresh writes (models/survival_slots.h).
+  SurvivalSlotState slotState() {
+    return {exitRisk_.data(), competingRisk_.data(), tiedRisk_.data(), events_.data(),
+            eventCount_.data(), slotG_.data(), den_.data(), terms_.data(), c1_.data(), c2_.data(),
+            cumG_.data(), tail1_.data(), tail2_.data()};
   }
 
   // Large columns are scanned and stepped in up to kMaxChunks chunks of about kChunkItems

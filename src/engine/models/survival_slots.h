@@ -1,0 +1,84 @@
+// The per-slot state of the survival likelihoods (survival_likelihood.h) and the two passes
+// that rebuild it, one stratum at a time, written once for the CPU likelihood and a device
+// thread per stratum:
+//   scatterStratumRows: the rows' u into their exit slots (D; with counting-process data minus
+//     u at the entry slot), the tied events' share (Efron's F) and the competing rows' u / G;
+//   refreshStratumSlots: den (suffix sums of D, plus Fine-Gray's competing rows weighted by
+//     G(t_e)), the event-slot terms, their cumulative sums c1, c2 (and cumG), and Fine-Gray's
+//     tails, O(slots + events) per stratum.
+// Within a stratum the rows of one slot are visited in row order, so the sums are the same
+// whichever of the two runs them.
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+#include "models/survival_functors.h"
+
+namespace argus {
+
+struct SurvivalSlotState {
+  double* exitRisk;       // D
+  double* competingRisk;  // sum of u / G of competing rows exiting there (Fine-Gray)
+  double* tiedRisk;       // F, u of the events there (Efron)
+  const double* events;   // d_e
+  const double* eventCount;  // m_e
+  const double* slotG;    // G(t_e-) (Fine-Gray)
+  double* den;
+  EventSlotTerms* terms;
+  double* c1;
+  double* c2;
+  double* cumG;
+  double* tail1;
+  double* tail2;
+};
+
+// Rows [first, end) of one stratum into the slot sums (which the caller has zeroed). `rows`
+// gives each row's u(r), exitSlot(r), entrySlot(r) (read only with counting-process data),
+// event(r) (y = 1) and inverseG(r) (1 / G(time_r-) for competing rows, else 0).
+template <typename Rows>
+ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, std::int64_t first,
+                                                 std::int64_t end, const Rows& rows, bool counting,
+                                                 bool efron, bool fineGray) {
+  for (std::int64_t r = first; r < end; ++r) {
+    const std::int32_t k = rows.exitSlot(r);
+    const double u = rows.u(r);
+    st.exitRisk[k] += u;
+    if (counting) st.exitRisk[rows.entrySlot(r)] -= u;
+    if (efron && rows.event(r)) st.tiedRisk[k] += u;
+    if (fineGray) st.competingRisk[k] += u * rows.inverseG(r);
+  }
+}
+
+// Slots [lo, hi) of one stratum (lo its base slot).
+ARGUS_HOST_DEVICE inline void refreshStratumSlots(const SurvivalSlotState& st, std::int64_t lo,
+                                                  std::int64_t hi, bool efron, bool fineGray) {
+  // Fine-Gray: competing rows that exited below e, weighted by G(t_e).
+  double competingBelow = 0.0;
+  for (std::int64_t k = lo; k < hi; ++k) {
+    st.den[k] = fineGray ? st.slotG[k] * competingBelow : 0.0;
+    competingBelow += st.competingRisk[k];
+  }
+  double atRisk = 0.0;
+  for (std::int64_t k = hi - 1; k > lo; --k) {
+    atRisk += st.exitRisk[k];
+    st.den[k] += atRisk;
+    st.terms[k] = efron ? efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k])
+                        : breslowEventTerms(st.events[k], st.den[k]);
+  }
+  st.c1[lo] = st.c2[lo] = st.cumG[lo] = 0.0;
+  for (std::int64_t k = lo + 1; k < hi; ++k) {
+    st.c1[k] = st.c1[k - 1] + st.terms[k].a;
+    st.c2[k] = st.c2[k - 1] + st.terms[k].q0;
+    if (fineGray) st.cumG[k] = st.cumG[k - 1] + st.terms[k].q0 * st.slotG[k];
+  }
+  if (fineGray) {
+    st.tail1[hi - 1] = st.tail2[hi - 1] = 0.0;
+    for (std::int64_t k = hi - 1; k > lo; --k) {
+      st.tail1[k - 1] = st.tail1[k] + st.slotG[k] * st.terms[k].a;
+      st.tail2[k - 1] = st.tail2[k] + st.slotG[k] * st.slotG[k] * st.terms[k].q0;
+    }
+  }
+}
+
+}  // namespace argus
