@@ -42,8 +42,8 @@ struct CudaDeviceInfo {
   int major = 0, minor = 0;  // compute capability
 };
 std::vector<CudaDeviceInfo> cudaDevices();
-// Whether the device models (device/device_runner_factory.h) cover this model: the GLMs and
-// the conditional models with Breslow's form.
+// Whether the device models (device/device_runner_factory.h) cover this model: the GLMs, the
+// conditional models with Breslow's form, and cox and fgr without counting-process data.
 bool deviceSupportsModel(const Dataset& data);
 // The CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA).
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,

@@ -11,6 +11,7 @@
 #include "device/compute_device.h"
 #include "device/device_conditional_likelihood.h"
 #include "device/device_glm_likelihood.h"
+#include "device/device_survival_likelihood.h"
 #include "models/glm_functors.h"
 #include "solver/likelihood_cycle_runner.h"
 
@@ -34,6 +35,11 @@ std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* 
       throw UnsupportedError("the device cycle for clr with ties = \"" +
                              std::string(data.ties == TieMethod::Exact ? "exact" : "efron") +
                              "\" is not implemented yet; use ties = \"breslow\" or device = \"cpu\"");
+    case ModelType::Cox:
+    case ModelType::FineGray:
+      if (!data.outcomes.startTime) return std::make_unique<DeviceSurvivalLikelihood<Prims>>(data, weights);
+      throw UnsupportedError("the device cycle for counting-process (start, stop] data is not "
+                             "implemented yet; use device = \"cpu\"");
     default:
       break;
   }

@@ -49,6 +49,9 @@ bool deviceSupportsModel(const Dataset& data) {
       return true;
     case ModelType::ConditionalLogistic:
       return data.ties == TieMethod::Breslow;
+    case ModelType::Cox:
+    case ModelType::FineGray:
+      return data.outcomes.startTime == nullptr;  // not counting-process data yet
     default:
       return false;
   }
@@ -67,10 +70,19 @@ double deviceBytesNeeded(const Dataset& data) {
   // The design, beta / bound / prior (8 + 8 + 16 bytes each), 4 KiB of device scalars and
   // room for CUB's scratch.
   double bytes = 4.0 * entries + 8.0 * values + 32.0 * p + 4096.0 + 64.0 * 1048576.0;
-  if (isConditional(data.model)) {
+  const double strata = static_cast<double>(data.outcomes.nStrata);
+  if (data.model == ModelType::Cox || data.model == ModelType::FineGray) {
+    // Rows: 8 doubles, the event flag, the exit slot and a competing item (16 bytes); slots
+    // (at most one per row and stratum): 12 doubles, the event terms (40), stratum and base
+    // flag; chunks of at least 128 entries: their starts (8) and partial sums (128).
+    const double slots = n + strata;
+    const double chunks = (visits + n) / 128.0 + p + 1.0;
+    bytes += (8.0 * 8.0 + 1.0 + 4.0 + 16.0) * n + (12.0 * 8.0 + 40.0 + 4.0 + 1.0) * slots +
+             (8.0 + 128.0) * (chunks + p + 1.0) + 24.0 * strata;
+  } else if (isConditional(data.model)) {
     const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
     bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column
-             40.0 * static_cast<double>(data.outcomes.nStrata);
+             40.0 * strata;
   } else {
     bytes += 10.0 * 8.0 * n;
   }

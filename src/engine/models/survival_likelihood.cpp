@@ -32,24 +32,12 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
                   &c2_, &cumG_, &tail1_, &tail2_, &slotG_})
     v->assign(slots, 0.0);
   terms_.assign(slots, EventSlotTerms{});
-  for (std::int64_t r = 0; r < nRows(); ++r) {
-    if (!isEvent(r)) continue;
-    const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-    events_[k] += weight(r);
-    if (weight(r) > 0.0) eventCount_[k] += 1.0;
-  }
+  SurvivalFitConstants constants = survivalFitConstants(data, weights, index_);
+  events_ = std::move(constants.events);
+  eventCount_ = std::move(constants.eventCount);
   if (fineGray_) {
-    const std::vector<double> g = censoringSurvivalBefore(data, weights);
-    std::vector<unsigned char> seen(slots, 0);
-    for (std::int64_t r = 0; r < nRows(); ++r) {
-      if (data.outcomes.y[r] == 2.0) fineGrayRows_[r].inverseG = 1.0 / g[r];
-      if (!isEvent(r)) continue;
-      const std::size_t k = static_cast<std::size_t>(index_.exitSlot[r]);
-      ARGUS_REQUIRE(!seen[k] || std::fabs(slotG_[k] - g[r]) <= 1e-12,
-                    "censoring survival differs between events tied at one time");
-      slotG_[k] = g[r];
-      seen[k] = 1;
-    }
+    slotG_ = std::move(constants.slotG);
+    for (std::int64_t r = 0; r < nRows(); ++r) fineGrayRows_[r].inverseG = constants.inverseG[r];
   }
   for (std::int64_t r = 0; r < nRows(); ++r)
     if (isEvent(r)) eventFlags_.set(r);
@@ -340,9 +328,7 @@ bool SurvivalLikelihood::supportsDirection() const { return true; }
 
 
 GradHess SurvivalLikelihood::gradHessAlong(const std::vector<double>& d) const {
-  double linear = 0.0;
-  for (std::int64_t r = 0; r < nRows(); ++r)
-    if (isEvent(r)) linear += weight(r) * d[r];
+  const double linear = eventWeightedDot(nRows(), weights_, data_.outcomes.y, d.data());
   if (!index_.countingProcess()) return scanView(denseColumnView(d), linear);
   if (denseEntryOrder_.empty() && nRows() > 0) denseEntryOrder_ = entryOrderOf(denseColumnView(d));
   return scanCountingProcess(denseColumnView(d), denseEntryOrder_, linear);

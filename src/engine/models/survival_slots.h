@@ -10,9 +10,14 @@
 // whichever of the two runs them.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "common/errors.h"
 #include "common/host_device.h"
+#include "data/censoring_survival.h"
+#include "data/risk_set_index.h"
 #include "models/survival_functors.h"
 
 namespace argus {
@@ -79,6 +84,52 @@ ARGUS_HOST_DEVICE inline void refreshStratumSlots(const SurvivalSlotState& st, s
       st.tail2[k - 1] = st.tail2[k] + st.slotG[k] * st.slotG[k] * st.terms[k].q0;
     }
   }
+}
+
+// What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per
+// slot and 1 / G(time_r-) per competing row (0 for other rows). Host code, once per fit.
+struct SurvivalFitConstants {
+  std::vector<double> events, eventCount, slotG, inverseG;
+};
+inline SurvivalFitConstants survivalFitConstants(const Dataset& data, const double* weights,
+                                                 const RiskSetIndex& index) {
+  const std::size_t slots = static_cast<std::size_t>(index.nSlots);
+  const std::int64_t n = data.nRows();
+  SurvivalFitConstants c;
+  c.events.assign(slots, 0.0);
+  c.eventCount.assign(slots, 0.0);
+  c.slotG.assign(slots, 0.0);
+  c.inverseG.assign(static_cast<std::size_t>(n), 0.0);
+  const double* y = data.outcomes.y;
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (y[r] != 1.0) continue;
+    const double w = weights ? weights[r] : 1.0;
+    const std::size_t k = static_cast<std::size_t>(index.exitSlot[r]);
+    c.events[k] += w;
+    if (w > 0.0) c.eventCount[k] += 1.0;
+  }
+  if (data.model == ModelType::FineGray) {
+    const std::vector<double> g = censoringSurvivalBefore(data, weights);
+    std::vector<unsigned char> seen(slots, 0);
+    for (std::int64_t r = 0; r < n; ++r) {
+      if (y[r] == 2.0) c.inverseG[r] = 1.0 / g[r];
+      if (y[r] != 1.0) continue;
+      const std::size_t k = static_cast<std::size_t>(index.exitSlot[r]);
+      ARGUS_REQUIRE(!seen[k] || std::fabs(c.slotG[k] - g[r]) <= 1e-12,
+                    "censoring survival differs between events tied at one time");
+      c.slotG[k] = g[r];
+      seen[k] = 1;
+    }
+  }
+  return c;
+}
+
+// sum over events of w_r d_r (w = nullptr: all 1), in row order: a direction's linear term.
+inline double eventWeightedDot(std::int64_t n, const double* w, const double* y, const double* d) {
+  double sum = 0.0;
+  for (std::int64_t r = 0; r < n; ++r)
+    if (y[r] == 1.0) sum += (w ? w[r] : 1.0) * d[r];
+  return sum;
 }
 
 }  // namespace argus
