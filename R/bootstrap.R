@@ -23,6 +23,8 @@
 #' @param keepCounts Keep every replicate's resampling counts (`counts`, an integer matrix
 #'   with one row per row of the user's data, in the user's row order, and one column per
 #'   replicate; 4 bytes per entry).
+#' @param ... Not used: an argument given here is an error (the incumbent's `ciCoverage` is
+#'   `level`).
 #' @return An object of class `argusBootstrap`: `estimates` (one row per replicate, one column
 #'   per coefficient), `summary` (a data frame with, per coefficient, the fit's `estimate`,
 #'   `bias` = mean of the replicates - estimate, `se` = their standard deviation, the
@@ -37,7 +39,8 @@
 #' runBootstrap(fit, replicates = 50, seed = 1)
 #' @export
 runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed = NULL,
-                         data = NULL, keepCounts = FALSE) {
+                         data = NULL, keepCounts = FALSE, ...) {
+  cyclopsBootstrapArguments(...)
   if (!inherits(fit, "argusFit")) stopf("'fit' must come from fitModel()")
   checkScalar(replicates, "replicates", lower = 2, upper = .Machine$integer.max, integer = TRUE)
   checkScalar(level, "level", lower = 0, upper = 1)
@@ -52,7 +55,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
     stopf("'data' are not the data this fit was made from")
   control <- fit$control
   resolved <- list(kind = match(fit$priorType, c("none", "laplace", "normal")) - 1L,
-                   variance = fit$variance)
+                   variance = columnVariances(fit))
   settings <- fitSettings(resolved, fit$startingCoefficients, fit$fixed,
                           internalWeights(fit$weights, data), control)
   settings$verbose <- FALSE

@@ -17,7 +17,7 @@
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear
 #'   predictor).
-#' @param threads Number of threads. Cross-validation, the bootstrap and profiling run their
+#' @param threads Number of threads (`-1`, as in the incumbent: as many as there are cores). Cross-validation, the bootstrap and profiling run their
 #'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 4,096
 #'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
@@ -46,7 +46,8 @@
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
 #'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
 #'   `"cpr"`, `"sccs"`), rows otherwise (also for stratified Cox and Fine-Gray).
-#' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess.
+#' @param startingVariance Where the `"auto"` search starts. `NULL` (or `-1`, the incumbent's
+#'   way of saying it): a data-based guess.
 #'   For a normal prior, `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin,
 #'   Lewis and Madigan's default), which makes the prior variance of a typical linear
 #'   predictor about 1. For a Laplace prior, the universal threshold `1 / (log(d) * mean(h))`,
@@ -64,6 +65,9 @@
 #'   strata); the number of folds is the number of distinct labels. To give folds per stratum,
 #'   repeat each stratum's fold on its rows: with stratum-based folds (`selectorType`) the
 #'   rows of a stratum must share their fold. `cvRepetitions` must then be 1.
+#' @param ... `minCVData`, as in the incumbent: cross-validation refuses data with fewer
+#'   sampling units (rows, or strata, as `selectorType` says) than this. Other arguments are
+#'   an error; the incumbent's settings that Argus has not are named as such.
 #' @return An object of class `argusControl`.
 #' @examples
 #' createControl(tolerance = 1e-8, noiseLevel = "quiet")
@@ -77,7 +81,10 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                           cvRepetitions = 1, lowerLimit = 0.01, upperLimit = 20,
                           gridSteps = 10, selectorType = c("auto", "byRow", "byPid"),
                           startingVariance = NULL, resetCoefficients = FALSE,
-                          foldStratification = c("none", "outcome"), foldIds = NULL) {
+                          foldStratification = c("none", "outcome"), foldIds = NULL, ...) {
+  cyclops <- cyclopsControlArguments(...)
+  startingVariance <- cyclopsStartingVariance(startingVariance)
+  threads <- cyclopsThreads(threads)
   checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
   checkScalar(optimalityTolerance, "optimalityTolerance", lower = .Machine$double.xmin)
   checkScalar(maxIterations, "maxIterations", lower = 1, upper = .Machine$integer.max,
@@ -117,7 +124,8 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                  lowerLimit = lowerLimit, upperLimit = upperLimit,
                  gridSteps = as.integer(gridSteps), selectorType = selectorType,
                  startingVariance = startingVariance, resetCoefficients = resetCoefficients,
-                 foldStratification = foldStratification, foldIds = foldIds),
+                 foldStratification = foldStratification, foldIds = foldIds,
+                 minCVData = cyclops$minCVData),
             class = "argusControl")
 }
 

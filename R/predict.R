@@ -47,6 +47,10 @@
 #'     optional `time` and `offset`) when given (entries of other rows are ignored), else for
 #'     the sorted distinct `rowId`s; each (rowId, covariateId) pair at most once. Covariates
 #'     the model does not have are ignored.
+#'   \item a database table of covariates (a dplyr table on a DBI connection, as in
+#'     [createData()]), with `outcomes` a data frame or a database table: read `batchSize`
+#'     rows at a time, sorted by `rowId` and `covariateId` by the database; the same numbers
+#'     as the same tables given as data frames.
 #'   \item a `matrix` or `Matrix::dgCMatrix` whose column names include every covariate of the
 #'     model (in any order; other columns are ignored). Without column names, the columns must
 #'     be the model's covariates in `coef()` order (the intercept excluded).
@@ -62,6 +66,7 @@
 #'   `time` and `offset`.
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
 #'   `newdata`.
+#' @param batchSize Number of rows read at a time from a database table `newdata`.
 #' @param times Non-negative times at which to give survival probabilities or cumulative
 #'   incidences.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
