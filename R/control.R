@@ -65,6 +65,11 @@
 #'   strata); the number of folds is the number of distinct labels. To give folds per stratum,
 #'   repeat each stratum's fold on its rows: with stratum-based folds (`selectorType`) the
 #'   rows of a stratum must share their fold. `cvRepetitions` must then be 1.
+#' @param parallel Where cross-validation's fold fits run: `"threads"` (this process, on
+#'   `threads` threads) or `"future"`: each candidate variance's fold fits are spread over the
+#'   workers of the current `future::plan()` (multisession, a cluster, ...), each using
+#'   `threads` threads. The result is the same as with threads for the same seed. Needs the
+#'   package 'future'; see [runBootstrap()] for the bootstrap.
 #' @param ... `minCVData`, as in the incumbent: cross-validation refuses data with fewer
 #'   sampling units (rows, or strata, as `selectorType` says) than this. Other arguments are
 #'   an error; the incumbent's settings that Argus has not are named as such.
@@ -81,7 +86,8 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                           cvRepetitions = 1, lowerLimit = 0.01, upperLimit = 20,
                           gridSteps = 10, selectorType = c("auto", "byRow", "byPid"),
                           startingVariance = NULL, resetCoefficients = FALSE,
-                          foldStratification = c("none", "outcome"), foldIds = NULL, ...) {
+                          foldStratification = c("none", "outcome"), foldIds = NULL,
+                          parallel = c("threads", "future"), ...) {
   cyclops <- cyclopsControlArguments(...)
   startingVariance <- cyclopsStartingVariance(startingVariance)
   threads <- cyclopsThreads(threads)
@@ -108,6 +114,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
     checkScalar(startingVariance, "startingVariance", lower = .Machine$double.xmin)
   checkFlag(resetCoefficients, "resetCoefficients")
   foldStratification <- match.arg(foldStratification)
+  parallel <- checkParallel(match.arg(parallel))
   if (!is.null(foldIds)) {
     if (!is.atomic(foldIds) || length(foldIds) < 2 || anyNA(foldIds))
       stopf("'foldIds' must be a vector of fold labels, one per row, without missing values")
@@ -125,7 +132,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                  gridSteps = as.integer(gridSteps), selectorType = selectorType,
                  startingVariance = startingVariance, resetCoefficients = resetCoefficients,
                  foldStratification = foldStratification, foldIds = foldIds,
-                 minCVData = cyclops$minCVData),
+                 parallel = parallel, minCVData = cyclops$minCVData),
             class = "argusControl")
 }
 

@@ -15,6 +15,8 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
     startingVariance = control$startingVariance %||% 0,
     resetCoefficients = control$resetCoefficients, threads = control$threads,
     messages = control$noiseLevel != "silent"))
+  if (identical(control$parallel, "future"))
+    cvSettings$taskRunner <- futureFoldRunner(data, settings, cvSettings)
   started <- proc.time()[["elapsed"]]
   result <- .Call(argus_cross_validate, data, settings, cvSettings)
   seconds <- proc.time()[["elapsed"]] - started

@@ -12,6 +12,7 @@ SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_fit(SEXP, SEXP);
 SEXP argus_cross_validate(SEXP, SEXP, SEXP);
 SEXP argus_bootstrap(SEXP, SEXP, SEXP);
+SEXP argus_cv_fold_tasks(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_plan_folds(SEXP, SEXP);
 SEXP argus_cuda_info();
 SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP);
@@ -29,6 +30,7 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
     {"argus_cross_validate", (DL_FUNC)&argus_cross_validate, 3},
     {"argus_bootstrap", (DL_FUNC)&argus_bootstrap, 3},
+    {"argus_cv_fold_tasks", (DL_FUNC)&argus_cv_fold_tasks, 6},
     {"argus_plan_folds", (DL_FUNC)&argus_plan_folds, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
     {"argus_hessian", (DL_FUNC)&argus_hessian, 5},
