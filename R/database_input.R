@@ -3,7 +3,7 @@
 # read whole; covariates are read in batches of `batchSize` rows from a query that the
 # database sorts, so the covariates table is never held whole as an R data frame: each batch
 # is checked and appended to the design's (row, column, value) entries, which are
-# preallocated from the table's row count.
+# preallocated from the table's row count (the values only once one is not 1).
 
 isDatabaseTable <- function(x) inherits(x, "tbl_lazy") || inherits(x, "tbl_sql")
 
@@ -95,7 +95,7 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
   uniqueIds <- codeIds(covariateIds)$unique
   entryRow <- integer(total)
   entryColumn <- integer(total)
-  entryValue <- if (hasValue) double(total)
+  entryValue <- NULL  # allocated at the first value other than 1 (all ones: none needed)
   unmatched <- 0
   firstUnmatched <- NULL
   forEachBatch(covariates, c("covariateId", "rowId"), batchSize, function(batch, offset) {
@@ -103,8 +103,11 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
     inStream({
       covRowIds <- checkIds(batch$rowId, "covariates$rowId")
       ids <- checkIds(batch$covariateId, "covariates$covariateId")
-      if (hasValue)
-        entryValue[at] <<- checkNumericVector(batch$covariateValue, "covariates$covariateValue")
+      if (hasValue) {
+        value <- checkNumericVector(batch$covariateValue, "covariates$covariateValue")
+        if (is.null(entryValue) && any(value != 1)) entryValue <<- rep(1, total)
+        if (!is.null(entryValue)) entryValue[at] <<- value
+      }
     }, offset)
     found <- lookupIds(covRowIds, rowIds)
     missing <- found$position < 0
