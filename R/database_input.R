@@ -44,11 +44,13 @@ collectOutcomes <- function(outcomes, name = "outcomes") {
   plainColumns(dplyr::collect(sorted), c("rowId", "stratumId"))
 }
 
-# Sends the sorted query and calls `each(batch, offset)` for every batch of at most
-# `batchSize` rows (offset: rows read before this batch). The result set is always cleared.
-forEachBatch <- function(tbl, orderBy, batchSize, each) {
+# Sends the query of the `columns` (sorted by `orderBy`) and calls `each(batch, offset)` for
+# every batch of at most `batchSize` rows (offset: rows read before this batch). The result
+# set is always cleared.
+forEachBatch <- function(tbl, columns, orderBy, batchSize, each) {
   con <- dbplyr::remote_con(tbl)
-  sorted <- dplyr::arrange(tbl, !!!lapply(orderBy, as.name))
+  sorted <- dplyr::arrange(dplyr::select(tbl, dplyr::all_of(columns)),
+                           !!!lapply(orderBy, as.name))
   result <- DBI::dbSendQuery(con, dbplyr::sql_render(sorted))
   on.exit(DBI::dbClearResult(result), add = TRUE)
   offset <- 0
@@ -98,7 +100,8 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
   entryValue <- NULL  # allocated at the first value other than 1 (all ones: none needed)
   unmatched <- 0
   firstUnmatched <- NULL
-  forEachBatch(covariates, c("covariateId", "rowId"), batchSize, function(batch, offset) {
+  read <- c("rowId", "covariateId", if (hasValue) "covariateValue")
+  forEachBatch(covariates, read, c("covariateId", "rowId"), batchSize, function(batch, offset) {
     at <- offset + seq_len(nrow(batch))
     inStream({
       covRowIds <- checkIds(batch$rowId, "covariates$rowId")
@@ -149,7 +152,8 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     sums <- entrySums(entries$value, entries$beta, entries$position, entries$id, fit)
     total[sums$at] <<- total[sums$at] + sums$sum
   }
-  forEachBatch(covariates, c("rowId", "covariateId"), batchSize, function(batch, offset) {
+  read <- c("rowId", "covariateId", if (hasValue) "covariateValue")
+  forEachBatch(covariates, read, c("rowId", "covariateId"), batchSize, function(batch, offset) {
     inStream({
       covRowIds <- checkIds(batch$rowId, "newdata$rowId")
       ids <- idLabel(checkIds(batch$covariateId, "newdata$covariateId"))

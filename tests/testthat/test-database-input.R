@@ -94,6 +94,12 @@ test_that("batch size does not change the data; one-row batches work", {
   whole <- createData(tables$outcomes, tables$covariates, modelType = "cox", batchSize = 1e6)
   ones <- createData(tables$outcomes, tables$covariates, modelType = "cox", batchSize = 1)
   expect_identical(ones$design, whole$design)
+  # a data-frame outcomes table with a database covariates table carrying other columns
+  extra <- case$covariates
+  extra$stratumId <- 1
+  extraTable <- databaseTables(con, extra = extra)$extra
+  mixed <- createData(case$outcomes, extraTable, modelType = "cox", batchSize = 100)
+  expect_identical(mixed$design, whole$design)
   expect_error(createData(tables$outcomes, tables$covariates, modelType = "cox", batchSize = 0),
                "'batchSize' must be between 1")
 })
