@@ -333,14 +333,17 @@ assembleData <- function(input, modelType, addIntercept) {
   nKept <- length(plan$order)
   order1 <- plan$order + 1
   nColumns <- length(input$columnNames)
-  entryRow <- plan$internalOfUser[input$entryRow]
-  design <- .Call(argus_build_design, nKept, entryRow, as.integer(input$entryColumn - 1L),
-                  input$entryValue, nColumns, addIntercept)
-  if (design$firstDuplicate >= 0) {
-    k <- design$firstDuplicate + 1
-    stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
-          input$columnNames[input$entryColumn[k]], idLabel(input$rowIds[input$entryRow[k]]))
+  # A database covariates table streams its entries in now (R/database_input.R).
+  design <- if (is.null(input$streamDesign)) {
+    .Call(argus_build_design, nKept, plan$internalOfUser[input$entryRow],
+          as.integer(input$entryColumn - 1L), input$entryValue, nColumns, addIntercept)
+  } else {
+    input$streamDesign(plan$internalOfUser, nKept, addIntercept)
   }
+  if (design$firstDuplicate >= 0)
+    stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
+          input$columnNames[design$duplicateColumn + 1],
+          idLabel(input$rowIds[order1[design$duplicateRow + 1]]))
   permute <- function(v) if (is.null(v)) NULL else v[order1]
   structure(list(
     modelType = modelType,
@@ -381,8 +384,12 @@ checkColumnScale <- function(value, column, names) {
   tiny <- size < 1e-100 & size > 0
   if (max(size) <= 1e100 && !any(tiny)) return(invisible())
   suspects <- column %in% unique(column[size > 1e100 | tiny])
-  largest <- tapply(size[suspects], column[suspects], max)
-  bad <- which(largest > 1e100 | largest < 1e-100)
+  checkLargestValues(tapply(size[suspects], column[suspects], max), names)
+}
+
+# `largest`: the largest absolute value of columns, named by column position.
+checkLargestValues <- function(largest, names) {
+  bad <- which(largest > 1e100 | (largest > 0 & largest < 1e-100))
   if (length(bad))
     stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
                 "where its square stays finite and nonzero in the fit: rescale it"),

@@ -1,9 +1,8 @@
 # Database tables (dplyr/dbplyr tables on a DBI connection; Andromeda tables are such
 # tables) as input to createData() and predict(). Outcomes (one row per row of the model) are
 # read whole; covariates are read in batches of `batchSize` rows from a query that the
-# database sorts, so the covariates table is never held whole as an R data frame: each batch
-# is checked and appended to the design's (row, column, value) entries, which are
-# preallocated from the table's row count (the values only once one is not 1).
+# database sorts by covariate, so the covariates table is never held whole as an R data
+# frame: each batch is checked and appended to the design as it is built.
 
 isDatabaseTable <- function(x) inherits(x, "tbl_lazy") || inherits(x, "tbl_sql")
 
@@ -76,58 +75,64 @@ inStream <- function(expr, offset) {
   })
 }
 
-tableRowCount <- function(tbl) {
-  n <- dplyr::pull(dplyr::collect(dplyr::count(tbl)), "n")
-  as.double(n)
-}
-
-# The covariate entries of a database covariates table for the rows `rowIds` (the checked
-# outcomes$rowId), in the form longInput() returns them.
+# The columns of a database covariates table and `streamDesign`, which assembleData() calls
+# once the rows are planned: it reads the table sorted by covariateId (each covariate's
+# entries together), checks every batch as covariateEntries() checks a data frame, and
+# appends it to the engine's DesignAppender (data/design_storage.h): the design is built as
+# it streams in, and memory holds the design and one batch.
 streamCovariates <- function(covariates, rowIds, batchSize) {
   needDatabasePackages()
   columns <- tableColumns(covariates, c("rowId", "covariateId"), "covariates")
   hasValue <- "covariateValue" %in% columns
-  total <- tableRowCount(covariates)
-  if (total > .Machine$integer.max) stopf("the covariates table has more than 2^31 - 1 rows")
   distinct <- dplyr::collect(dplyr::distinct(dplyr::select(covariates, "covariateId")))
   covariateIds <- checkIds(distinct$covariateId, "covariates$covariateId")
   if (is.character(covariateIds) && "(Intercept)" %in% covariateIds)
     stopf(paste("'(Intercept)' is not a covariate id: it is the name of the intercept, which",
                 "'addIntercept' adds"))
   uniqueIds <- codeIds(covariateIds)$unique
-  entryRow <- integer(total)
-  entryColumn <- integer(total)
-  entryValue <- NULL  # allocated at the first value other than 1 (all ones: none needed)
-  unmatched <- 0
-  firstUnmatched <- NULL
-  read <- c("rowId", "covariateId", if (hasValue) "covariateValue")
-  forEachBatch(covariates, read, c("covariateId", "rowId"), batchSize, function(batch, offset) {
-    at <- offset + seq_len(nrow(batch))
-    inStream({
-      covRowIds <- checkIds(batch$rowId, "covariates$rowId")
-      ids <- checkIds(batch$covariateId, "covariates$covariateId")
-      if (hasValue) {
-        value <- checkNumericVector(batch$covariateValue, "covariates$covariateValue")
-        if (is.null(entryValue) && any(value != 1)) entryValue <<- rep(1, total)
-        if (!is.null(entryValue)) entryValue[at] <<- value
+  columnNames <- idLabel(uniqueIds)
+  streamDesign <- function(internalOfUser, nRows, addIntercept) {
+    appender <- .Call(argus_design_appender, nRows, length(uniqueIds), addIntercept)
+    largest <- numeric(length(uniqueIds))
+    unmatched <- 0
+    firstUnmatched <- NULL
+    read <- c("rowId", "covariateId", if (hasValue) "covariateValue")
+    forEachBatch(covariates, read, c("covariateId", "rowId"), batchSize, function(batch, offset) {
+      value <- NULL
+      inStream({
+        covRowIds <- checkIds(batch$rowId, "covariates$rowId")
+        ids <- checkIds(batch$covariateId, "covariates$covariateId")
+        if (hasValue) value <- checkNumericVector(batch$covariateValue, "covariates$covariateValue")
+      }, offset)
+      position <- lookupIds(covRowIds, rowIds)$position
+      missing <- position < 0
+      if (any(missing)) {
+        if (is.null(firstUnmatched)) firstUnmatched <<- covRowIds[which(missing)[1]]
+        unmatched <<- unmatched + sum(missing)
       }
-    }, offset)
-    found <- lookupIds(covRowIds, rowIds)
-    missing <- found$position < 0
-    if (any(missing)) {
-      if (is.null(firstUnmatched)) firstUnmatched <<- covRowIds[which(missing)[1]]
-      unmatched <<- unmatched + sum(missing)
-    }
-    entryRow[at] <<- as.integer(found$position + 1L)
-    column <- lookupIds(ids, uniqueIds)$position
-    if (any(column < 0)) stopf("the covariates table changed while it was read")
-    entryColumn[at] <<- as.integer(column + 1L)
-  })
-  if (unmatched > 0)
-    stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
-          idLabel(firstUnmatched), unmatched)
-  list(entryRow = entryRow, entryColumn = entryColumn, entryValue = entryValue,
-       covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
+      row <- rep(-1L, length(position))
+      row[!missing] <- as.integer(internalOfUser[position[!missing] + 1])
+      column <- lookupIds(ids, uniqueIds)$position
+      if (any(column < 0))
+        stopf(paste("covariates$covariateId '%s' is not among the distinct ids the database",
+                    "reported: its collation makes different labels equal (case-insensitive?),",
+                    "or the table changed while it was read; use numeric ids or a binary",
+                    "collation"), idLabel(ids[which(column < 0)[1]]))
+      if (!is.null(value)) {
+        size <- vapply(split(abs(value), column), max, 0)
+        at <- as.integer(names(size)) + 1L
+        largest[at] <<- pmax(largest[at], size)
+        if (all(value == 1)) value <- NULL
+      }
+      .Call(argus_design_append, appender, row, as.integer(column), value)
+    })
+    if (unmatched > 0)
+      stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
+            idLabel(firstUnmatched), unmatched)
+    checkLargestValues(stats::setNames(largest, seq_along(largest)), columnNames)
+    .Call(argus_design_finish, appender)
+  }
+  list(covariateIds = uniqueIds, columnNames = columnNames, streamDesign = streamDesign)
 }
 
 # predict() with a database covariates table: the link of each row, summed batch by batch.

@@ -9,6 +9,9 @@ SEXP argus_lookup_ids(SEXP, SEXP, SEXP);
 SEXP argus_first_duplicate(SEXP, SEXP);
 SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_design_appender(SEXP, SEXP, SEXP);
+SEXP argus_design_append(SEXP, SEXP, SEXP, SEXP);
+SEXP argus_design_finish(SEXP);
 SEXP argus_fit(SEXP, SEXP);
 SEXP argus_cross_validate(SEXP, SEXP, SEXP);
 SEXP argus_bootstrap(SEXP, SEXP, SEXP);
@@ -27,6 +30,9 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_first_duplicate", (DL_FUNC)&argus_first_duplicate, 2},
     {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 5},
     {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
+    {"argus_design_appender", (DL_FUNC)&argus_design_appender, 3},
+    {"argus_design_append", (DL_FUNC)&argus_design_append, 4},
+    {"argus_design_finish", (DL_FUNC)&argus_design_finish, 1},
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
     {"argus_cross_validate", (DL_FUNC)&argus_cross_validate, 3},
     {"argus_bootstrap", (DL_FUNC)&argus_bootstrap, 3},

@@ -104,6 +104,31 @@ test_that("batch size does not change the data; one-row batches work", {
                "'batchSize' must be between 1")
 })
 
+test_that("labels as covariate ids: columns in the C-locale order whatever the database's collation", {
+  skipWithoutDatabasePackages()
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  case <- databaseCase("lr", seed = 8)
+  labels <- c("b drug", "C drug", "a", "Z", "_x")
+  case$covariates$covariateId <- labels[match(as.character(case$covariates$covariateId),
+                                             sort(unique(as.character(case$covariates$covariateId))))]
+  # a collation that orders the labels otherwise than the C locale (case-insensitive)
+  DBI::dbExecute(con, "CREATE TABLE covariates (rowId INTEGER, covariateId TEXT COLLATE NOCASE,
+                       covariateValue REAL)")
+  DBI::dbAppendTable(con, "covariates", case$covariates)
+  DBI::dbWriteTable(con, "outcomes", case$shuffledOutcomes)
+  byTable <- createData(dplyr::tbl(con, "outcomes"), dplyr::tbl(con, "covariates"),
+                        modelType = "lr", batchSize = 29)
+  byFrame <- createData(case$outcomes, case$covariates, modelType = "lr")
+  expect_identical(byTable$columnNames, c("(Intercept)", sort(labels, method = "radix")))
+  expect_identical(byTable$design, byFrame$design)
+  # labels that the collation makes equal are refused, not merged
+  DBI::dbExecute(con, "UPDATE covariates SET covariateId = 'c drug' WHERE rowId % 2 = 0 AND covariateId = 'C drug'")
+  expect_error(createData(dplyr::tbl(con, "outcomes"), dplyr::tbl(con, "covariates"),
+                          modelType = "lr", batchSize = 29),
+               "covariateId '[cC] drug' is not among the distinct ids the database reported")
+})
+
 test_that("bad rows in database tables get the data-frame route's errors", {
   skipWithoutDatabasePackages()
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
@@ -138,6 +163,9 @@ test_that("bad rows in database tables get the data-frame route's errors", {
   noRowId <- covariates
   noRowId$rowId[3] <- NA
   sameError(outcomes, noRowId, "'covariates\\$rowId' has 1 missing or non-finite value\\(s\\), the first at position [13]")
+  huge <- covariates
+  huge$covariateValue[3] <- 1e200
+  sameError(outcomes, huge, "covariate '11' has a largest absolute value of 1e\\+200")
   # the position counts rows of the table sorted by covariateId, rowId, across batches
   tables <- databaseTables(con, outcomes = outcomes, covariates = missingValue)
   expect_error(createData(tables$outcomes, tables$covariates, modelType = "lr", batchSize = 1),
