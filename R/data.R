@@ -63,8 +63,8 @@
 #' tables), e.g. RSQLite or PostgreSQL. The outcomes are read whole, sorted by `rowId` (the
 #' database sorts), and checked as a data frame would be. The covariates table is never read
 #' whole: the database sorts it by `covariateId` and `rowId` and it is read `batchSize` rows
-#' at a time, each batch checked and appended to the design, so memory holds the design's
-#' entries (4 + 4 + 8 bytes per covariate row) but never the table. Bad rows get the same
+#' at a time, each batch checked and appended to the design as the engine builds it, so
+#' memory holds the design and one batch, never the table. Bad rows get the same
 #' errors as in a data frame; a position in such an error counts rows of the sorted table.
 #' The fit is the one of the same tables given as data frames (with the outcomes sorted by
 #' `rowId`). This needs the packages DBI, dplyr and dbplyr.
