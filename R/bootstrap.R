@@ -23,6 +23,12 @@
 #' @param keepCounts Keep every replicate's resampling counts (`counts`, an integer matrix
 #'   with one row per row of the user's data, in the user's row order, and one column per
 #'   replicate; 4 bytes per entry).
+#' @param parallel `"threads"` (this process, on `threads` threads) or `"future"`: the
+#'   replicates are spread over the workers of the current `future::plan()` (multisession, a
+#'   cluster, ...), each using `threads` threads, with the same results. `NULL`: the fit's
+#'   `createControl(parallel =)`.
+#' @param ... Not used: an argument given here is an error (the incumbent's `ciCoverage` is
+#'   `level`).
 #' @return An object of class `argusBootstrap`: `estimates` (one row per replicate, one column
 #'   per coefficient), `summary` (a data frame with, per coefficient, the fit's `estimate`,
 #'   `bias` = mean of the replicates - estimate, `se` = their standard deviation, the
@@ -37,7 +43,8 @@
 #' runBootstrap(fit, replicates = 50, seed = 1)
 #' @export
 runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed = NULL,
-                         data = NULL, keepCounts = FALSE) {
+                         data = NULL, keepCounts = FALSE, parallel = NULL, ...) {
+  cyclopsBootstrapArguments(...)
   if (!inherits(fit, "argusFit")) stopf("'fit' must come from fitModel()")
   checkScalar(replicates, "replicates", lower = 2, upper = .Machine$integer.max, integer = TRUE)
   checkScalar(level, "level", lower = 0, upper = 1)
@@ -45,6 +52,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   checkScalar(threads, "threads", lower = 1, upper = 1024, integer = TRUE)
   if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
   checkFlag(keepCounts, "keepCounts")
+  parallel <- checkParallel(parallel %||% fit$control$parallel %||% "threads")
   data <- data %||% fit$data
   if (is.null(data)) stopf("the fit holds no data (fit$data is NULL): give them as 'data'")
   if (!inherits(data, "argusData") || !identical(data$columnNames, names(fit$coefficients)) ||
@@ -52,7 +60,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
     stopf("'data' are not the data this fit was made from")
   control <- fit$control
   resolved <- list(kind = match(fit$priorType, c("none", "laplace", "normal")) - 1L,
-                   variance = fit$variance)
+                   variance = columnVariances(fit))
   settings <- fitSettings(resolved, fit$startingCoefficients, fit$fixed,
                           internalWeights(fit$weights, data), control)
   settings$verbose <- FALSE
@@ -61,7 +69,8 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                        selectorType = control$selectorType, threads = as.integer(threads),
                        keepCounts = keepCounts, messages = control$noiseLevel != "silent")
   started <- proc.time()[["elapsed"]]
-  result <- .Call(argus_bootstrap, data, settings, bootSettings)
+  result <- if (parallel == "future") futureBootstrap(data, settings, bootSettings)
+            else .Call(argus_bootstrap, data, settings, bootSettings)
   seconds <- proc.time()[["elapsed"]] - started
   estimates <- t(result$beta)
   dimnames(estimates) <- list(NULL, names(fit$coefficients))

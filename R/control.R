@@ -17,7 +17,7 @@
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear
 #'   predictor).
-#' @param threads Number of threads. Cross-validation, the bootstrap and profiling run their
+#' @param threads Number of threads (`-1`, as in the incumbent: as many as there are cores). Cross-validation, the bootstrap and profiling run their
 #'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 4,096
 #'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
@@ -49,7 +49,8 @@
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
 #'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
 #'   `"cpr"`, `"sccs"`), rows otherwise (also for stratified Cox and Fine-Gray).
-#' @param startingVariance Where the `"auto"` search starts. `NULL`: a data-based guess.
+#' @param startingVariance Where the `"auto"` search starts. `NULL` (or `-1`, the incumbent's
+#'   way of saying it): a data-based guess.
 #'   For a normal prior, `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin,
 #'   Lewis and Madigan's default), which makes the prior variance of a typical linear
 #'   predictor about 1. For a Laplace prior, the universal threshold `1 / (log(d) * mean(h))`,
@@ -67,6 +68,14 @@
 #'   strata); the number of folds is the number of distinct labels. To give folds per stratum,
 #'   repeat each stratum's fold on its rows: with stratum-based folds (`selectorType`) the
 #'   rows of a stratum must share their fold. `cvRepetitions` must then be 1.
+#' @param parallel Where cross-validation's fold fits run: `"threads"` (this process, on
+#'   `threads` threads) or `"future"`: each candidate variance's fold fits are spread over the
+#'   workers of the current `future::plan()` (multisession, a cluster, ...), each using
+#'   `threads` threads. The result is the same as with threads for the same seed. Needs the
+#'   package 'future'; see [runBootstrap()] for the bootstrap.
+#' @param ... `minCVData`, as in the incumbent: cross-validation refuses data with fewer
+#'   sampling units (rows, or strata, as `selectorType` says) than this. Other arguments are
+#'   an error; the incumbent's settings that Argus has not are named as such.
 #' @return An object of class `argusControl`.
 #' @examples
 #' createControl(tolerance = 1e-8, noiseLevel = "quiet")
@@ -80,7 +89,11 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                           cvRepetitions = 1, lowerLimit = 0.01, upperLimit = 20,
                           gridSteps = 10, selectorType = c("auto", "byRow", "byPid"),
                           startingVariance = NULL, resetCoefficients = FALSE,
-                          foldStratification = c("none", "outcome"), foldIds = NULL) {
+                          foldStratification = c("none", "outcome"), foldIds = NULL,
+                          parallel = c("threads", "future"), ...) {
+  cyclops <- cyclopsControlArguments(...)
+  startingVariance <- cyclopsStartingVariance(startingVariance)
+  threads <- cyclopsThreads(threads)
   checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
   checkScalar(optimalityTolerance, "optimalityTolerance", lower = .Machine$double.xmin)
   checkScalar(maxIterations, "maxIterations", lower = 1, upper = .Machine$integer.max,
@@ -105,6 +118,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
     checkScalar(startingVariance, "startingVariance", lower = .Machine$double.xmin)
   checkFlag(resetCoefficients, "resetCoefficients")
   foldStratification <- match.arg(foldStratification)
+  parallel <- checkParallel(match.arg(parallel))
   if (!is.null(foldIds)) {
     if (!is.atomic(foldIds) || length(foldIds) < 2 || anyNA(foldIds))
       stopf("'foldIds' must be a vector of fold labels, one per row, without missing values")
@@ -121,7 +135,8 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
                  lowerLimit = lowerLimit, upperLimit = upperLimit,
                  gridSteps = as.integer(gridSteps), selectorType = selectorType,
                  startingVariance = startingVariance, resetCoefficients = resetCoefficients,
-                 foldStratification = foldStratification, foldIds = foldIds),
+                 foldStratification = foldStratification, foldIds = foldIds,
+                 parallel = parallel, minCVData = cyclops$minCVData),
             class = "argusControl")
 }
 

@@ -15,6 +15,8 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
     startingVariance = control$startingVariance %||% 0,
     resetCoefficients = control$resetCoefficients, threads = control$threads,
     messages = control$noiseLevel != "silent"))
+  if (identical(control$parallel, "future"))
+    cvSettings$taskRunner <- futureFoldRunner(data, settings, cvSettings)
   started <- proc.time()[["elapsed"]]
   result <- .Call(argus_cross_validate, data, settings, cvSettings)
   seconds <- proc.time()[["elapsed"]] - started
@@ -69,6 +71,9 @@ checkFoldPlan <- function(control, data) {
   if (byStratum && is.null(data$stratumStart))
     stopf("sampling by stratum (byPid) needs data with strata")
   units <- if (byStratum) length(data$stratumStart) - 1 else data$nRows
+  if (!is.null(control$minCVData) && units < control$minCVData)
+    stopf("insufficient data for cross-validation: %d %s, fewer than minCVData = %d", units,
+          if (byStratum) "strata" else "rows", control$minCVData)
   if (units < control$fold)
     stopf("%d folds need at least as many %s (the data have %d)", control$fold,
           if (byStratum) "strata" else "rows", units)

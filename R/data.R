@@ -58,9 +58,20 @@
 #' within such a set are an error here and in [fitModel()]. Cross-validation and
 #' [runBootstrap()] sample whole sets for conditional models, so they keep this.
 #'
-#' @param outcomes A data frame of outcomes (long format). A formula or a matrix given here
-#'   is treated as `formula` or `x`.
-#' @param covariates A data frame of covariates (long format).
+#' **Database tables.** `outcomes` and `covariates` may also be tables on a DBI connection
+#' (`dplyr::tbl()` of a connection, as `dbplyr` makes them; Andromeda tables are such
+#' tables), e.g. RSQLite or PostgreSQL. The outcomes are read whole, sorted by `rowId` (the
+#' database sorts), and checked as a data frame would be. The covariates table is never read
+#' whole: the database sorts it by `covariateId` and `rowId` and it is read `batchSize` rows
+#' at a time, each batch checked and appended to the design as the engine builds it, so
+#' memory holds the design and one batch, never the table. Bad rows get the same
+#' errors as in a data frame; a position in such an error counts rows of the sorted table.
+#' The fit is the one of the same tables given as data frames (with the outcomes sorted by
+#' `rowId`). This needs the packages DBI, dplyr and dbplyr.
+#'
+#' @param outcomes A data frame of outcomes (long format), or a database table (see
+#'   Details). A formula or a matrix given here is treated as `formula` or `x`.
+#' @param covariates A data frame of covariates (long format), or a database table.
 #' @param modelType One of `"ls"` (least squares), `"lr"` (logistic), `"pr"` (Poisson),
 #'   `"clr"` (conditional logistic), `"cpr"` (conditional Poisson), `"sccs"` (self-controlled
 #'   case series), `"cox"` (Cox proportional hazards), `"fgr"` (Fine-Gray competing risks).
@@ -92,6 +103,8 @@
 #'   distribution, computed inside with the row weights, as `cmprsk::crr` does.
 #' @param censoringByStratum Fine-Gray only: estimate one censoring distribution per stratum
 #'   instead of one over all rows.
+#' @param batchSize Number of covariate rows read at a time from a database `covariates`
+#'   table.
 #' @return An object of class `argusData`.
 #' @examples
 #' outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 1, 0, 0, 1))
@@ -104,7 +117,7 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        formula = NULL, data = NULL, stratumId = NULL, time = NULL,
                        weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
                        ties = NULL, censoringSurvival = NULL,
-                       censoringByStratum = FALSE) {
+                       censoringByStratum = FALSE, batchSize = 100000) {
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL
@@ -129,7 +142,7 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
     stopf("an intercept is not identifiable in a conditional or survival model ('%s')", modelType)
   started <- proc.time()[["elapsed"]]
   input <- if (routes[1]) {
-    longInput(outcomes, covariates, modelType)
+    longInput(outcomes, covariates, modelType, checkBatchSize(batchSize))
   } else if (routes[2]) {
     matrixInput(x, y, stratumId, time, weights, offset, modelType, addIntercept,
                 startTime = startTime, censoringSurvival = censoringSurvival)
@@ -320,14 +333,17 @@ assembleData <- function(input, modelType, addIntercept) {
   nKept <- length(plan$order)
   order1 <- plan$order + 1
   nColumns <- length(input$columnNames)
-  entryRow <- plan$internalOfUser[input$entryRow]
-  design <- .Call(argus_build_design, nKept, entryRow, as.integer(input$entryColumn - 1L),
-                  input$entryValue, nColumns, addIntercept)
-  if (design$firstDuplicate >= 0) {
-    k <- design$firstDuplicate + 1
-    stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
-          input$columnNames[input$entryColumn[k]], idLabel(input$rowIds[input$entryRow[k]]))
+  # A database covariates table streams its entries in now (R/database_input.R).
+  design <- if (is.null(input$streamDesign)) {
+    .Call(argus_build_design, nKept, plan$internalOfUser[input$entryRow],
+          as.integer(input$entryColumn - 1L), input$entryValue, nColumns, addIntercept)
+  } else {
+    input$streamDesign(plan$internalOfUser, nKept, addIntercept)
   }
+  if (design$firstDuplicate >= 0)
+    stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
+          input$columnNames[design$duplicateColumn + 1],
+          idLabel(input$rowIds[order1[design$duplicateRow + 1]]))
   permute <- function(v) if (is.null(v)) NULL else v[order1]
   structure(list(
     modelType = modelType,
@@ -368,8 +384,12 @@ checkColumnScale <- function(value, column, names) {
   tiny <- size < 1e-100 & size > 0
   if (max(size) <= 1e100 && !any(tiny)) return(invisible())
   suspects <- column %in% unique(column[size > 1e100 | tiny])
-  largest <- tapply(size[suspects], column[suspects], max)
-  bad <- which(largest > 1e100 | largest < 1e-100)
+  checkLargestValues(tapply(size[suspects], column[suspects], max), names)
+}
+
+# `largest`: the largest absolute value of columns, named by column position.
+checkLargestValues <- function(largest, names) {
+  bad <- which(largest > 1e100 | (largest > 0 & largest < 1e-100))
   if (length(bad))
     stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
                 "where its square stays finite and nonzero in the fit: rescale it"),

@@ -2,12 +2,15 @@
 # vectors in the user's row order, the covariate entries (1-based user row and column, value
 # or NULL for all ones), and the column identifiers.
 
-longInput <- function(outcomes, covariates, modelType) {
-  if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame")
+longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
+  if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
+  if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
   if (is.null(covariates)) stopf("the long format needs a 'covariates' data frame as well")
-  if (!is.data.frame(covariates)) stopf("'covariates' must be a data frame")
+  streamed <- isDatabaseTable(covariates)
+  if (!streamed && !is.data.frame(covariates))
+    stopf("'covariates' must be a data frame or a database table")
   needColumns(outcomes, c("rowId", "y"), "outcomes")
-  needColumns(covariates, c("rowId", "covariateId"), "covariates")
+  if (!streamed) needColumns(covariates, c("rowId", "covariateId"), "covariates")
   if (nrow(outcomes) == 0) stopf("'outcomes' has no rows")
   if (isConditionalModel(modelType) && is.null(outcomes$stratumId))
     stopf("modelType '%s' needs a 'stratumId' column in 'outcomes'", modelType)
@@ -16,7 +19,17 @@ longInput <- function(outcomes, covariates, modelType) {
   dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
                       idLabel(rowIds[dup + 1]))
+  entries <- if (streamed) streamCovariates(covariates, rowIds, batchSize)
+             else covariateEntries(covariates, rowIds)
+  c(list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = outcomes$stratumId,
+         time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
+         startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival),
+    entries)
+}
 
+# The covariate entries of a covariates data frame: 1-based row (in `rowIds`), column and
+# value, and the column identifiers.
+covariateEntries <- function(covariates, rowIds) {
   # Row ids given as labels (character or factor) in either table are matched by their text.
   covRowIds <- checkIds(covariates$rowId, "covariates$rowId")
   found <- lookupIds(covRowIds, rowIds)
@@ -33,11 +46,7 @@ longInput <- function(outcomes, covariates, modelType) {
   values <- NULL
   if (!is.null(covariates$covariateValue))
     values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")
-
-  list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = outcomes$stratumId,
-       time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
-       startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival,
-       entryRow = found$position + 1L, entryColumn = coded$code + 1L, entryValue = values,
+  list(entryRow = found$position + 1L, entryColumn = coded$code + 1L, entryValue = values,
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
 

@@ -80,7 +80,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   fixed <- fixed | aliased
   settings["fixed"] <- list(if (any(fixed)) fixed else NULL)
   beta <- stats::setNames(result$beta, data$columnNames)
-  structure(list(
+  structure(c(list(
     coefficients = beta, status = result$status, iterations = result$iterations,
     logLikelihood = result$logLikelihood, logPrior = result$logPrior,
     optimality = result$optimality,
@@ -88,7 +88,8 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     aliased = stats::setNames(aliased, data$columnNames),
     infinite = data$columnNames[result$infinite],
     seconds = result$seconds, modelType = data$modelType,
-    priorType = c("none", "laplace", "normal")[resolved$kind + 1], variance = resolved$variance,
+    priorType = c("none", "laplace", "normal")[resolved$kind + 1],
+    priorVariance = resolved$variance,
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
     covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, cv = cv,
@@ -97,7 +98,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     # copy, not duplicated, until one of them is modified).
     data = data, settings = settings, weights = weights, startingCoefficients = start,
     call = match.call()
-  ), class = "argusFit")
+  ), cyclopsFitFields(result, data, resolved, cv)), class = "argusFit")
 }
 
 # One warning per problem the engine reported: coefficients it could not identify (aliased),

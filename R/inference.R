@@ -50,7 +50,7 @@ logPosteriorHessian <- function(fit, columns) {
   H <- out$hessian
   curvature <- out$hessianDiagonal
   normal <- fit$priorType[columns] == "normal"
-  prior <- 1 / fit$variance[columns][normal]
+  prior <- 1 / columnVariances(fit)[columns][normal]
   diag(H)[normal] <- diag(H)[normal] - prior
   curvature[normal] <- curvature[normal] - prior
   labels <- names(fit$coefficients)[columns]
@@ -181,8 +181,9 @@ vcov.argusFit <- function(object, ...) {
 #' @param level Confidence level.
 #' @param method `"profile"` or `"wald"`.
 #' @param includePenalty Count the prior in the profiled objective (profile method only).
-#' @param ... Not used: an argument given here is an error (a misspelt argument is never
-#'   ignored).
+#' @param ... Only `overrideNoRegularization`, the incumbent's argument: `TRUE` or left out,
+#'   intervals of penalized coefficients are profiled too; `FALSE` refuses them, as the
+#'   incumbent does. Any other argument is an error (a misspelt argument is never ignored).
 #' @return A matrix with one row per coefficient and columns for the lower and upper limits,
 #'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`.
 #' @examples
@@ -196,12 +197,13 @@ vcov.argusFit <- function(object, ...) {
 #' @export
 confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
                              includePenalty = TRUE, ...) {
-  rejectDots("confint()", ...)
+  rejectDots("confint()", ..., .allow = "overrideNoRegularization")
   checkFitForInference(object, "confint()")
   method <- match.arg(method)
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
+  checkOverrideNoRegularization(object, columns, list(...)$overrideNoRegularization)
   aliased <- aliasedFlags(object)
   if (missing(parm)) columns <- columns[!object$fixed[columns] | aliased[columns]]
   limits <- matrix(NA_real_, length(columns), 2)
@@ -291,8 +293,11 @@ reportProfileProblems <- function(labels, out) {
 #' @param initialGridSize Number of points of the first grid.
 #' @param includePenalty Count the prior in the profiled objective.
 #' @param maxPoints Largest number of points per coefficient of the adaptive grid.
-#' @return A data frame with columns `covariate`, `point` and `value`, sorted by coefficient
-#'   and point.
+#' @param returnDerivatives Add a column `derivative`, as the incumbent does: at each point,
+#'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
+#'   that of its log prior when `includePenalty`; then it is the slope of the profile).
+#' @return A data frame with columns `covariate`, `point` and `value` (and `derivative`),
+#'   sorted by coefficient and point.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -301,7 +306,8 @@ reportProfileProblems <- function(labels, out) {
 #' head(profileLogLikelihood(fit, "a", bounds = c(0, 2)))
 #' @export
 profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance = 1e-3,
-                                 initialGridSize = 10, includePenalty = TRUE, maxPoints = 500) {
+                                 initialGridSize = 10, includePenalty = TRUE, maxPoints = 500,
+                                 returnDerivatives = FALSE) {
   checkFitForInference(fit, "profileLogLikelihood()")
   columns <- parmColumns(fit, parm)
   aliased <- aliasedFlags(fit)[columns]
@@ -313,6 +319,7 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   checkScalar(initialGridSize, "initialGridSize", lower = 2, integer = TRUE)
   checkScalar(maxPoints, "maxPoints", lower = initialGridSize, integer = TRUE)
   checkFlag(includePenalty, "includePenalty")
+  checkFlag(returnDerivatives, "returnDerivatives")
   if (!is.null(x)) x <- checkNumericVector(x, "x")
   if (!is.null(bounds)) {
     bounds <- checkNumericVector(bounds, "bounds", 2)
@@ -328,8 +335,10 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
       points <- grid$points
       values <- grid$values
     }
-    data.frame(covariate = names(fit$coefficients)[column], point = points, value = values,
-               stringsAsFactors = FALSE)
+    out <- data.frame(covariate = names(fit$coefficients)[column], point = points,
+                      value = values, stringsAsFactors = FALSE)
+    if (returnDerivatives) out$derivative <- profileDerivatives(fit, column, points, includePenalty)
+    out
   })
   do.call(rbind, pieces)
 }

@@ -52,7 +52,7 @@ summary.argusFit <- function(object, ...) {
     nRows = object$nRows, nStrata = object$nStrata, dropped = object$dropped,
     coefficients = data.frame(covariate = names(object$coefficients),
                               estimate = unname(coef(object)),
-                              prior = object$priorType, variance = object$variance,
+                              prior = object$priorType, variance = columnVariances(object),
                               fixed = object$fixed & !aliasedFlags(object),
                               aliased = aliasedFlags(object), stringsAsFactors = FALSE)
   ), class = "summary.argusFit")
@@ -82,7 +82,7 @@ describePrior <- function(fit) {
   penalized <- fit$priorType != "none"
   if (!any(penalized)) return("flat prior")
   types <- unique(fit$priorType[penalized])
-  vars <- unique(fit$variance[penalized])
+  vars <- unique(columnVariances(fit)[penalized])
   sprintf("%s prior, variance %s%s", paste(types, collapse = "/"),
           if (length(vars) == 1) format(vars) else "per covariate",
           if (any(!penalized)) sprintf(" (%d unpenalized)", sum(!penalized)) else "")

@@ -47,6 +47,10 @@
 #'     optional `time` and `offset`) when given (entries of other rows are ignored), else for
 #'     the sorted distinct `rowId`s; each (rowId, covariateId) pair at most once. Covariates
 #'     the model does not have are ignored.
+#'   \item a database table of covariates (a dplyr table on a DBI connection, as in
+#'     [createData()]), with `outcomes` a data frame or a database table: read `batchSize`
+#'     rows at a time, sorted by `rowId` and `covariateId` by the database; the same numbers
+#'     as the same tables given as data frames.
 #'   \item a `matrix` or `Matrix::dgCMatrix` whose column names include every covariate of the
 #'     model (in any order; other columns are ignored). Without column names, the columns must
 #'     be the model's covariates in `coef()` order (the intercept excluded).
@@ -62,6 +66,7 @@
 #'   `time` and `offset`.
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
 #'   `newdata`.
+#' @param batchSize Number of rows read at a time from a database table `newdata`.
 #' @param times Non-negative times at which to give survival probabilities or cumulative
 #'   incidences.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
@@ -83,7 +88,8 @@ predict.argusFit <- function(object, newdata = NULL,
                              type = c("link", "response", "risk", "survival",
                                       "cumulativeIncidence"),
                              outcomes = NULL, time = NULL, offset = NULL, times = NULL,
-                             stratumId = NULL, ...) {
+                             stratumId = NULL, batchSize = 100000, ...) {
+  rejectCyclopsPredictArguments(...)
   rejectDots("predict()", ...)
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
@@ -97,8 +103,9 @@ predict.argusFit <- function(object, newdata = NULL,
   } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
     formulaRows(object, newdata, time, offset, stratumId,
                 needStrata = type %in% c("survival", "cumulativeIncidence"))
-  } else if (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata))) {
-    longRows(object, newdata, outcomes)
+  } else if (isDatabaseTable(newdata) ||
+             (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata)))) {
+    longRows(object, newdata, outcomes, checkBatchSize(batchSize))
   } else if (is.data.frame(newdata)) {
     stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
                 "(rowId, covariateId, covariateValue)"))
@@ -226,20 +233,31 @@ checkUniquePairs <- function(position, ids, rowIds) {
           ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
 }
 
-longRows <- function(fit, covariates, outcomes) {
-  covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
+longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
+  streamed <- isDatabaseTable(covariates)
+  if (!streamed) covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
+  if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
   if (is.null(outcomes)) {
-    rowIds <- sortedIds(covRowIds)
+    rowIds <- if (streamed) NULL else sortedIds(covRowIds)
     time <- NULL
     offset <- NULL
     strata <- NULL
   } else {
-    if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame")
+    if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
     needColumns(outcomes, "rowId", "outcomes")
     rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
     time <- checkNumericVector(outcomes$time, "outcomes$time")
     offset <- checkNumericVector(outcomes$offset, "outcomes$offset")
     strata <- rowStrataKeys(outcomes$stratumId, length(rowIds), "outcomes$stratumId")
+  }
+  if (streamed) {
+    streamedLinks <- streamLinks(fit, covariates, rowIds, batchSize)
+    rowIds <- streamedLinks$rowIds
+    link <- rep(interceptOf(fit), length(rowIds))
+    if (!is.null(offset)) link <- link + offset
+    link <- link + streamedLinks$sums
+    names(link) <- idLabel(rowIds)
+    return(list(link = link, time = time, strata = strata))
   }
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
   # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
@@ -254,11 +272,18 @@ longRows <- function(fit, covariates, outcomes) {
   n <- length(rowIds)
   link <- rep(interceptOf(fit), n)
   if (!is.null(offset)) link <- link + offset
-  if (any(keep)) {
-    sums <- rowsum(value[keep] * beta[keep], found$position[keep] + 1L)
-    at <- as.integer(rownames(sums))
-    link[at] <- link[at] + sums[, 1]
-  }
+  sums <- entrySums(value[keep], beta[keep], found$position[keep], ids[keep], fit)
+  link[sums$at] <- link[sums$at] + sums$sum
   names(link) <- idLabel(rowIds)
   list(link = link, time = time, strata = strata)
+}
+
+# Per row (0-based `position`), the sum of value * beta over its entries, added in the order
+# of the model's covariates whatever the order of the table (so that a data frame and a
+# database table, read sorted and in batches, give the same numbers). `at` is 1-based.
+entrySums <- function(value, beta, position, ids, fit) {
+  if (length(position) == 0) return(list(at = integer(0), sum = numeric(0)))
+  o <- order(position, match(ids, modelCovariates(fit)))
+  sums <- rowsum(value[o] * beta[o], position[o] + 1L)
+  list(at = as.integer(rownames(sums)), sum = sums[, 1])
 }

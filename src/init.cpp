@@ -9,9 +9,13 @@ SEXP argus_lookup_ids(SEXP, SEXP, SEXP);
 SEXP argus_first_duplicate(SEXP, SEXP);
 SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_design_appender(SEXP, SEXP, SEXP);
+SEXP argus_design_append(SEXP, SEXP, SEXP, SEXP);
+SEXP argus_design_finish(SEXP);
 SEXP argus_fit(SEXP, SEXP);
 SEXP argus_cross_validate(SEXP, SEXP, SEXP);
 SEXP argus_bootstrap(SEXP, SEXP, SEXP);
+SEXP argus_cv_fold_tasks(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_plan_folds(SEXP, SEXP);
 SEXP argus_cuda_info();
 SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP);
@@ -26,9 +30,13 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_first_duplicate", (DL_FUNC)&argus_first_duplicate, 2},
     {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 5},
     {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
+    {"argus_design_appender", (DL_FUNC)&argus_design_appender, 3},
+    {"argus_design_append", (DL_FUNC)&argus_design_append, 4},
+    {"argus_design_finish", (DL_FUNC)&argus_design_finish, 1},
     {"argus_fit", (DL_FUNC)&argus_fit, 2},
     {"argus_cross_validate", (DL_FUNC)&argus_cross_validate, 3},
     {"argus_bootstrap", (DL_FUNC)&argus_bootstrap, 3},
+    {"argus_cv_fold_tasks", (DL_FUNC)&argus_cv_fold_tasks, 6},
     {"argus_plan_folds", (DL_FUNC)&argus_plan_folds, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
     {"argus_hessian", (DL_FUNC)&argus_hessian, 5},

@@ -6,6 +6,23 @@
 
 using namespace Rcpp;
 
+namespace {
+
+List designList(const argus::BuiltDesign& built) {
+  const argus::DesignStorage& s = built.storage;
+  return List::create(
+      _["kinds"] = wrap(s.kinds),
+      _["rowStart"] = NumericVector(s.rowStart.begin(), s.rowStart.end()),
+      _["valueStart"] = NumericVector(s.valueStart.begin(), s.valueStart.end()),
+      _["rows"] = wrap(s.rows), _["values"] = wrap(s.values),
+      _["firstDuplicate"] = static_cast<double>(built.firstDuplicate),
+      _["duplicateRow"] = built.duplicateRow, _["duplicateColumn"] = built.duplicateColumn,
+      _["skippedEntries"] = static_cast<double>(built.skippedEntries),
+      _["zeroEntries"] = static_cast<double>(built.zeroEntries));
+}
+
+}  // namespace
+
 extern "C" SEXP argus_code_ids(SEXP idsSexp, SEXP isInteger64) {
   BEGIN_RCPP
   const bool i64 = as<bool>(isInteger64);
@@ -68,15 +85,36 @@ extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SE
   in.column = column.begin();
   in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
   in.addIntercept = as<bool>(addIntercept);
-  const argus::BuiltDesign built = argus::buildDesign(in);
-  const argus::DesignStorage& s = built.storage;
-  return List::create(
-      _["kinds"] = wrap(s.kinds),
-      _["rowStart"] = NumericVector(s.rowStart.begin(), s.rowStart.end()),
-      _["valueStart"] = NumericVector(s.valueStart.begin(), s.valueStart.end()),
-      _["rows"] = wrap(s.rows), _["values"] = wrap(s.values),
-      _["firstDuplicate"] = static_cast<double>(built.firstDuplicate),
-      _["skippedEntries"] = static_cast<double>(built.skippedEntries),
-      _["zeroEntries"] = static_cast<double>(built.zeroEntries));
+  return designList(argus::buildDesign(in));
+  END_RCPP
+}
+
+// The streamed design of a database covariates table (R/database_input.R): an appender held
+// by an external pointer, batches appended in column order, then the finished design.
+extern "C" SEXP argus_design_appender(SEXP nRows, SEXP nColumns, SEXP addIntercept) {
+  BEGIN_RCPP
+  return XPtr<argus::DesignAppender>(
+      new argus::DesignAppender(static_cast<std::int64_t>(as<double>(nRows)), as<int>(nColumns),
+                                as<bool>(addIntercept)),
+      true);
+  END_RCPP
+}
+
+extern "C" SEXP argus_design_append(SEXP appender, SEXP rowSexp, SEXP columnSexp,
+                                    SEXP valueSexp) {
+  BEGIN_RCPP
+  XPtr<argus::DesignAppender> a(appender);
+  const IntegerVector row(rowSexp), column(columnSexp);
+  if (column.size() != row.size()) Rcpp::stop("row and column indices differ in length");
+  a->append(row.size(), row.begin(), column.begin(),
+            argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values"));
+  return R_NilValue;
+  END_RCPP
+}
+
+extern "C" SEXP argus_design_finish(SEXP appender) {
+  BEGIN_RCPP
+  XPtr<argus::DesignAppender> a(appender);
+  return designList(a->finish());
   END_RCPP
 }

@@ -69,13 +69,8 @@ List curveList(const argus::CrossValidationResult& r) {
                       _["values"] = values);
 }
 
-}  // namespace
-
-extern "C" SEXP argus_cross_validate(SEXP dataSexp, SEXP settingsSexp, SEXP cvSexp) {
-  BEGIN_RCPP
-  argus::bridge::DatasetBinding binding;
-  argus::bridge::bindDataset(List(dataSexp), &binding);
-  const List cv(cvSexp);
+argus::CrossValidationRequest cvRequest(const argus::bridge::DatasetBinding& binding,
+                                       SEXP settingsSexp, const List& cv) {
   argus::CrossValidationRequest req;
   req.fit = fitRequest(binding, List(settingsSexp));
   req.folds = foldPlan(binding.data, cv);
@@ -89,12 +84,78 @@ extern "C" SEXP argus_cross_validate(SEXP dataSexp, SEXP settingsSexp, SEXP cvSe
   req.settings.resetCoefficients = as<bool>(cv["resetCoefficients"]);
   req.settings.threads = as<int>(cv["threads"]);
   req.settings.messages = as<bool>(cv["messages"]);
+  return req;
+}
+
+// Fold task results as R's list(value, converged, cycles), and back.
+List foldTaskList(const std::vector<argus::FoldTaskResult>& results) {
+  const std::size_t n = results.size();
+  NumericVector value(n);
+  LogicalVector converged(n);
+  IntegerVector cycles(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    value[i] = results[i].value;
+    converged[i] = results[i].converged;
+    cycles[i] = results[i].cycles;
+  }
+  return List::create(_["value"] = value, _["converged"] = converged, _["cycles"] = cycles);
+}
+
+std::vector<argus::FoldTaskResult> foldTaskResults(const List& list) {
+  const NumericVector value(list["value"]);
+  const LogicalVector converged(list["converged"]);
+  const IntegerVector cycles(list["cycles"]);
+  if (converged.size() != value.size() || cycles.size() != value.size())
+    throw argus::ArgusError("fold task results differ in length");
+  std::vector<argus::FoldTaskResult> results(value.size());
+  for (R_xlen_t i = 0; i < value.size(); ++i)
+    results[i] = {value[i], converged[i] == TRUE, cycles[i]};
+  return results;
+}
+
+}  // namespace
+
+// cv$taskRunner, when given, is an R function(variance, start, tasks) returning the results
+// of fold tasks 0 .. tasks - 1 as foldTaskList() shapes them (R/future_tasks.R).
+extern "C" SEXP argus_cross_validate(SEXP dataSexp, SEXP settingsSexp, SEXP cvSexp) {
+  BEGIN_RCPP
+  argus::bridge::DatasetBinding binding;
+  argus::bridge::bindDataset(List(dataSexp), &binding);
+  const List cv(cvSexp);
+  argus::CrossValidationRequest req = cvRequest(binding, settingsSexp, cv);
+  if (cv.containsElementNamed("taskRunner") && !Rf_isNull(cv["taskRunner"])) {
+    const Function runner(cv["taskRunner"]);
+    req.taskRunner = [runner](double variance, const std::vector<double>& start,
+                              std::size_t tasks) {
+      return foldTaskResults(List(runner(variance, wrap(start), static_cast<double>(tasks))));
+    };
+  }
   argus::bridge::RProgressSink progress;
   const argus::CrossValidationResult r = argus::crossValidate(req, &progress);
   return List::create(_["variance"] = r.variance, _["score"] = r.score,
                       _["bracketed"] = r.bracketed, _["startingVariance"] = r.startingVariance,
                       _["folds"] = r.folds, _["repetitions"] = r.repetitions,
                       _["selectorType"] = selectorName(r.unit), _["curve"] = curveList(r));
+  END_RCPP
+}
+
+// Fold tasks `tasks` (0-based) of candidate `variance` from `start`: a share of one round of
+// argus_cross_validate()'s fold fits.
+extern "C" SEXP argus_cv_fold_tasks(SEXP dataSexp, SEXP settingsSexp, SEXP cvSexp,
+                                    SEXP varianceSexp, SEXP startSexp, SEXP tasksSexp) {
+  BEGIN_RCPP
+  argus::bridge::DatasetBinding binding;
+  argus::bridge::bindDataset(List(dataSexp), &binding);
+  const argus::CrossValidationRequest req = cvRequest(binding, settingsSexp, List(cvSexp));
+  const NumericVector taskIds(tasksSexp);
+  std::vector<std::size_t> tasks(taskIds.size());
+  for (R_xlen_t i = 0; i < taskIds.size(); ++i) {
+    if (!(taskIds[i] >= 0)) throw argus::ArgusError("fold task ids must not be negative");
+    tasks[i] = static_cast<std::size_t>(taskIds[i]);
+  }
+  argus::bridge::RProgressSink progress;
+  return foldTaskList(argus::runFoldTasks(req, as<double>(varianceSexp),
+                                          as<std::vector<double>>(startSexp), tasks, &progress));
   END_RCPP
 }
 
@@ -120,6 +181,8 @@ extern "C" SEXP argus_bootstrap(SEXP dataSexp, SEXP settingsSexp, SEXP bootSexp)
   argus::BootstrapRequest req;
   req.fit = fitRequest(binding, List(settingsSexp));
   req.replicates = as<int>(boot["replicates"]);
+  if (boot.containsElementNamed("firstReplicate"))
+    req.firstReplicate = as<int>(boot["firstReplicate"]);
   req.seed = seedOf(boot);
   req.unit = samplingUnit(as<std::string>(boot["selectorType"]));
   req.threads = as<int>(boot["threads"]);

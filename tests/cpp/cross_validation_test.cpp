@@ -260,5 +260,71 @@ TEST(Bootstrap, BitIdenticalForAnyNumberOfThreads) {
   EXPECT_EQ(one.unit, SamplingUnit::Stratum);
 }
 
+// A share of the replicates (firstReplicate) is those replicates of the whole run, so a run
+// spread over processes equals the one in a single process.
+TEST(Bootstrap, AShareOfTheReplicatesEqualsThemInTheWholeRun) {
+  auto problem = makeProblem({ModelType::Logistic});
+  BootstrapRequest req;
+  req.fit = penalizedRequest(*problem, PriorKind::Normal);
+  req.replicates = 6;
+  req.seed = 12;
+  req.keepCounts = true;
+  const BootstrapResult whole = runBootstrap(req);
+  req.firstReplicate = 2;
+  req.replicates = 3;
+  const BootstrapResult share = runBootstrap(req);
+  const std::size_t p = problem->nColumns();
+  const std::vector<double> middle(whole.beta.begin() + 2 * p, whole.beta.begin() + 5 * p);
+  EXPECT_TRUE(bitIdentical(share.beta, middle));
+  EXPECT_TRUE(std::equal(share.counts.begin(), share.counts.end(),
+                         whole.counts.begin() + 2 * whole.units));
+}
+
+// A FoldTaskRunner that hands each round to runFoldTasks() in two shares (as processes
+// would) gives the threaded result bit for bit, and runFoldTasks() is what the threads run.
+TEST(CrossValidate, FoldTasksRunElsewhereGiveTheThreadedResult) {
+  for (ModelType m : {ModelType::Logistic, ModelType::ConditionalPoisson, ModelType::Poisson}) {
+    for (SearchType type : {SearchType::Auto, SearchType::Grid}) {
+      SCOPED_TRACE(modelTypeName(m));
+      auto problem = makeProblem({m});
+      CrossValidationRequest threaded = cvRequest(*problem, PriorKind::Laplace, 2);
+      threaded.settings.search.type = type;
+      threaded.settings.search.gridSteps = 4;
+      CrossValidationRequest shared = threaded;
+      int rounds = 0;
+      shared.taskRunner = [&](double variance, const std::vector<double>& start,
+                              std::size_t tasks) {
+        ++rounds;
+        std::vector<std::size_t> first, second;
+        for (std::size_t t = 0; t < tasks; ++t) (t < tasks / 2 ? first : second).push_back(t);
+        CrossValidationRequest worker = threaded;
+        worker.settings.threads = 1;
+        std::vector<FoldTaskResult> out = runFoldTasks(worker, variance, start, first);
+        const std::vector<FoldTaskResult> rest = runFoldTasks(worker, variance, start, second);
+        out.insert(out.end(), rest.begin(), rest.end());
+        return out;
+      };
+      const CrossValidationResult a = crossValidate(threaded);
+      const CrossValidationResult b = crossValidate(shared);
+      ASSERT_EQ(a.curve.size(), b.curve.size()) << modelTypeName(m);
+      EXPECT_EQ(rounds, static_cast<int>(b.curve.size()));
+      EXPECT_EQ(std::memcmp(&a.variance, &b.variance, sizeof(double)), 0) << modelTypeName(m);
+      for (std::size_t i = 0; i < a.curve.size(); ++i) {
+        EXPECT_TRUE(bitIdentical(a.curve[i].values, b.curve[i].values)) << modelTypeName(m);
+        EXPECT_EQ(a.curve[i].cycles, b.curve[i].cycles);
+        EXPECT_EQ(a.curve[i].notConverged, b.curve[i].notConverged);
+      }
+    }
+  }
+}
+
+TEST(CrossValidate, FoldTaskIdsAreChecked) {
+  auto problem = makeProblem({ModelType::Logistic});
+  const CrossValidationRequest req = cvRequest(*problem, PriorKind::Normal, 1);
+  const std::vector<double> start(problem->nColumns(), 0.0);
+  EXPECT_THROW(runFoldTasks(req, 1.0, start, {8}), ArgusError);  // 4 folds x 2 repetitions
+  EXPECT_EQ(runFoldTasks(req, 1.0, start, {7}).size(), 1u);
+}
+
 }  // namespace
 }  // namespace argus

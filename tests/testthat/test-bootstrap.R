@@ -3,7 +3,7 @@
 
 # The replicate fits by hand: fitModel() with weights = counts x the fit's weights.
 refitByHand <- function(fit, data, counts, w = rep(1, nrow(counts))) {
-  prior <- createPrior(fit$priorType, variance = fit$variance)
+  prior <- createPrior(fit$priorType, variance = fit$priorVariance)
   t(apply(counts, 2, function(c) coef(fitModel(data, prior, fit$control, weights = c * w))))
 }
 

@@ -151,7 +151,7 @@ test_that("user weights are kept in the final refit after survival CV", {
 
 test_that("a Cox and a Fine-Gray bootstrap equal plain weighted refits", {
   refitByHand <- function(fit, data, counts, w = rep(1, nrow(counts))) {
-    prior <- createPrior(fit$priorType, variance = fit$variance)
+    prior <- createPrior(fit$priorType, variance = fit$priorVariance)
     t(apply(counts, 2, function(c) coef(fitModel(data, prior, fit$control, weights = c * w))))
   }
   for (model in c("cox", "fgr")) {

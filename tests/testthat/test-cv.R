@@ -22,7 +22,8 @@ test_that("cross-validation picks a variance near the known truth", {
                                                   lowerLimit = 1e-3, upperLimit = 10))
       expect_gt(fit$cv$variance, sim$tau2 / 5)
       expect_lt(fit$cv$variance, sim$tau2 * 5)
-      expect_identical(fit$variance, rep(fit$cv$variance, 40))
+      expect_identical(fit$priorVariance, rep(fit$cv$variance, 40))
+      expect_identical(fit$variance, fit$cv$variance)
     }
   }
   # Logistic regression, normal truth with variance 0.25.
@@ -217,7 +218,7 @@ test_that("cross-validation settings are checked", {
   expect_error(fitModel(d, cvPrior(), createControl(selectorType = "byPid")), "needs data with strata")
   expect_error(fitModel(d, cvPrior(), createControl(fold = 101)), "at least as many rows")
   expect_error(createControl(foldStratification = "events"), "should be one of")
-  expect_error(createControl(startingVariance = -1), "startingVariance")
+  expect_error(createControl(startingVariance = -2), "startingVariance")  # -1: data-based
   expect_error(createControl(resetCoefficients = NA), "resetCoefficients")
   expect_error(createControl(foldIds = c(1, NA, 2)), "foldIds")
   expect_error(createControl(foldIds = 1:4, cvRepetitions = 2), "cvRepetitions")

@@ -1,5 +1,6 @@
 #include "data/design_storage.h"
 
+#include <algorithm>
 #include <string>
 
 #include "common/errors.h"
@@ -67,6 +68,45 @@ std::vector<std::int64_t> countingSort(const std::vector<std::int64_t>& entries,
   return sorted;
 }
 
+void appendIntercept(DesignStorage& s) {
+  s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
+  s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
+  s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
+}
+
+// Appends column `j` from its kept entries sorted by row: dense above `denseFraction` of the
+// rows, else indicator when every value is 1, else sparse. Records the first entry that
+// repeats its predecessor's row.
+void storeColumn(const std::vector<DesignEntry>& entries, std::int32_t j, bool hasValues,
+                 double denseFraction, BuiltDesign* out) {
+  DesignStorage& s = out->storage;
+  bool allOnes = true;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    if (k > 0 && entries[k].row == entries[k - 1].row && out->firstDuplicate < 0) {
+      out->firstDuplicate = entries[k].index;
+      out->duplicateRow = entries[k].row;
+      out->duplicateColumn = j;
+    }
+    if (hasValues && entries[k].value != 1.0) allOnes = false;
+  }
+  ColumnKind kind = ColumnKind::Sparse;
+  if (static_cast<double>(entries.size()) > denseFraction * static_cast<double>(s.nRows)) {
+    kind = ColumnKind::Dense;
+    const std::size_t v0 = s.values.size();
+    s.values.resize(v0 + static_cast<std::size_t>(s.nRows), 0.0);
+    for (const DesignEntry& e : entries) s.values[v0 + e.row] = e.value;
+  } else {
+    kind = allOnes ? ColumnKind::Indicator : ColumnKind::Sparse;
+    for (const DesignEntry& e : entries) {
+      s.rows.push_back(e.row);
+      if (kind == ColumnKind::Sparse) s.values.push_back(e.value);
+    }
+  }
+  s.kinds.push_back(static_cast<int>(kind));
+  s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
+  s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
+}
+
 }  // namespace
 
 BuiltDesign buildDesign(const TripletInput& in) {
@@ -102,43 +142,95 @@ BuiltDesign buildDesign(const TripletInput& in) {
   DesignStorage& s = out.storage;
   s.nRows = in.nRows;
   s.rows.reserve(byColumn.size());
-  if (in.addIntercept) {
-    s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
-    s.rowStart.push_back(0);
-    s.valueStart.push_back(0);
-  }
+  if (in.addIntercept) appendIntercept(s);
+  std::vector<DesignEntry> column;
   for (std::int32_t j = 0; j < in.nColumns; ++j) {
-    const std::int64_t b = colStart[j], e = colStart[j + 1];
-    bool allOnes = true;
-    for (std::int64_t k = b; k < e; ++k) {
+    column.clear();
+    for (std::int64_t k = colStart[j]; k < colStart[j + 1]; ++k) {
       const std::int64_t entry = byColumn[k];
-      if (k > b && in.row[entry] == in.row[byColumn[k - 1]] && out.firstDuplicate < 0)
-        out.firstDuplicate = entry;
-      if (in.value && in.value[entry] != 1.0) allOnes = false;
+      column.push_back({in.row[entry], in.value ? in.value[entry] : 1.0, entry});
     }
-    const std::int64_t nnz = e - b;
-    ColumnKind kind = ColumnKind::Sparse;
-    if (static_cast<double>(nnz) > in.denseFraction * static_cast<double>(in.nRows)) {
-      kind = ColumnKind::Dense;
-      const std::size_t v0 = s.values.size();
-      s.values.resize(v0 + static_cast<std::size_t>(in.nRows), 0.0);
-      for (std::int64_t k = b; k < e; ++k) {
-        const std::int64_t entry = byColumn[k];
-        s.values[v0 + in.row[entry]] = in.value ? in.value[entry] : 1.0;
-      }
-    } else {
-      kind = allOnes ? ColumnKind::Indicator : ColumnKind::Sparse;
-      for (std::int64_t k = b; k < e; ++k) {
-        const std::int64_t entry = byColumn[k];
-        s.rows.push_back(in.row[entry]);
-        if (kind == ColumnKind::Sparse) s.values.push_back(in.value[entry]);
-      }
-    }
-    s.kinds.push_back(static_cast<int>(kind));
-    s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
-    s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
+    storeColumn(column, j, in.value != nullptr, in.denseFraction, &out);
   }
   return out;
+}
+
+DesignAppender::DesignAppender(std::int64_t nRows, std::int32_t nColumns, bool addIntercept,
+                               double denseFraction)
+    : nColumns_(nColumns), denseFraction_(denseFraction) {
+  ARGUS_REQUIRE(nRows > 0, "the data have no rows");
+  ARGUS_REQUIRE(nRows <= INT32_MAX, "more than 2^31 - 1 rows are not supported");
+  ARGUS_REQUIRE(nColumns >= 0, "the number of columns must not be negative");
+  out_.storage.nRows = nRows;
+  if (addIntercept) appendIntercept(out_.storage);
+  seen_.assign(static_cast<std::size_t>(nColumns), 0);
+}
+
+void DesignAppender::append(std::int64_t n, const std::int32_t* row, const std::int32_t* column,
+                            const double* value) {
+  for (std::int64_t e = 0; e < n; ++e, ++appended_) {
+    const std::int32_t c = column[e];
+    ARGUS_REQUIRE(c >= 0 && c < nColumns_, "covariate entry " + std::to_string(appended_ + 1) +
+                                           " refers to a column that does not exist");
+    if (c != current_) {
+      if (current_ >= 0) closeColumn();
+      ARGUS_REQUIRE(!seen_[c], "the entries of a covariate must arrive together (entry " +
+                                   std::to_string(appended_ + 1) + ")");
+      seen_[c] = 1;
+      current_ = c;
+    }
+    const std::int32_t r = row[e];
+    if (r < 0) { ++out_.skippedEntries; continue; }
+    ARGUS_REQUIRE(r < out_.storage.nRows, "covariate entry " + std::to_string(appended_ + 1) +
+                                              " refers to a row that does not exist");
+    const double v = value ? value[e] : 1.0;
+    if (v == 0.0) { ++out_.zeroEntries; continue; }
+    anyValue_ = anyValue_ || v != 1.0;
+    pending_.push_back({r, v, appended_});
+  }
+}
+
+void DesignAppender::closeColumn() {
+  std::stable_sort(pending_.begin(), pending_.end(),
+                   [](const DesignEntry& a, const DesignEntry& b) { return a.row < b.row; });
+  storeColumn(pending_, current_, anyValue_, denseFraction_, &out_);
+  arrival_.push_back(current_);
+  pending_.clear();
+  anyValue_ = false;
+}
+
+BuiltDesign DesignAppender::finish() {
+  if (current_ >= 0) closeColumn();
+  current_ = -1;
+  for (std::int32_t j = 0; j < nColumns_; ++j) {
+    if (seen_[j]) continue;
+    seen_[j] = 1;
+    current_ = j;
+    closeColumn();  // no entries: an empty column
+  }
+  bool inOrder = true;
+  for (std::size_t k = 0; k < arrival_.size() && inOrder; ++k)
+    inOrder = arrival_[k] == static_cast<std::int32_t>(k);
+  if (inOrder) return std::move(out_);
+  // Put the column blocks into index order (the intercept, if any, stays first).
+  const DesignStorage& s = out_.storage;
+  const std::size_t first = s.kinds.size() - arrival_.size();
+  std::vector<std::size_t> block(arrival_.size());
+  for (std::size_t k = 0; k < arrival_.size(); ++k) block[arrival_[k]] = first + k;
+  DesignStorage sorted;
+  sorted.nRows = s.nRows;
+  if (first == 1) appendIntercept(sorted);
+  for (std::size_t b : block) {
+    sorted.kinds.push_back(s.kinds[b]);
+    sorted.rows.insert(sorted.rows.end(), s.rows.begin() + s.rowStart[b],
+                       s.rows.begin() + s.rowStart[b + 1]);
+    sorted.values.insert(sorted.values.end(), s.values.begin() + s.valueStart[b],
+                         s.values.begin() + s.valueStart[b + 1]);
+    sorted.rowStart.push_back(static_cast<std::int64_t>(sorted.rows.size()));
+    sorted.valueStart.push_back(static_cast<std::int64_t>(sorted.values.size()));
+  }
+  out_.storage = std::move(sorted);
+  return std::move(out_);
 }
 
 }  // namespace argus

@@ -46,10 +46,48 @@ struct TripletInput {
 struct BuiltDesign {
   DesignStorage storage;
   std::int64_t firstDuplicate = -1;  // index of an entry repeating a (row, column) pair
+  std::int32_t duplicateRow = -1;     // its row and (input) column
+  std::int32_t duplicateColumn = -1;
   std::int64_t skippedEntries = 0;   // entries whose row was -1 (rows dropped upstream)
   std::int64_t zeroEntries = 0;      // explicit zeros, which carry no information
 };
 
 BuiltDesign buildDesign(const TripletInput& input);
+
+// One kept covariate entry of a column: its row, value and index among the input's entries.
+struct DesignEntry {
+  std::int32_t row;
+  double value;
+  std::int64_t index;
+};
+
+// The same design from entries streamed in column by column: all entries of a column arrive
+// together (as a covariates table sorted by covariate id gives them), rows in any order
+// within a column (each column is sorted on its own, O(nnz_j log nnz_j)). Only one column's
+// entries are held besides the storage, so memory is the design's own; columns that arrive
+// out of index order (labels that the database collates otherwise) cost one copy of the
+// storage in finish(). Entries mean what TripletInput's do (row -1: skipped; value nullptr:
+// all 1); entry indices count every entry appended.
+class DesignAppender {
+ public:
+  DesignAppender(std::int64_t nRows, std::int32_t nColumns, bool addIntercept,
+                 double denseFraction = 0.25);
+  void append(std::int64_t n, const std::int32_t* row, const std::int32_t* column,
+              const double* value);
+  BuiltDesign finish();  // columns that got no entry are empty
+
+ private:
+  void closeColumn();
+
+  std::int32_t nColumns_;
+  double denseFraction_;
+  std::int32_t current_ = -1;   // the column being received (-1: none yet)
+  std::int64_t appended_ = 0;   // entries appended so far
+  std::vector<unsigned char> seen_;    // columns received so far
+  std::vector<std::int32_t> arrival_;  // columns in the order they were stored
+  std::vector<DesignEntry> pending_;  // its kept entries
+  bool anyValue_ = false;       // a value other than 1 in the pending column
+  BuiltDesign out_;
+};
 
 }  // namespace argus

@@ -20,6 +20,7 @@ std::vector<std::int32_t> resampleCounts(std::int64_t nUnits, std::uint64_t seed
 BootstrapResult runBootstrap(const BootstrapRequest& req, ProgressSink* progress) {
   ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
   ARGUS_REQUIRE(req.replicates >= 1, "at least one bootstrap replicate is needed");
+  ARGUS_REQUIRE(req.firstReplicate >= 0, "the first replicate must not be negative");
   ARGUS_REQUIRE(req.threads >= 1, "threads must be at least 1");
   const Dataset& data = *req.fit.data;
   validateDataset(data, req.fit.weights);
@@ -36,7 +37,7 @@ BootstrapResult runBootstrap(const BootstrapRequest& req, ProgressSink* progress
 
   auto replicate = [&](std::size_t b, ProgressSink* sink) {
     const std::vector<std::int32_t> counts =
-        resampleCounts(result.units, req.seed, static_cast<int>(b));
+        resampleCounts(result.units, req.seed, req.firstReplicate + static_cast<int>(b));
     std::vector<double> weights(static_cast<std::size_t>(n));
     for (std::int64_t r = 0; r < n; ++r)
       weights[r] = counts[unitOfRow(data, result.unit, r)] * (req.fit.weights ? req.fit.weights[r] : 1.0);

@@ -20,6 +20,9 @@ namespace argus {
 struct BootstrapRequest {
   FitRequest fit;  // data, user weights, prior (the chosen variance), start, fixed, control
   int replicates = 200;
+  // The replicates run are firstReplicate .. firstReplicate + replicates - 1: a share of a
+  // larger run (spread over processes), each replicate the same as in the whole run.
+  int firstReplicate = 0;
   std::uint64_t seed = 0;
   SamplingUnit unit = SamplingUnit::Auto;
   int threads = 1;

@@ -103,6 +103,33 @@ bool allFinite(const std::vector<double>& v) {
   return true;
 }
 
+// Fold task `task` (repetition-major): the fit on the other folds from `start`, scored by
+// the predictive log-likelihood of the held-out rows.
+FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
+                           const std::vector<CoordinatePrior>& prior,
+                           const std::vector<double>& start, ProgressSink* sink) {
+  const int folds = req.folds.folds;
+  const int repetition = static_cast<int>(task / static_cast<std::size_t>(folds));
+  const int fold = static_cast<int>(task % static_cast<std::size_t>(folds));
+  std::vector<double> training, heldOut;
+  foldWeights(req.folds, repetition, fold, req.fit.weights, &training, &heldOut);
+  FitRequest fitRequest = req.fit;
+  fitRequest.weights = training.data();
+  fitRequest.prior = prior;
+  fitRequest.start = start;
+  fitRequest.control.verbose = false;
+  fitRequest.control.threads = 1;  // the folds are what runs in parallel
+  fitRequest.keepLinearPredictor = true;
+  const FitResult fit = fitCcd(fitRequest, sink);
+  FoldTaskResult result;
+  result.value = allFinite(fit.beta)
+                     ? predictiveLogLikelihoodAtEta(*req.fit.data, heldOut.data(), fit.eta)
+                     : std::nan("");
+  result.converged = fit.status == FitStatus::Success || fit.status == FitStatus::NoFiniteMle;
+  result.cycles = fit.iterations;
+  return result;
+}
+
 // The fits of one cross-validation run and their warm starts.
 //
 // Unless resetCoefficients, each candidate variance first gets a fit on all the data (the
@@ -119,7 +146,6 @@ class FoldFits {
  public:
   explicit FoldFits(const CrossValidationRequest& request)
       : req_(request),
-        folds_(request.folds.folds),
         tasks_(static_cast<std::size_t>(request.folds.folds * request.folds.repetitions())),
         base_(request.fit.start.empty()
                   ? std::vector<double>(request.fit.data->design.nColumns(), 0.0)
@@ -140,11 +166,22 @@ class FoldFits {
       if (allFinite(all.beta)) start = &(allData_[variance] = all.beta);
     }
     const auto foldsStarted = std::chrono::steady_clock::now();
-    runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
-      const FitResult fit = fitOne(i, prior, *start, sink, &out.values[i]);
-      converged[i] = fit.status == FitStatus::Success || fit.status == FitStatus::NoFiniteMle;
-      cycles[i] = fit.iterations;
-    }, progress);
+    if (req_.taskRunner) {
+      const std::vector<FoldTaskResult> results = req_.taskRunner(variance, *start, tasks_);
+      ARGUS_REQUIRE(results.size() == tasks_, "the fold task runner returned the wrong number of results");
+      for (std::size_t i = 0; i < tasks_; ++i) {
+        out.values[i] = results[i].value;
+        converged[i] = results[i].converged;
+        cycles[i] = results[i].cycles;
+      }
+    } else {
+      runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
+        const FoldTaskResult r = fitFoldTask(req_, i, prior, *start, sink);
+        out.values[i] = r.value;
+        converged[i] = r.converged;
+        cycles[i] = r.cycles;
+      }, progress);
+    }
     out.foldSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - foldsStarted).count();
     double sum = 0.0;
@@ -173,26 +210,6 @@ class FoldFits {
     return fitCcd(request, progress);
   }
 
-  FitResult fitOne(std::size_t task, const std::vector<CoordinatePrior>& prior,
-                   const std::vector<double>& start, ProgressSink* sink, double* score) const {
-    const int repetition = static_cast<int>(task / static_cast<std::size_t>(folds_));
-    const int fold = static_cast<int>(task % static_cast<std::size_t>(folds_));
-    std::vector<double> training, heldOut;
-    foldWeights(req_.folds, repetition, fold, req_.fit.weights, &training, &heldOut);
-    FitRequest fitRequest = req_.fit;
-    fitRequest.weights = training.data();
-    fitRequest.prior = prior;
-    fitRequest.start = start;
-    fitRequest.control.verbose = false;
-    fitRequest.control.threads = 1;  // the folds are what runs in parallel
-    fitRequest.keepLinearPredictor = true;
-    const FitResult fit = fitCcd(fitRequest, sink);
-    *score = allFinite(fit.beta)
-                 ? predictiveLogLikelihoodAtEta(*req_.fit.data, heldOut.data(), fit.eta)
-                 : std::nan("");
-    return fit;
-  }
-
   // The all-data solution at the evaluated variance nearest to `variance` in log scale (ties:
   // the larger variance); the request's start before any.
   const std::vector<double>& nearestSolution(double variance) const {
@@ -209,7 +226,6 @@ class FoldFits {
   }
 
   const CrossValidationRequest& req_;
-  const int folds_;
   const std::size_t tasks_;
   const std::vector<double> base_;
   std::map<double, std::vector<double>> allData_;  // all-data solutions by variance
@@ -264,6 +280,23 @@ CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressS
   result.score = outcome.score;
   result.bracketed = outcome.bracketed;
   return result;
+}
+
+std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& req, double variance,
+                                         const std::vector<double>& start,
+                                         const std::vector<std::size_t>& tasks,
+                                         ProgressSink* progress) {
+  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
+  validateDataset(*req.fit.data, req.fit.weights);
+  ARGUS_REQUIRE(start.size() == req.fit.data->design.nColumns(), "one start per covariate is required");
+  const std::size_t all = static_cast<std::size_t>(req.folds.folds * req.folds.repetitions());
+  for (std::size_t t : tasks) ARGUS_REQUIRE(t < all, "a fold task id is out of range");
+  const std::vector<CoordinatePrior> prior = withVariance(req.fit.prior, variance);
+  std::vector<FoldTaskResult> out(tasks.size());
+  runTasks(tasks.size(), std::max(1, req.settings.threads), [&](std::size_t i, ProgressSink* sink) {
+    out[i] = fitFoldTask(req, tasks[i], prior, start, sink);
+  }, progress);
+  return out;
 }
 
 }  // namespace argus

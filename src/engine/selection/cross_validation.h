@@ -33,6 +33,7 @@
 // The search moves by decades from there, so only the order of magnitude matters.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "selection/folds.h"
@@ -55,10 +56,25 @@ struct CrossValidationSettings {
   bool messages = false;          // one progress line per candidate variance
 };
 
+// One fold task's outcome: the held-out predictive log-likelihood of its fit, whether the
+// fit converged (Success or NoFiniteMle), and its CCD cycles.
+struct FoldTaskResult {
+  double value = 0.0;
+  bool converged = true;
+  int cycles = 0;
+};
+
+// Runs all fold tasks (ids 0 .. tasks - 1, repetition-major) of one candidate variance from
+// `start`, in place of the threads: to spread them over processes (each process calls
+// runFoldTasks() on its share). Each task's result does not depend on where it runs.
+using FoldTaskRunner = std::function<std::vector<FoldTaskResult>(
+    double variance, const std::vector<double>& start, std::size_t tasks)>;
+
 struct CrossValidationRequest {
   FitRequest fit;  // data, user weights, prior kinds, start, fixed, control, device
   FoldPlan folds;
   CrossValidationSettings settings;
+  FoldTaskRunner taskRunner;  // empty: the fold tasks run on settings.threads threads
 };
 
 struct CvEvaluation {
@@ -103,5 +119,13 @@ std::vector<CoordinatePrior> withVariance(std::vector<CoordinatePrior> prior, do
 
 CrossValidationResult crossValidate(const CrossValidationRequest& request,
                                     ProgressSink* progress = nullptr);
+
+// The fold tasks `tasks` of candidate `variance`, each fold fit started from `start` (the
+// all-data solution that crossValidate() hands to its FoldTaskRunner), on
+// request.settings.threads threads: exactly what crossValidate() computes for those tasks.
+std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& request, double variance,
+                                         const std::vector<double>& start,
+                                         const std::vector<std::size_t>& tasks,
+                                         ProgressSink* progress = nullptr);
 
 }  // namespace argus

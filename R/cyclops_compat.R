@@ -1,0 +1,149 @@
+# Calls written the incumbent's (Cyclops's) way: each either means the same in Argus or stops
+# with an error that names the Argus way. Nothing here runs with a different meaning.
+
+# predict(fit, newOutcomes =, newCovariates =): the incumbent's new data, on the response
+# scale; the Argus way names the table 'newdata' and the rows 'outcomes'.
+rejectCyclopsPredictArguments <- function(...) {
+  given <- names(as.list(substitute(list(...)))[-1])
+  cyclops <- intersect(given, c("newOutcomes", "newCovariates"))
+  if (length(cyclops) == 0) return(invisible())
+  stopf(paste("predict(): unused argument(s): %s. The incumbent's predict(fit, newOutcomes =",
+              "o, newCovariates = c) is predict(fit, newdata = c, outcomes = o, type =",
+              "\"response\") in Argus (predict() gives the link unless type = \"response\")"),
+        paste(given, collapse = ", "))
+}
+
+# Arguments of the incumbent's createControl() that Argus has under the same name with a
+# value the incumbent gives a special meaning, and the ones Argus has not.
+cyclopsControlArguments <- function(...) {
+  given <- list(...)
+  labels <- names(given) %||% rep("", length(given))
+  if (any(labels == ""))
+    stopf("createControl(): unused unnamed argument(s); give settings by name")
+  noEquivalent <- c(useKKTSwindle = "Argus has no KKT swindle (active-set screening)",
+                    tuneSwindle = "Argus has no KKT swindle (active-set screening)",
+                    maxBoundCount = "Argus's trust region needs no retry count",
+                    algorithm = "Argus fits by cyclic coordinate descent only (\"ccd\")",
+                    doItAll = "unused in the incumbent too; leave it out",
+                    syncCV = "unused in the incumbent too; leave it out",
+                    initialBoundType = "Argus's bound is set per coordinate; see 'initialBound'",
+                    autoSearch = "use cvType = \"auto\" or \"grid\"")
+  known <- c("minCVData", names(noEquivalent))
+  unknown <- setdiff(labels, known)
+  if (length(unknown))
+    stopf("createControl(): unused argument(s): %s", paste(unknown, collapse = ", "))
+  for (name in intersect(labels, names(noEquivalent))) {
+    value <- given[[name]]
+    if (name == "algorithm" && identical(value, "ccd")) next
+    stopf("createControl(): the incumbent's '%s' has no Argus equivalent: %s", name,
+          noEquivalent[[name]])
+  }
+  minCVData <- given$minCVData
+  if (!is.null(minCVData))
+    minCVData <- checkScalar(minCVData, "minCVData", lower = 1, integer = TRUE)
+  list(minCVData = minCVData)
+}
+
+# The incumbent's special values: startingVariance = -1 is "a data-based guess" (Argus:
+# NULL); threads = -1 is "as many as there are cores".
+cyclopsStartingVariance <- function(startingVariance) {
+  if (is.numeric(startingVariance) && identical(as.double(startingVariance), -1)) NULL
+  else startingVariance
+}
+
+cyclopsThreads <- function(threads) {
+  if (is.numeric(threads) && identical(as.double(threads), -1))
+    max(1L, parallel::detectCores(logical = TRUE), na.rm = TRUE)
+  else threads
+}
+
+# The incumbent names the intercept by the covariate id 0 (exclude = c(0) leaves the
+# intercept unpenalized). Where the data have an intercept and no covariate with id 0, a
+# numeric 0 names the intercept; with a covariate 0 as well, the id is ambiguous.
+interceptAsZero <- function(ids, data) {
+  if (is.null(ids) || !(is.numeric(ids) || isInteger64(ids)) || !data$hasIntercept) return(ids)
+  zero <- which(as.character(ids) == "0")
+  if (length(zero) == 0) return(ids)
+  if ("0" %in% data$columnNames)
+    stopf(paste("covariate id 0 is ambiguous: these data have a covariate 0 and an intercept",
+                "(the incumbent's id 0); name the intercept \"(Intercept)\""))
+  labels <- idLabel(ids)
+  labels[zero] <- "(Intercept)"
+  labels
+}
+
+# Per-column prior variances of a fit (fits made before 'priorVariance' existed kept them in
+# 'variance').
+columnVariances <- function(fit) fit$priorVariance %||% fit$variance
+
+# The incumbent's fields of a fit, with the incumbent's meanings: 'return_flag' (the status),
+# 'log_likelihood', 'estimation' (a data frame of column_label and estimate) and 'variance',
+# the prior's variance (the hyperparameter): the cross-validated one when the variance was
+# chosen by cross-validation, the given one(s) otherwise, NA when no covariate is penalized.
+cyclopsFitFields <- function(result, data, resolved, cv) {
+  penalized <- resolved$kind != 0L
+  variance <- if (!is.null(cv)) cv$variance
+              else if (!any(penalized)) NA_real_
+              else if (length(unique(resolved$variance[penalized])) == 1) resolved$variance[penalized][1]
+              else resolved$variance[penalized]
+  list(return_flag = result$status, log_likelihood = result$logLikelihood,
+       estimation = data.frame(column_label = data$columnNames, estimate = result$beta,
+                               stringsAsFactors = FALSE),
+       variance = variance)
+}
+
+# confint(overrideNoRegularization =): the incumbent refuses profile intervals of penalized
+# coefficients unless it is TRUE; Argus computes them (the same as TRUE). FALSE keeps the
+# incumbent's refusal.
+checkOverrideNoRegularization <- function(fit, columns, override) {
+  if (is.null(override)) return(invisible())
+  checkFlag(override, "overrideNoRegularization")
+  penalized <- fit$priorType[columns] != "none"
+  if (!override && any(penalized))
+    stopf(paste("confint(): %s %s penalized; with overrideNoRegularization = FALSE the",
+                "incumbent gives no interval for penalized coefficients (Argus profiles them",
+                "when overrideNoRegularization = TRUE or left out)"),
+          paste(names(fit$coefficients)[columns][penalized], collapse = ", "),
+          if (sum(penalized) == 1) "is" else "are")
+  invisible()
+}
+
+# runBootstrap(): the incumbent's argument names.
+cyclopsBootstrapArguments <- function(...) {
+  given <- names(as.list(substitute(list(...)))[-1]) %||% character(0)
+  if (length(given) == 0) return(invisible())
+  hints <- c(ciCoverage = "Argus calls the interval's coverage 'level'",
+             na.rm = paste("Argus leaves replicates whose fit broke down out of the summary",
+                           "(see $status)"),
+             outFileName = "Argus returns the replicates in $estimates",
+             treatmentId = "Argus bootstraps every coefficient")
+  known <- given[given %in% names(hints)]
+  stopf("runBootstrap(): unused argument(s): %s%s", paste(given, collapse = ", "),
+        if (length(known)) paste0(". ", paste(sprintf("'%s': %s", known, hints[known]),
+                                              collapse = "; ")) else "")
+}
+
+# The incumbent's profile derivatives (returnDerivatives = TRUE): at each point b, with the
+# coefficient held at b and the others refitted, the partial derivative of the
+# log-likelihood along the coefficient, plus that of its log prior when includePenalty.
+# Where the objective is the profiled one (includePenalty = TRUE), this is the slope of the
+# profile itself (the others are at their optimum).
+profileDerivatives <- function(fit, column, points, includePenalty) {
+  settings <- engineSettings(fit)
+  settings$threads <- 1L
+  fixed <- settings$fixed %||% rep(FALSE, length(fit$coefficients))
+  fixed[column] <- TRUE
+  settings$fixed <- fixed
+  kind <- fit$priorType[column]
+  variance <- columnVariances(fit)[column]
+  vapply(points, function(b) {
+    settings$start[column] <- b
+    refit <- .Call(argus_fit, fit$data, settings)
+    gradient <- .Call(argus_hessian, fit$data, settings, refit$beta, as.integer(column - 1L),
+                      FALSE)$gradient
+    prior <- if (!includePenalty || kind == "none") 0
+             else if (kind == "normal") -b / variance
+             else -sqrt(2 / variance) * sign(b)
+    gradient[1] + prior
+  }, 0)
+}

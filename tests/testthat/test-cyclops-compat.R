@@ -1,0 +1,205 @@
+# Calls written the incumbent's (Cyclops's) way: each gives the incumbent's meaning, as its
+# documentation states it, or stops with an error naming the Argus way. Expected values come
+# from the incumbent's definitions, computed here independently of Argus.
+
+compatCase <- function(seed = 5, n = 300) {
+  set.seed(seed)
+  x <- cbind(rbinom(n, 1, 0.4), rbinom(n, 1, 0.3), round(rnorm(n), 2))
+  y <- rbinom(n, 1, plogis(-0.4 + drop(x %*% c(0.8, -0.6, 0.5))))
+  at <- which(x != 0, arr.ind = TRUE)
+  outcomes <- data.frame(rowId = seq_len(n), y = y)
+  covariates <- data.frame(rowId = at[, 1], covariateId = c(11, 12, 13)[at[, 2]],
+                           covariateValue = x[at])
+  list(x = x, y = y, outcomes = outcomes, covariates = covariates,
+       data = createData(outcomes, covariates, modelType = "lr"))
+}
+
+test_that("predict(newOutcomes =, newCovariates =) stops and names the Argus call, which gives the incumbent's values", {
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("laplace", 1))
+  new <- 1:20
+  newOutcomes <- case$outcomes[rev(new), ]
+  newCovariates <- case$covariates[case$covariates$rowId %in% new, ]
+  expect_error(predict(fit, newOutcomes = newOutcomes, newCovariates = newCovariates),
+               "predict\\(fit, newdata = c, outcomes = o, type = \"response\"\\)")
+  # The incumbent: response scale (probabilities for lr), rows in the order of newOutcomes
+  # merged by rowId (sorted by rowId).
+  beta <- coef(fit)
+  expected <- stats::plogis(beta[[1]] + drop(case$x[new, ] %*% beta[-1]))
+  got <- predict(fit, newdata = newCovariates, outcomes = newOutcomes[order(newOutcomes$rowId), ],
+                 type = "response")
+  expect_equal(unname(got), expected, tolerance = 1e-12)
+  expect_identical(names(got), as.character(new))
+})
+
+test_that("exclude = c(0) is the intercept, as in the incumbent", {
+  case <- compatCase()
+  control <- createControl(tolerance = 1e-10)
+  byZero <- fitModel(case$data, createPrior("laplace", 0.05, exclude = c(0), forceIntercept = TRUE),
+                     control)
+  byName <- fitModel(case$data, createPrior("laplace", 0.05, exclude = "(Intercept)",
+                                            forceIntercept = TRUE), control)
+  penalized <- fitModel(case$data, createPrior("laplace", 0.05, forceIntercept = TRUE), control)
+  expect_identical(coef(byZero), coef(byName))
+  expect_identical(byZero$priorType, c("none", "laplace", "laplace", "laplace"))
+  expect_gt(abs(coef(byZero)[[1]] - coef(penalized)[[1]]), 1e-3)
+  both <- fitModel(case$data, createPrior("laplace", 0.05, exclude = c(0, 13), forceIntercept = TRUE),
+                   control)
+  expect_identical(both$priorType, c("none", "laplace", "laplace", "none"))
+  # a covariate whose id is 0 next to an intercept makes 0 ambiguous
+  zero <- case$covariates
+  zero$covariateId[zero$covariateId == 13] <- 0
+  data <- createData(case$outcomes, zero, modelType = "lr")
+  expect_error(fitModel(data, createPrior("laplace", 1, exclude = 0)), "covariate id 0 is ambiguous")
+  # without an intercept, 0 is an ordinary (absent) id
+  noIntercept <- createData(case$outcomes, case$covariates, modelType = "lr", addIntercept = FALSE)
+  expect_error(fitModel(noIntercept, createPrior("laplace", 1, exclude = 0)),
+               "'exclude' names covariate\\(s\\) not in the data: 0")
+})
+
+test_that("fit fields return_flag, log_likelihood, estimation and variance mean what the incumbent's do", {
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("laplace", 0.5))
+  expect_identical(fit$return_flag, "SUCCESS")
+  expect_identical(fit$log_likelihood, as.numeric(logLik(fit)))
+  expect_identical(fit$estimation$column_label, names(coef(fit)))
+  expect_identical(fit$estimation$estimate, unname(fit$coefficients))
+  expect_identical(fit$variance, 0.5)  # the hyperparameter, not the intercept's flat prior
+  cv <- fitModel(case$data, createPrior("laplace", useCrossValidation = TRUE),
+                 createControl(fold = 5, seed = 3, cvType = "grid", lowerLimit = 0.01,
+                               upperLimit = 10, gridSteps = 4))
+  expect_identical(cv$variance, cv$cv$variance)
+  expect_identical(cv$variance[1], cv$cv$variance)
+  expect_identical(unname(cv$priorVariance[-1]), rep(cv$cv$variance, 3))
+  expect_true(is.na(fitModel(case$data)$variance))  # no penalized covariate: no hyperparameter
+  expect_identical(fitModel(case$data, createPrior("normal", c(1, 2, 3, 4)))$variance, c(2, 3, 4))
+})
+
+test_that("createControl() takes the incumbent's arguments with its meanings", {
+  case <- compatCase()
+  control <- createControl(maxIterations = 500, tolerance = 1e-7, convergenceType = "gradient",
+                           cvType = "grid", fold = 4, lowerLimit = 0.01, upperLimit = 20,
+                           gridSteps = 5, cvRepetitions = 2, minCVData = 100,
+                           noiseLevel = "silent", threads = 2, seed = 7,
+                           resetCoefficients = TRUE, startingVariance = -1,
+                           selectorType = "byRow", initialBound = 2, algorithm = "ccd")
+  expect_null(control$startingVariance)  # -1: a data-based starting variance
+  expect_identical(control$maxIterations, 500L)
+  fit <- fitModel(case$data, createPrior("laplace", useCrossValidation = TRUE), control)
+  # the incumbent's grid: gridSteps variances log-spaced from lowerLimit to upperLimit
+  expect_equal(sort(fit$cv$curve$variance), exp(seq(log(0.01), log(20), length.out = 5)),
+               tolerance = 1e-12)
+  expect_identical(c(fit$cv$folds, fit$cv$repetitions, fit$cv$seed), c(4L, 2L, 7))
+  expect_identical(fit$cv$curve$allDataCycles, rep(0L, 5))  # resetCoefficients: no warm starts
+  # minCVData: fewer sampling units than that refuse cross-validation
+  expect_error(fitModel(case$data, createPrior("laplace", useCrossValidation = TRUE),
+                        createControl(minCVData = 301)),
+               "insufficient data for cross-validation: 300 rows, fewer than minCVData = 301")
+  expect_identical(createControl(threads = -1)$threads,
+                   as.integer(max(1L, parallel::detectCores(), na.rm = TRUE)))
+  expect_error(createControl(useKKTSwindle = TRUE), "'useKKTSwindle' has no Argus equivalent")
+  expect_error(createControl(algorithm = "mm"), "'algorithm' has no Argus equivalent")
+  expect_error(createControl(startingVariance = -2), "'startingVariance' must be between")
+  expect_error(createControl(tolerence = 1), "createControl\\(\\): unused argument\\(s\\): tolerence")
+})
+
+test_that("createPrior() takes per-covariate types, exclude, forceIntercept and useCrossValidation", {
+  case <- compatCase()
+  control <- createControl(tolerance = 1e-10)
+  vector <- fitModel(case$data, createPrior(c("none", "laplace", "normal", "none"),
+                                            variance = c(1, 0.5, 0.7, 1)), control)
+  expect_identical(vector$priorType, c("none", "laplace", "normal", "none"))
+  expect_identical(unname(vector$priorVariance), c(1, 0.5, 0.7, 1))
+  forced <- fitModel(case$data, createPrior("normal", 0.01, forceIntercept = TRUE), control)
+  expect_identical(forced$priorType[1], "normal")
+  expect_lt(abs(coef(forced)[[1]]), abs(coef(vector)[[1]]))
+  expect_error(createPrior("hierarchical"), "'priorType' must be one of none, laplace, normal")
+})
+
+test_that("confint() with the incumbent's level, includePenalty and overrideNoRegularization", {
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("laplace", 2), createControl(tolerance = 1e-10))
+  expect_error(confint(fit, "11", overrideNoRegularization = FALSE), "11 is penalized")
+  override <- confint(fit, c("11", "12"), level = 0.9, includePenalty = TRUE,
+                      overrideNoRegularization = TRUE)
+  expect_identical(override, confint(fit, c("11", "12"), level = 0.9))
+  expect_identical(colnames(override), c("5 %", "95 %"))
+  # an unpenalized coefficient (the intercept) is profiled whatever the override
+  expect_identical(confint(fit, "(Intercept)", overrideNoRegularization = FALSE),
+                   confint(fit, "(Intercept)"))
+  expect_error(confint(fit, "11", rescale = TRUE), "unused argument\\(s\\): rescale")
+})
+
+test_that("profileLogLikelihood(returnDerivatives = TRUE) gives the slope of the profile", {
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("normal", 1), createControl(tolerance = 1e-12))
+  points <- c(0.2, 0.5, 0.9)
+  h <- 1e-4
+  profile <- profileLogLikelihood(fit, "11", x = points, returnDerivatives = TRUE)
+  expect_identical(names(profile), c("covariate", "point", "value", "derivative"))
+  up <- profileLogLikelihood(fit, "11", x = points + h)$value
+  down <- profileLogLikelihood(fit, "11", x = points - h)$value
+  expect_equal(profile$derivative, (up - down) / (2 * h), tolerance = 1e-5)
+  # at the estimate the profiled log posterior is flat
+  atEstimate <- profileLogLikelihood(fit, "11", x = coef(fit)[["11"]], returnDerivatives = TRUE)
+  expect_lt(abs(atEstimate$derivative), 1e-5)
+  # without the penalty: the log-likelihood's partial derivative, which at the estimate
+  # balances the normal prior's -b / variance
+  noPenalty <- profileLogLikelihood(fit, "11", x = coef(fit)[["11"]], includePenalty = FALSE,
+                                    returnDerivatives = TRUE)
+  expect_equal(noPenalty$derivative, coef(fit)[["11"]] / 1, tolerance = 1e-5)
+})
+
+test_that("runBootstrap() summary columns carry the incumbent's meanings", {
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("laplace", 1))
+  expect_error(runBootstrap(fit, replicates = 20, ciCoverage = 0.9),
+               "'ciCoverage': Argus calls the interval's coverage 'level'")
+  bs <- runBootstrap(fit, replicates = 40, level = 0.9, seed = 2)
+  samples <- bs$estimates
+  expect_identical(dim(samples), c(40L, 4L))
+  s <- bs$summary
+  # incumbent: original, bias = mean - original, std_err = sqrt(var), bpi_lower/upper quantiles
+  expect_equal(s$estimate, unname(coef(fit)))
+  expect_equal(s$bias, unname(colMeans(samples) - coef(fit)), tolerance = 1e-12)
+  expect_equal(s$se, unname(sqrt(apply(samples, 2, stats::var))), tolerance = 1e-12)
+  expect_equal(s$lower, unname(apply(samples, 2, stats::quantile, probs = 0.05)), tolerance = 1e-12)
+  expect_equal(s$upper, unname(apply(samples, 2, stats::quantile, probs = 0.95)), tolerance = 1e-12)
+})
+
+test_that("univariable correlation and separability, covariate ids and counts", {
+  case <- compatCase()
+  cors <- getUnivariableCorrelation(case$data)
+  expect_identical(names(cors), c("(Intercept)", "11", "12", "13"))
+  expect_true(is.nan(cors[["(Intercept)"]]))
+  expect_equal(unname(cors[-1]), as.vector(stats::cor(case$x, case$y)), tolerance = 1e-12)
+  strong <- getUnivariableCorrelation(case$data, threshold = 0.15)
+  expect_identical(names(strong), names(cors)[-1][abs(cors[-1]) >= 0.15])
+  expect_equal(getUnivariableCorrelation(case$data, covariates = 12), cors["12"])
+  # separability of indicators: a covariate present only in rows with y = 1 separates
+  outcomes <- data.frame(rowId = 1:8, y = c(1, 1, 0, 0, 1, 0, 1, 0))
+  covariates <- data.frame(rowId = c(1, 2, 5, 1, 3, 4, 6), covariateId = c(1, 1, 1, 2, 2, 2, 3),
+                           covariateValue = c(1, 1, 1, 1, 1, 1, 2.5))
+  data <- createData(outcomes, covariates, modelType = "lr")
+  expect_warning(sep <- getUnivariableSeparability(data), "NA for 3")
+  expect_identical(sep, c("(Intercept)" = FALSE, "1" = TRUE, "2" = FALSE, "3" = NA))
+  expect_identical(getUnivariableSeparability(data, covariates = c(0, 1)),
+                   c("(Intercept)" = FALSE, "1" = TRUE))
+  expect_error(getUnivariableCorrelation(createData(data.frame(rowId = 1:3, y = c(1, 0, 1),
+                                                              time = 1:3),
+                                                   data.frame(rowId = 1:3, covariateId = 1),
+                                                   modelType = "cox")),
+               "not defined for survival models")
+  # ids (integer64, the intercept as 0) and counts; dropped strata still count
+  ids <- getCovariateIds(case$data)
+  expect_true(bit64::is.integer64(ids))
+  expect_identical(as.character(ids), c("0", "11", "12", "13"))
+  expect_identical(getNumberOfCovariates(case$data), 4L)
+  expect_identical(getNumberOfRows(case$data), 300L)
+  sccs <- data.frame(rowId = 1:8, stratumId = rep(1:4, each = 2), y = c(1, 0, 0, 0, 0, 2, 1, 1),
+                     time = 1)
+  d <- createData(sccs, data.frame(rowId = c(1, 3, 6, 7), covariateId = 5), modelType = "sccs")
+  expect_identical(c(getNumberOfRows(d), getNumberOfStrata(d), d$nRows), c(8L, 4L, 6L))
+  expect_error(getCovariateIds(createData(x = case$x, y = case$y, modelType = "lr")),
+               "rather than giving numeric ids")
+})
