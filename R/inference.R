@@ -127,9 +127,21 @@ invertInformation <- function(H) {
 #' vcov(fit)
 #' @method vcov argusFit
 #' @export
-vcov.argusFit <- function(object, ...) {
+vcov.argusFit <- function(object, type = NULL, cluster = NULL, ...) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
+  # a cluster() term asks for the clustered sandwich, as in coxph
+  type <- match.arg(type %||% if (is.null(object$data$cluster)) "model" else "robust",
+                    c("model", "robust"))
+  if (!is.null(cluster) && type == "model")
+    stopf("'cluster' is for type = \"robust\"")
+  V <- modelVcov(object)
+  if (type == "model") return(V)
+  robustVariance(object, V, resolveCluster(object, cluster))
+}
+
+# inverse of minus the Hessian of the objective (see vcov.argusFit's details)
+modelVcov <- function(object) {
   aliased <- aliasedFlags(object)
   columns <- which(!object$fixed)
   laplace <- object$priorType[columns] == "laplace"
@@ -194,11 +206,14 @@ vcov.argusFit <- function(object, ...) {
 #' confint(fit, "a", method = "wald")
 #' @method confint argusFit
 #' @export
-confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
-                             includePenalty = TRUE, ...) {
+confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald", "robust"),
+                             includePenalty = TRUE, cluster = NULL, ...) {
   rejectDots("confint()", ...)
   checkFitForInference(object, "confint()")
   method <- match.arg(method)
+  if (!is.null(cluster) && method != "robust") stopf("'cluster' is for method = \"robust\"")
+  if (method != "robust")
+    warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
@@ -212,8 +227,9 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
                     paste(names(object$coefficients)[columns[userFixed]], collapse = ", ")),
             call. = FALSE)
   if (any(estimated)) {
-    limits[estimated, ] <- if (method == "wald") {
-      waldLimits(object, columns[estimated], level)
+    limits[estimated, ] <- if (method != "profile") {
+      waldLimits(object, columns[estimated], level,
+                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"))
     } else {
       profileLimits(object, columns[estimated], level, includePenalty)
     }
@@ -225,8 +241,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   limits
 }
 
-waldLimits <- function(fit, columns, level) {
-  V <- vcov(fit)
+waldLimits <- function(fit, columns, level, V) {
   labels <- names(fit$coefficients)[columns]
   se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
   z <- stats::qnorm((1 + level) / 2)
@@ -344,7 +359,7 @@ profileAt <- function(fit, column, points, includePenalty) {
 }
 
 defaultBounds <- function(fit, column) {
-  se <- sqrt(diag(suppressWarnings(vcov(fit))))[names(fit$coefficients)[column]]
+  se <- sqrt(diag(suppressWarnings(vcov(fit, type = "model"))))[names(fit$coefficients)[column]]
   if (!is.finite(se) || se <= 0)
     stopf("no standard error for '%s' to set default bounds; give 'bounds'",
           names(fit$coefficients)[column])
