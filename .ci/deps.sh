@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(r-base-dev r-cran-rcpp r-cran-rcppeigen r-cran-testthat r-cran-survival
           r-cran-matrix r-cran-mass r-cran-glmnet r-cran-cmprsk r-cran-bit64 r-cran-knitr
-          r-cran-rmarkdown pandoc cmake g++ make libgtest-dev)
+          r-cran-rmarkdown pandoc cmake g++ make libgtest-dev
+          r-cran-generics r-cran-sandwich r-cran-tibble)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
