@@ -104,7 +104,9 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        formula = NULL, data = NULL, stratumId = NULL, time = NULL,
                        weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
                        ties = NULL, censoringSurvival = NULL,
-                       censoringByStratum = FALSE) {
+                       censoringByStratum = FALSE, na.action = NULL, failcode = NULL) {
+  # `weights = iptw` may name a column of the formula's `data`, as in lm()
+  weights <- formulaWeights(substitute(weights), data, parent.frame())
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL
@@ -134,8 +136,12 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
     matrixInput(x, y, stratumId, time, weights, offset, modelType, addIntercept,
                 startTime = startTime, censoringSurvival = censoringSurvival)
   } else {
-    formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival)
+    formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival,
+                 na.action, failcode)
   }
+  if (!is.null(failcode) && modelType != "fgr") stopf("'failcode' is for modelType 'fgr'")
+  if (modelType == "fgr" && !routes[3]) input$y <- competingStatus(input$y, failcode)
+  if (!is.null(na.action) && !routes[3]) stopf("'na.action' is for the formula route")
   if (is.null(addIntercept)) addIntercept <- input$addIntercept %||% !hasStratumBaseline(modelType)
   input$ties <- ties
   input$censoringByStratum <- censoringByStratum
@@ -337,6 +343,8 @@ assembleData <- function(input, modelType, addIntercept) {
     weights = permute(rows$weights),
     offset = permute(rows$offset),
     startTime = permute(rows$startTime),
+    cluster = permute(input$cluster),
+    naAction = input$naAction,
     censoringSurvival = permute(rows$censoringSurvival),
     ties = input$ties %||% "breslow",
     censoringByStratum = isTRUE(input$censoringByStratum),

@@ -64,15 +64,22 @@ residuals.argusFit <- function(object, type = NULL, weighted = FALSE, ...) {
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",
                       c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
-    return(coxResiduals(object, type, weighted))
+    out <- coxResiduals(object, type, weighted)
+    return(if (type == "schoenfeld") out else padExcluded(object, out))
   }
   if (!(modelType %in% c("lr", "pr", "ls")))
     stopf(paste("residuals() is available for modelType 'lr', 'pr', 'ls' and 'cox', not '%s'",
                 "(a conditional or Fine-Gray model has no per-row fitted mean)"), modelType)
   type <- match.arg(type %||% "deviance", c("deviance", "pearson", "response", "working", "dfbeta"))
-  if (type == "dfbeta") return(dfbetaResiduals(object))
+  if (type == "dfbeta") return(padExcluded(object, dfbetaResiduals(object)))
   rows <- fitRows(object)
-  toUserOrder(object, glmResiduals(modelType, rows, type))
+  padExcluded(object, toUserOrder(object, glmResiduals(modelType, rows, type)))
+}
+
+# na.action = na.exclude: rows dropped for missing values come back as NA (stats::naresid).
+padExcluded <- function(fit, values) {
+  omitted <- fit$data$naAction
+  if (is.null(omitted)) values else stats::naresid(omitted, values)
 }
 
 glmResiduals <- function(modelType, rows, type) {
@@ -136,7 +143,7 @@ dfbetaResiduals <- function(fit) {
 #' @export
 fitted.argusFit <- function(object, ...) {
   rejectDots("fitted()", ...)
-  stats::predict(object, type = "response")
+  padExcluded(object, stats::predict(object, type = "response"))
 }
 
 #' @rdname residuals.argusFit
