@@ -60,15 +60,16 @@ tailSums <- function(key, v, times) {
 
 # Per event time: hazard jumps and x-weighted jumps for rows at risk that are not events at t
 # (H1, G1) and for the events at t (H2, G2), and the mean over sub-steps of the risk-set mean
-# (xbar: what a Schoenfeld residual subtracts).
+# (xbar: what a Schoenfeld residual subtracts), and the variance of the hazard increment V1
+# (d / S0^2, Efron: sum of (d/m) / den_k^2).
 efronSteps <- function(d, m, S0, S1, F0, F1, ties) {
   if (ties != "efron") {
     H <- d / S0
     xbar <- S1 / S0
-    return(list(H1 = H, H2 = H, G1 = xbar * H, G2 = xbar * H, xbar = xbar))
+    return(list(H1 = H, H2 = H, G1 = xbar * H, G2 = xbar * H, xbar = xbar, V1 = d / S0^2))
   }
   n <- length(d)
-  H1 <- H2 <- numeric(n)
+  H1 <- H2 <- V1 <- numeric(n)
   G1 <- G2 <- xbar <- matrix(0, n, ncol(S1))
   for (e in seq_len(n)) {
     f <- (seq_len(m[e]) - 1) / m[e]
@@ -78,11 +79,12 @@ efronSteps <- function(d, m, S0, S1, F0, F1, ties) {
               outer(f, F1[e, ])) / den
     H1[e] <- sum(jump)
     H2[e] <- sum((1 - f) * jump)
+    V1[e] <- sum(jump / den)  # the variance of the hazard increment, as survfit.coxph
     G1[e, ] <- colSums(jump * means)
     G2[e, ] <- colSums((1 - f) * jump * means)
     xbar[e, ] <- colMeans(means)
   }
-  list(H1 = H1, H2 = H2, G1 = G1, G2 = G2, xbar = xbar)
+  list(H1 = H1, H2 = H2, G1 = G1, G2 = G2, xbar = xbar, V1 = V1)
 }
 
 # Martingale, score and Schoenfeld residuals of every row (internal order), unweighted as

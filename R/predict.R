@@ -63,7 +63,7 @@
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
 #'   `newdata`.
 #' @param times Non-negative times at which to give survival probabilities or cumulative
-#'   incidences.
+#'   incidences; by default every event time of the fit.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
