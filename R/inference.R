@@ -307,7 +307,8 @@ reportProfileProblems <- function(labels, out) {
 #' @param includePenalty Count the prior in the profiled objective.
 #' @param maxPoints Largest number of points per coefficient of the adaptive grid.
 #' @return A data frame with columns `covariate`, `point` and `value`, sorted by coefficient
-#'   and point.
+#'   and point, of class `argusProfile` (attributes `estimate` and `maximum`, the objective at
+#'   the fit), which [plot.argusProfile()] draws.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -346,7 +347,10 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
     data.frame(covariate = names(fit$coefficients)[column], point = points, value = values,
                stringsAsFactors = FALSE)
   })
-  do.call(rbind, pieces)
+  # plot() marks the estimate and the interval: it needs the value at the fit
+  structure(do.call(rbind, pieces), class = c("argusProfile", "data.frame"),
+            estimate = fit$coefficients[columns],
+            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
 }
 
 profileAt <- function(fit, column, points, includePenalty) {
