@@ -19,8 +19,10 @@
 #'     `"lr"`, `"pr"`; `addIntercept = FALSE` with such a column is an error), or, for
 #'     conditional and survival models, where no intercept is identifiable, it is dropped
 #'     with a message.}
-#'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata and
-#'     `offset(...)` terms the offset.}
+#'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata,
+#'     `offset(...)` terms the offset, and a `cluster(id)` term the clusters of the robust
+#'     variance ([vcov.argusFit()]; it is not a covariate). `weights` may name a column of
+#'     `data` (`weights = iptw`), as in `lm()`.}
 #' }
 #' Rows need not be sorted: the engine orders them itself, and results come back in the
 #' user's covariate identifiers or column names.
@@ -92,6 +94,16 @@
 #'   distribution, computed inside with the row weights, as `cmprsk::crr` does.
 #' @param censoringByStratum Fine-Gray only: estimate one censoring distribution per stratum
 #'   instead of one over all rows.
+#' @param na.action Formula route: what to do with rows that have a missing value in a
+#'   variable the model uses (or in `weights`, `stratumId`, `time`): `NULL` (default) or
+#'   `na.fail`, an error; `na.omit`, drop them; `na.exclude`, drop them and give `NA` for
+#'   them in [residuals.argusFit()] and `fitted()` (as `glm`). Functions or their names.
+#'   Kept rows keep their row numbers as identifiers.
+#' @param failcode Fine-Gray only: the event of interest when the status has several causes
+#'   (as `cmprsk::crr`). A factor status (formula `Surv(time, cause)` or matrix-route `y`)
+#'   reads its first level as censoring, `failcode` (default: the second level) as the event
+#'   and every other level as competing; a numeric status keeps 0 as censoring, `failcode` is
+#'   the event and other codes compete.
 #' @return An object of class `argusData`.
 #' @examples
 #' outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 1, 0, 0, 1))
@@ -106,7 +118,9 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        ties = NULL, censoringSurvival = NULL,
                        censoringByStratum = FALSE, na.action = NULL, failcode = NULL) {
   # `weights = iptw` may name a column of the formula's `data`, as in lm()
-  weights <- formulaWeights(substitute(weights), data, parent.frame())
+  weightsExpr <- substitute(weights)
+  caller <- parent.frame()
+  weights <- tryCatch(weights, error = function(e) formulaWeights(weightsExpr, data, caller, e))
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL

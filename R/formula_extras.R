@@ -17,11 +17,12 @@ clusterTerm <- function(formula, data) {
   list(formula = update(formula, stats::as.formula(paste(". ~ . -", label))), cluster = values)
 }
 
-# The `weights` argument of createData()'s formula route: a vector, or an expression of the
-# columns of `data` (weights = iptw), evaluated there first and then where createData() was
-# called, as lm() does.
-formulaWeights <- function(expr, data, env) {
-  if (is.null(expr) || !is.data.frame(data)) return(eval(expr, env))
+# The `weights` argument of createData()'s formula route when it does not evaluate where
+# createData() was called: an expression of the columns of `data` (weights = iptw, as in lm).
+# (Evaluating the promise first keeps `weights = w` working when it is passed on through
+# helper functions, where the expression's own environment is not the caller's.)
+formulaWeights <- function(expr, data, env, error) {
+  if (!is.data.frame(data)) stop(error)
   eval(expr, data, env)
 }
 
@@ -48,9 +49,10 @@ competingStatus <- function(status, failcode) {
   ifelse(status == 0, 0, ifelse(status == failcode, 1, 2))
 }
 
-# Rows with a missing value in any variable the formula (or weights, strata, clusters) uses:
-# an error by default (na.action = NULL, as Argus has always done: a silent drop changes the
-# population), or dropped with na.action = na.omit / na.exclude (names or functions, as lm).
+# Rows with a missing value in any variable the formula (or weights, strata, times) uses:
+# kept by default (na.action = NULL or na.fail: the routes' checks then refuse them, naming
+# the column, as Argus has always done: a silent drop changes the population), or dropped
+# with na.action = na.omit / na.exclude (names or functions, as lm).
 # Returns the kept data and per-row vectors, and the omitted rows as an "omit" / "exclude"
 # object that residuals() and fitted() read (na.exclude pads their results with NA).
 omitMissingRows <- function(formula, data, vectors, na.action) {
@@ -62,14 +64,20 @@ omitMissingRows <- function(formula, data, vectors, na.action) {
       stopf("'na.action' must be na.omit, na.exclude or na.fail (or NULL)")
     na.action <- if (name == "na.fail") NULL else name
   }
+  if (is.null(na.action)) {
+    # covariates with missing values: say how to drop those rows (the response, times and
+    # weights have their own checks, which name them)
+    covariates <- intersect(all.vars(stats::delete.response(stats::terms(formula))), names(data))
+    bad <- if (length(covariates)) !stats::complete.cases(data[, covariates, drop = FALSE]) else FALSE
+    if (any(bad))
+      stopf(paste("%d row(s) of 'data' have missing covariate values (first: row %d); drop them",
+                  "with na.action = na.omit or na.exclude"), sum(bad), which(bad)[1])
+    return(list(data = data, vectors = vectors, naAction = NULL))
+  }
   used <- intersect(all.vars(formula), names(data))
   missing <- if (length(used)) !stats::complete.cases(data[, used, drop = FALSE]) else rep(FALSE, nrow(data))
   for (v in vectors) if (!is.null(v) && length(v) == nrow(data)) missing <- missing | is.na(v)
   if (!any(missing)) return(list(data = data, vectors = vectors, naAction = NULL))
-  if (is.null(na.action))
-    stopf(paste("%d row(s) of 'data' have missing values in the variables the model uses (first:",
-                "row %d); drop them with na.action = na.omit or na.exclude"), sum(missing),
-          which(missing)[1])
   omitted <- which(missing)
   names(omitted) <- rownames(data)[omitted]
   keep <- !missing

@@ -110,7 +110,21 @@ invertInformation <- function(H) {
 #' The Hessian comes from the engine (central differences of the analytic gradient, about
 #' 1e-12 relative error in the engine's tests), so it is available for every model type.
 #'
+#' **Robust** (`type = "robust"`): the sandwich `V S V`, with `V` the matrix above and `S`
+#' the sum of the outer products of the per-row score contributions (per cluster when
+#' `cluster` is given or the formula has a `cluster()` term): for `"lr"`, `"pr"` and `"ls"`
+#' `w (y - mu) x`, the HC0 sandwich of `sandwich::vcovHC(glm_fit, type = "HC0")` (clustered:
+#' `sandwich::vcovCL(type = "HC0", cadjust = FALSE)`); for `"cox"` the weighted score
+#' residuals, the variance of `coxph(robust = TRUE)` (or with `cluster()`). No small-sample
+#' factor is applied. It stays valid when the weights are not frequencies (inverse
+#' probability weights) and when rows within a cluster are dependent; the model-based one does
+#' not. Other model types: use [runBootstrap()].
+#'
 #' @param object An `argusFit` from [fitModel()].
+#' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By
+#'   default `"robust"` when the data have a `cluster()` term, as `coxph`, else `"model"`.
+#' @param cluster For `type = "robust"`: a cluster label for each row of the data (in the
+#'   order given to [createData()]); rows of a cluster share one score contribution.
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
 #' @return A symmetric matrix with row and column names. Coefficients that could not be
@@ -127,7 +141,7 @@ invertInformation <- function(H) {
 #' vcov(fit)
 #' @method vcov argusFit
 #' @export
-vcov.argusFit <- function(object, type = NULL, cluster = NULL, ...) {
+vcov.argusFit <- function(object, ..., type = NULL, cluster = NULL) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
   # a cluster() term asks for the clustered sandwich, as in coxph
@@ -185,13 +199,19 @@ modelVcov <- function(object) {
 #' confidence interval.
 #'
 #' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
-#' errors from [vcov.argusFit()].
+#' errors from [vcov.argusFit()]; **robust** (`method = "robust"`): the same with the robust
+#' (sandwich) standard errors of `vcov(type = "robust", cluster = cluster)`.
+#'
+#' With weights that are not whole numbers (inverse probability weights, say), the profile
+#' and Wald intervals treat the weights as frequencies and are too narrow: a warning says so
+#' and points to `method = "robust"` and [runBootstrap()].
 #'
 #' @param object An `argusFit`.
 #' @param parm Coefficients: names, covariate identifiers (data made from long tables) or
 #'   positions (matrix and formula routes). Default: all estimated coefficients.
 #' @param level Confidence level.
-#' @param method `"profile"` or `"wald"`.
+#' @param method `"profile"`, `"wald"` or `"robust"`.
+#' @param cluster For `method = "robust"`: cluster labels, one per row of the data.
 #' @param includePenalty Count the prior in the profiled objective (profile method only).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).

@@ -51,7 +51,7 @@
 #' summary(fit, type = "robust")$coefficients
 #' @method summary argusFit
 #' @export
-summary.argusFit <- function(object, level = 0.95, type = NULL, cluster = NULL, ...) {
+summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = NULL) {
   rejectDots("summary()", ...)
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   table <- coefficientTable(object, level, type, cluster)

@@ -46,6 +46,7 @@
 #'   plot(curves, col = 1:2, xlab = "days", ylab = "survival")
 #' }
 #' @name survfit.argusFit
+#' @method survfit argusFit
 survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 0.95,
                              conf.type = c("log", "log-log", "plain", "none"), ...) {
   rejectDots("survfit()", ...)
