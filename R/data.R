@@ -118,9 +118,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        ties = NULL, censoringSurvival = NULL,
                        censoringByStratum = FALSE, na.action = NULL, failcode = NULL) {
   # `weights = iptw` may name a column of the formula's `data`, as in lm()
-  weightsExpr <- substitute(weights)
-  caller <- parent.frame()
-  weights <- tryCatch(weights, error = function(e) formulaWeights(weightsExpr, data, caller, e))
+  if (namesColumns(substitute(weights), data))
+    weights <- eval(substitute(weights), data, parent.frame())
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL

@@ -17,13 +17,13 @@ clusterTerm <- function(formula, data) {
   list(formula = update(formula, stats::as.formula(paste(". ~ . -", label))), cluster = values)
 }
 
-# The `weights` argument of createData()'s formula route when it does not evaluate where
-# createData() was called: an expression of the columns of `data` (weights = iptw, as in lm).
-# (Evaluating the promise first keeps `weights = w` working when it is passed on through
-# helper functions, where the expression's own environment is not the caller's.)
-formulaWeights <- function(expr, data, env, error) {
-  if (!is.data.frame(data)) stop(error)
-  eval(expr, data, env)
+# Does createData()'s `weights` argument name columns of the formula's `data` (weights =
+# iptw, or iptw / 2)? Then it is evaluated there, as lm() does. Any other expression is
+# evaluated as usual, so `weights = w` passed on through helper functions still works.
+namesColumns <- function(expr, data) {
+  if (!is.data.frame(data) || !is.language(expr)) return(FALSE)
+  vars <- all.vars(expr)
+  length(vars) > 0 && all(vars %in% names(data))
 }
 
 # Fine-Gray's status from a factor or a multi-state code, as cmprsk::crr reads it with

@@ -7,11 +7,13 @@
 #   cox: w_i times the score residual of row i (R/cox_risk_sets.R), so V S V is
 #     coxph(robust = TRUE)'s variance, the sum of squared weighted dfbetas (per cluster with
 #     cluster()).
+#   fgr: the score of the weighted pseudo-likelihood plus the effect of each row on the
+#     estimated censoring distribution (R/fine_gray_variance.R), so V S V is cmprsk::crr's var.
 # No small-sample factor is applied (coxph applies none either).
 
 robustVariance <- function(fit, V, cluster) {
-  if (!(fit$modelType %in% c("lr", "pr", "ls", "cox")))
-    stopf(paste("a robust variance is available for modelType 'lr', 'pr', 'ls' and 'cox', not",
+  if (!(fit$modelType %in% c("lr", "pr", "ls", "cox", "fgr")))
+    stopf(paste("a robust variance is available for modelType 'lr', 'pr', 'ls', 'cox' and 'fgr', not",
                 "'%s'; runBootstrap() gives bootstrap intervals for every model"), fit$modelType)
   keep <- !is.na(diag(V))
   labels <- rownames(V)[keep]
@@ -34,6 +36,7 @@ rowScores <- function(fit, X) {
     parts <- coxResidualParts(fit, X)
     return(parts$score * rows$weights)
   }
+  if (fit$modelType == "fgr") return(fineGrayScores(fit, X))
   mu <- switch(fit$modelType,
                lr = stats::plogis(rows$eta),
                pr = exp(rows$eta) * (rows$time %||% 1),

@@ -18,6 +18,12 @@ test_that("weights = a column name in the formula route, as lm()", {
     expect_equal(coef(fitModel(createData(y ~ a, data = df, modelType = "lr", weights = myWeights))),
                  coef(byName))
   })
+  # the column wins over a variable of the same name where createData() is called (as lm)
+  local({
+    iptw <- rep(1, 7)
+    expect_equal(coef(fitModel(createData(y ~ a, data = df, modelType = "lr", weights = iptw))),
+                 coef(byName))
+  })
   expect_error(createData(y ~ a, data = df, modelType = "lr", weights = nope), "nope")
 })
 

@@ -123,3 +123,24 @@ test_that("robust variance is refused where it is not implemented", {
   expect_error(vcov(fit, cluster = 1:50), "type = \"robust\"")
   expect_error(vcov(fit, type = "robust", cluster = 1:3), "one per row")
 })
+
+test_that("robust variance of a Fine-Gray fit equals cmprsk::crr's var (ties included)", {
+  skip_if_not_installed("cmprsk")
+  for (digits in c(NA, 2)) {
+    set.seed(8)
+    n <- 400
+    x <- cbind(a = rnorm(n), b = rbinom(n, 1, 0.5))
+    time <- rexp(n)
+    if (!is.na(digits)) time <- round(time, digits)
+    code <- sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3))
+    ref <- crrRef(time, code, x)
+    fit <- fitModel(createData(x = x, y = code, time = time, modelType = "fgr"),
+                    control = survivalControl())
+    expect_lt(max(abs(vcov(fit) - ref$invinf)), 1e-8)
+    expect_lt(max(abs(vcov(fit, type = "robust") - ref$var)), 1e-8)
+    # the two differ: the censoring distribution's estimation counts
+    expect_gt(max(abs(ref$var - ref$invinf)), 1e-4)
+  }
+  fitW <- fitModel(createData(x = x, y = code, time = time, weights = rep(1:2, n / 2), modelType = "fgr"))
+  expect_error(vcov(fitW, type = "robust"), "runBootstrap")
+})
