@@ -115,10 +115,13 @@ invertInformation <- function(H) {
 #' `cluster` is given or the formula has a `cluster()` term): for `"lr"`, `"pr"` and `"ls"`
 #' `w (y - mu) x`, the HC0 sandwich of `sandwich::vcovHC(glm_fit, type = "HC0")` (clustered:
 #' `sandwich::vcovCL(type = "HC0", cadjust = FALSE)`); for `"cox"` the weighted score
-#' residuals, the variance of `coxph(robust = TRUE)` (or with `cluster()`). No small-sample
-#' factor is applied. It stays valid when the weights are not frequencies (inverse
-#' probability weights) and when rows within a cluster are dependent; the model-based one does
-#' not. Other model types: use [runBootstrap()].
+#' residuals, the variance of `coxph(robust = TRUE)` (or with `cluster()`); for `"fgr"`
+#' (without weights, strata or a given `censoringSurvival`) the pseudo-likelihood scores plus
+#' the effect of each row on the estimated censoring distribution, `cmprsk::crr()`'s `var`.
+#' No small-sample factor is applied. It stays valid when the weights are not frequencies
+#' (inverse probability weights) and when rows within a cluster are dependent; the
+#' model-based one does not. Conditional models (`"clr"`, `"cpr"`, `"sccs"`): use
+#' [runBootstrap()].
 #'
 #' @param object An `argusFit` from [fitModel()].
 #' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By
