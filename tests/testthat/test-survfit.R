@@ -71,3 +71,16 @@ test_that("predict(type = \"survival\") without times gives every event time", {
   expect_equal(as.numeric(colnames(p)), eventTimes)
   expect_equal(p, predict(fit, data.frame(age = 60, sex = 1), type = "survival", times = eventTimes))
 })
+
+test_that("survfit() of a counting-process Cox fit equals survfit.coxph", {
+  skip_if_not_installed("survival")
+  b <- survival::bladder2
+  newdata <- data.frame(rx = c(1, 2), number = c(2, 1))
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(Surv(start, stop, event) ~ rx + number, b, ties = ties)
+    fit <- fitModel(createData(Surv(start, stop, event) ~ rx + number, data = b, modelType = "cox",
+                               ties = ties), control = survivalControl())
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata),
+                       survival::survfit(ref, newdata = newdata), label = paste(ties, "counting process"))
+  }
+})
