@@ -148,7 +148,10 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                                                   weights = weights,
                                                   censoringSurvival = censoringSurvival), na.action)
   data <- complete$data
-  list2env(complete$vectors, environment())
+  stratumId <- complete$vectors$stratumId
+  time <- complete$vectors$time
+  weights <- complete$vectors$weights
+  censoringSurvival <- complete$vectors$censoringSurvival
   tt <- terms(formula, specials = "strata", data = data)
   if (attr(tt, "response") == 0) stopf("the formula needs a response on its left-hand side")
   # cluster(id) names the clusters of the robust variance (R/formula_extras.R), not a covariate
