@@ -29,7 +29,10 @@
 #'   linear predictor: the bound on a step of `beta_j` starts at `initialBound / max(abs(x_j))`
 #'   (`initialBound` itself for indicator columns), so a covariate's scale does not decide
 #'   how many cycles its coefficient needs.
-#' @param device Where to fit: `"cpu"`, or `"cuda"` / `"cuda:N"` in a CUDA build.
+#' @param device Where to fit: `"cpu"`; `"cuda"` / `"cuda:N"` in a CUDA build; `"emulated"` in a
+#'   build made with `ARGUS_CUDA=emulate` (the device algorithm on the CPU, for testing);
+#'   `"auto"`, a GPU for large problems where one can take the model, else the CPU (see
+#'   [listDevices()]). A device that is not there is an error, never a silent fallback.
 #' @param cvType How cross-validation searches the variance: `"grid"` scores `gridSteps`
 #'   variances log-spaced from `lowerLimit` to `upperLimit`; `"auto"` starts at
 #'   `startingVariance`, moves by factors of 10 until the best variance is bracketed (at most
@@ -87,8 +90,9 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
   checkScalar(threads, "threads", lower = 1, upper = 1024, integer = TRUE)
   if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
   checkScalar(initialBound, "initialBound", lower = .Machine$double.xmin)
-  if (!is.character(device) || length(device) != 1 || !grepl("^(cpu|cuda(:[0-9]+)?)$", device))
-    stopf("'device' must be \"cpu\", \"cuda\" or \"cuda:N\"")
+  if (!is.character(device) || length(device) != 1 ||
+      !grepl("^(cpu|cuda(:[0-9]+)?|emulated|auto)$", device))
+    stopf("'device' must be \"cpu\", \"cuda\", \"cuda:N\", \"emulated\" or \"auto\"")
   cvType <- match.arg(cvType)
   selectorType <- match.arg(selectorType)
   checkScalar(fold, "fold", lower = 2, upper = .Machine$integer.max, integer = TRUE)

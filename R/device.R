@@ -1,11 +1,20 @@
-#' CUDA support
+#' Devices: CUDA, the emulated device and the CPU
 #'
 #' `hasCuda()` tells whether this installation was built with the CUDA backend and sees at
-#' least one GPU; `listDevices()` lists the devices that `createControl(device = )` accepts.
-#' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
-#' enables CUDA when `nvcc` is found and a GPU runs the configure probe).
+#' least one GPU. `listDevices()` lists the devices that `createControl(device = )` accepts,
+#' one row each: the CPU, every visible GPU (name, memory, compute capability) and, in a build
+#' made with `ARGUS_CUDA=emulate`, the emulated device (the device algorithm run on the CPU
+#' through Thrust's OpenMP backend, for testing it without a GPU). `device = "auto"` is always
+#' accepted: it takes a GPU when one is visible, the model has a CUDA runner and the design
+#' has at least a million stored entries, and the CPU otherwise.
 #'
-#' @return `hasCuda()`: `TRUE` or `FALSE`. `listDevices()`: a character vector.
+#' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
+#' enables CUDA when `nvcc` is found and a GPU runs the configure probe), `off`, or `emulate`.
+#'
+#' @return `hasCuda()`: `TRUE` or `FALSE`. `listDevices()`: a data frame with columns
+#'   `device` (the name `createControl()` takes), `kind` (`"cpu"`, `"cuda"` or
+#'   `"emulated"`), `name`, `memoryGiB` and `computeCapability` (`NA` where not a GPU).
+#'   `cudaBuildInfo()`: the raw list behind both.
 #' @examples
 #' hasCuda()
 #' listDevices()
@@ -19,7 +28,20 @@ hasCuda <- function() {
 #' @export
 listDevices <- function() {
   info <- .Call(argus_cuda_info)
-  c("cpu", if (info$deviceCount > 0) sprintf("cuda:%d", seq_len(info$deviceCount) - 1L))
+  n <- length(info$name)
+  rows <- data.frame(device = "cpu", kind = "cpu", name = "host CPU", memoryGiB = NA_real_,
+                     computeCapability = NA_character_, stringsAsFactors = FALSE)
+  if (n > 0)
+    rows <- rbind(rows, data.frame(device = sprintf("cuda:%d", seq_len(n) - 1L), kind = "cuda",
+                                   name = info$name, memoryGiB = info$memoryBytes / 2^30,
+                                   computeCapability = info$computeCapability,
+                                   stringsAsFactors = FALSE))
+  if (isTRUE(info$emulated))
+    rows <- rbind(rows, data.frame(device = "emulated", kind = "emulated",
+                                   name = sprintf("Thrust %s host backend", toupper(info$emulatedSystem)),
+                                   memoryGiB = NA_real_, computeCapability = NA_character_,
+                                   stringsAsFactors = FALSE))
+  rows
 }
 
 #' @rdname hasCuda

@@ -23,7 +23,15 @@ check "off: no CUDA object" bash -c '! grep -q "cuda_info.o" src/Makevars'
 check "off: no cudart" bash -c '! grep -q "lcudart" src/Makevars'
 check "off: every engine source is compiled" bash -c \
   'for f in $(grep -v "^#" src/engine/sources.txt); do grep -q "${f%.cpp}.o" src/Makevars || exit 1; done'
+check "off: the emulated device's stub" grep -q 'engine/device/emulated_device_stub.o' src/Makevars
 check "bad value is rejected" bash -c '! ARGUS_CUDA=maybe ./configure'
+if [ -f /usr/local/cuda/include/cccl/thrust/version.h ] || [ -n "${CUDA_HOME:-}" ]; then
+  ARGUS_CUDA=emulate ./configure >/dev/null
+  check "emulate: the emulated device object" grep -q 'engine/device/emulated_device.o:' src/Makevars
+  check "emulate: Thrust's OMP system" grep -q 'THRUST_DEVICE_SYSTEM_OMP' src/Makevars
+  check "emulate: no stub" bash -c '! grep -q "emulated_device_stub.o" src/Makevars'
+  check "emulate: no cudart" bash -c '! grep -q "lcudart" src/Makevars'
+fi
 
 if has_nvcc; then
   ARGUS_CUDA=on ./configure >/dev/null

@@ -1,4 +1,4 @@
-// Cycle extrapolation (solver/cpu_cycle_runner.h) must change how fast CCD gets to the
+// Cycle extrapolation (solver/likelihood_cycle_runner.h) must change how fast CCD gets to the
 // optimum, never which optimum: fits with and without it agree at a tight tolerance for every
 // survival model and prior, including coefficients that cross zero and Laplace coefficients
 // held at zero; and on the coupled survival design it saves cycles.

@@ -158,5 +158,5 @@ test_that("a CUDA device in a CPU-only build is refused with a message about CUD
   data <- createData(badOutcomes(), badCovariates(), modelType = "lr")
   expect_error(fitModel(data, control = createControl(device = "cuda")), "CUDA")
   expect_error(fitModel(data, control = createControl(device = "cuda:1")), "CUDA")
-  expect_false("cuda:0" %in% listDevices())
+  expect_false("cuda:0" %in% listDevices()$device)
 })

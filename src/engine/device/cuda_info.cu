@@ -17,4 +17,23 @@ int cudaDeviceCount() {
   return count;
 }
 
+std::vector<CudaDeviceInfo> cudaDevices() {
+  std::vector<CudaDeviceInfo> out;
+  const int count = cudaDeviceCount();
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    CudaDeviceInfo info;
+    info.name = prop.name;
+    info.memoryBytes = static_cast<double>(prop.totalGlobalMem);
+    info.major = prop.major;
+    info.minor = prop.minor;
+    out.push_back(info);
+  }
+  return out;
+}
+
 }  // namespace argus

@@ -1,9 +1,16 @@
 // CPU-only build: no CUDA runtime is linked. The CUDA build compiles cuda_info.cu instead.
+#include "common/errors.h"
 #include "device/compute_device.h"
 
 namespace argus {
 
 bool builtWithCuda() { return false; }
 int cudaDeviceCount() { return 0; }
+std::vector<CudaDeviceInfo> cudaDevices() { return {}; }
+std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset&,
+                                                 const double*) {
+  throw UnsupportedError("device '" + computeDeviceName(device) +
+                         "' was requested but Argus was built without CUDA");
+}
 
 }  // namespace argus

@@ -2,13 +2,22 @@
 
 #include "common/errors.h"
 #include "device/compute_device.h"
-#include "solver/cpu_cycle_runner.h"
+#include "device/emulated_device.h"
+#include "solver/likelihood_cycle_runner.h"
 
 namespace argus {
 
 ComputeDevice parseComputeDevice(const std::string& name) {
   ComputeDevice device;
   if (name == "cpu") return device;
+  if (name == "auto") {
+    device.kind = ComputeDevice::Kind::Auto;
+    return device;
+  }
+  if (name == "emulated") {
+    device.kind = ComputeDevice::Kind::Emulated;
+    return device;
+  }
   if (name == "cuda" || name.rfind("cuda:", 0) == 0) {
     device.kind = ComputeDevice::Kind::Cuda;
     if (name != "cuda") {
@@ -20,18 +29,48 @@ ComputeDevice parseComputeDevice(const std::string& name) {
     }
     return device;
   }
-  throw ArgusError("unknown device '" + name + "'; expected cpu, cuda or cuda:N");
+  throw ArgusError("unknown device '" + name + "'; expected cpu, cuda, cuda:N, emulated or auto");
 }
 
 std::string computeDeviceName(const ComputeDevice& device) {
   if (device.kind == ComputeDevice::Kind::Cpu) return "cpu";
+  if (device.kind == ComputeDevice::Kind::Emulated) return "emulated";
+  if (device.kind == ComputeDevice::Kind::Auto) return "auto";
   return "cuda:" + std::to_string(device.index);
 }
 
-std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,
+bool deviceSupportsModel(const Dataset& data) {
+  switch (data.model) {
+    case ModelType::LeastSquares:
+    case ModelType::Logistic:
+    case ModelType::Poisson:
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
+      return true;
+    case ModelType::ConditionalLogistic:
+      return data.ties == TieMethod::Breslow;
+    default:
+      return false;
+  }
+}
+
+ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {
+  if (device.kind != ComputeDevice::Kind::Auto) return device;
+  std::int64_t entries = 0;
+  for (const ColumnView& c : data.design.columns) entries += c.nnz;
+  ComputeDevice out;
+  if (kCudaRunnerValidated && builtWithCuda() && cudaDeviceCount() > 0 && deviceSupportsModel(data) &&
+      entries >= kAutoMinimumEntries)
+    out.kind = ComputeDevice::Kind::Cuda;
+  return out;
+}
+
+std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, const Dataset& data,
                                              const double* weights, int threads) {
+  const ComputeDevice device = resolveComputeDevice(requested, data);
   if (device.kind == ComputeDevice::Kind::Cpu)
-    return std::make_unique<CpuCycleRunner>(data, weights, threads);
+    return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+  if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedCycleRunner(data, weights);
   if (!builtWithCuda())
     throw UnsupportedError("device '" + computeDeviceName(device) +
                            "' was requested but Argus was built without CUDA "
@@ -39,8 +78,7 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const 
   if (device.index >= cudaDeviceCount())
     throw UnsupportedError("device '" + computeDeviceName(device) + "' is not visible (" +
                            std::to_string(cudaDeviceCount()) + " CUDA device(s) found)");
-  throw UnsupportedError("the CUDA cycle for model '" + modelTypeName(data.model) +
-                         "' is not implemented yet; use device = \"cpu\"");
+  return makeCudaCycleRunner(device, data, weights);
 }
 
 }  // namespace argus

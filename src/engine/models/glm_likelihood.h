@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
 #include "models/likelihood.h"
 
@@ -50,31 +51,27 @@ class GlmLikelihood final : public Likelihood {
 
   GradHess gradHess(std::size_t j) const override {
     if (isIntercept(j)) {
-      const InterceptSums s = interceptSums();
+      const GlmColumnSums s = interceptSums();
       return {s.g, -s.curv};
     }
     const ColumnView& c = column(j);
-    ColumnSums sums;
+    GlmColumnSums sums;
     switch (c.kind) {
       case ColumnKind::Indicator: sums = sumColumn<true>(c.rows, nullptr, c.nnz); break;
       case ColumnKind::Sparse: sums = sumColumn<false>(c.rows, c.values, c.nnz); break;
       default: sums = sumColumn<false>(nullptr, c.values, nRows()); break;  // dense
     }
-    sums.column = j;
-    sums.steps = steps_;
-    last_ = sums;
-    return {sums.g, sums.h};
+    last_.sums = sums;
+    last_.column = j;
+    last_.steps = steps_;
+    return {sums.g, -sums.x2Curv};
   }
 
   bool tracksGradHess(std::size_t j) const override { return isIntercept(j); }
 
   GradHess gradHessEstimate(std::size_t j) const override {
     if (!isIntercept(j)) return gradHess(j);
-    if (trackedStale_) {
-      tracked_ = interceptSums();
-      trackedStale_ = false;
-      drift_ = 0.0;
-    }
+    if (tracked_.stale) tracked_.setExact(interceptSums());
     return {tracked_.g, -tracked_.curv};
   }
 
@@ -83,18 +80,13 @@ class GlmLikelihood final : public Likelihood {
       ++steps_;
       shift_ += delta;
       expShift_ = Row::kUsesExp ? std::exp(shift_) : 1.0;
-      tracked_.g -= delta * (tracked_.curv + 0.5 * delta * tracked_.slope);
-      tracked_.curv += delta * tracked_.slope;
-      drift_ += std::fabs(delta);
-      if (drift_ > kExactAfter) trackedStale_ = true;
+      tracked_.interceptStep(delta);
       return;
     }
     // The column sums of the gradHess(j) call that chose this step, or fresh ones.
     if (last_.column != j || last_.steps != steps_) gradHess(j);
     ++steps_;
-    tracked_.g -= delta * (last_.xCurv + 0.5 * delta * last_.x2Slope);
-    tracked_.curv += delta * last_.xSlope;
-    if (std::fabs(delta) > kExactStep) trackedStale_ = true;
+    tracked_.columnStep(last_.sums, delta);
 
     const double unitFactor = Row::kUsesExp ? std::exp(delta) : 1.0;
     forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) {
@@ -140,8 +132,7 @@ class GlmLikelihood final : public Likelihood {
         squares += w * y * y;
         weight += w;
       }
-      if (!(weight > 0.0)) return 1.0;
-      return std::fmax(rss, 1e-16 * squares + 1e-300) / weight;
+      return leastSquaresDispersion(rss, squares, weight);
     }
   }
 
@@ -153,43 +144,21 @@ class GlmLikelihood final : public Likelihood {
   // (1e5 x 1000: 0.141 against 0.124 s) for the same cycles.
   bool extrapolatesCycles() const override { return false; }
   GradHess gradHessAlong(const std::vector<double>& d) const override {
-    const ColumnSums sums = sumColumn<false>(nullptr, d.data(), nRows());
-    return {sums.g, sums.h};
+    const GlmColumnSums sums = sumColumn<false>(nullptr, d.data(), nRows());
+    return {sums.g, -sums.x2Curv};
   }
   // One pass over the rows (RowReader): each row's block values, its derivatives once, then
   // the products of its nonzero values. O(N k + sum over rows of (nonzeros in the block)^2).
   bool fusesBlockHessian() const override { return true; }
   void blockGradHess(const std::vector<std::int32_t>& columns, std::vector<double>* g,
                      std::vector<double>* h) const override {
-    const std::size_t k = columns.size();
-    g->assign(k, 0.0);
-    h->assign(k * k, 0.0);
-    RowReader reader(data_.design, columns);
-    std::vector<double> row(k), x(k);
-    std::vector<std::size_t> at(k);
-    for (std::int64_t r = 0; r < nRows(); ++r) {
-      reader.read(r, row.data());
-      std::size_t n = 0;
-      for (std::size_t a = 0; a < k; ++a) {
-        if (row[a] == 0.0) continue;
-        x[n] = row[a];
-        at[n++] = a;
-      }
-      if (n == 0) continue;
-      const RowDerivatives d = derivatives(rows_[r]);
-      for (std::size_t i = 0; i < n; ++i) {
-        (*g)[at[i]] += x[i] * d.resid;
-        const double xc = x[i] * d.curv;
-        for (std::size_t m = 0; m <= i; ++m) (*h)[at[i] * k + at[m]] -= xc * x[m];
-      }
-    }
-    for (std::size_t a = 0; a < k; ++a)
-      for (std::size_t b = 0; b < a; ++b) (*h)[b * k + a] = (*h)[a * k + b];
+    glmBlockGradHess(data_.design, columns, [&](std::int64_t r) { return derivatives(rows_[r]); },
+                     g, h);
   }
 
   void stepAlong(const std::vector<double>& d, double alpha) override {
     ++steps_;
-    trackedStale_ = true;
+    tracked_.stale = 1;
     for (std::int64_t r = 0; r < nRows(); ++r) {
       GlmRowState& s = rows_[r];
       const double change = alpha * d[r];
@@ -199,27 +168,15 @@ class GlmLikelihood final : public Likelihood {
   }
 
  private:
-  // Recompute the intercept's running sums exactly after this much total intercept
-  // movement (the Taylor error grows as its cube: ~0.2% of C at 0.2), or after a single
-  // column step of this size. On bench/cpp this means ~20 O(N) passes in a fit, nearly all in
-  // the first cycle; 0.05 made it ~60 for the same cycles and result.
-  static constexpr double kExactAfter = 0.2;
-  static constexpr double kExactStep = 0.5;
   // Rows prefetched ahead of the gradient pass: a third off the pass in a micro-benchmark;
   // distances from 16 to 128 measured alike.
   static constexpr std::int64_t kPrefetch = 32;
 
-  struct InterceptSums {
-    double g = 0.0;      // sum_r resid_r
-    double curv = 0.0;   // sum_r curv_r
-    double slope = 0.0;  // sum_r slope_r
-  };
-  // Sums of the last gradHess() call: g, h, and those for the Taylor update of the
-  // intercept's sums (sum x curv, sum x slope, sum x^2 slope).
-  struct ColumnSums {
+  // The sums of the last gradHess() call, for the Taylor update of the intercept's sums.
+  struct LastColumn {
     std::size_t column = static_cast<std::size_t>(-1);
     std::uint64_t steps = 0;  // steps_ at that call
-    double g = 0.0, h = 0.0, xCurv = 0.0, xSlope = 0.0, x2Slope = 0.0;
+    GlmColumnSums sums;
   };
 
   bool isIntercept(std::size_t j) const { return column(j).kind == ColumnKind::Intercept; }
@@ -233,7 +190,7 @@ class GlmLikelihood final : public Likelihood {
   // with local accumulators (a lambda capturing them by reference kept them in memory) and
   // a prefetch kPrefetch entries ahead.
   template <bool kIndicator>
-  ColumnSums sumColumn(const std::int32_t* rows, const double* values, std::int64_t n) const {
+  GlmColumnSums sumColumn(const std::int32_t* rows, const double* values, std::int64_t n) const {
     const GlmRowState* state = rows_.data();
     double g = 0.0, curv = 0.0, slope = 0.0, x2Curv = 0.0, x2Slope = 0.0;
     for (std::int64_t k = 0; k < n; ++k) {
@@ -253,11 +210,12 @@ class GlmLikelihood final : public Likelihood {
         x2Slope += x * x * d.slope;
       }
     }
-    ColumnSums out;
+    // x = 1: x^2 curv and x^2 slope are curv and slope (glmEntrySums gives the same bits).
+    GlmColumnSums out;
     out.g = g;
-    out.h = kIndicator ? -curv : -x2Curv;
-    out.xCurv = curv;
-    out.xSlope = slope;
+    out.curv = curv;
+    out.slope = slope;
+    out.x2Curv = kIndicator ? curv : x2Curv;
     out.x2Slope = kIndicator ? slope : x2Slope;
     return out;
   }
@@ -270,8 +228,8 @@ class GlmLikelihood final : public Likelihood {
 #endif
   }
 
-  InterceptSums interceptSums() const {
-    InterceptSums sums;
+  GlmColumnSums interceptSums() const {
+    GlmColumnSums sums;
     for (std::int64_t r = 0; r < nRows(); ++r) {
       const RowDerivatives d = derivatives(rows_[r]);
       sums.g += d.resid;
@@ -282,10 +240,8 @@ class GlmLikelihood final : public Likelihood {
   }
 
   void resetTracking() {
-    tracked_ = interceptSums();
-    trackedStale_ = false;
-    drift_ = 0.0;
-    last_ = ColumnSums{};
+    tracked_.setExact(interceptSums());
+    last_ = LastColumn{};
   }
 
   void rebuildFromEta() override {
@@ -306,10 +262,8 @@ class GlmLikelihood final : public Likelihood {
   std::uint64_t steps_ = 0;
   // The intercept's running sums; gradHessEstimate() recomputes them when stale. These and
   // last_ are caches written by const calls: a likelihood belongs to one fit (one thread).
-  mutable InterceptSums tracked_;
-  mutable bool trackedStale_ = false;
-  mutable double drift_ = 0.0;  // total |intercept step| since tracked_ was exact
-  mutable ColumnSums last_;
+  mutable InterceptTracking tracked_;
+  mutable LastColumn last_;
 };
 
 }  // namespace argus

@@ -1,5 +1,7 @@
 #include "models/likelihood.h"
 
+#include <cmath>
+
 #include "common/errors.h"
 #include "models/conditional_likelihood.h"
 #include "models/glm_likelihood.h"
@@ -35,6 +37,18 @@ double Likelihood::weightedOutcomeEta() const {
   double sum = 0.0;
   for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * data_.outcomes.y[r] * eta_[r];
   return sum;
+}
+
+Likelihood::EtaMovement Likelihood::takeEtaMovement() {
+  const std::vector<double>& now = eta();
+  EtaMovement out;
+  if (etaMark_.size() != now.size()) etaMark_.assign(now.size(), 0.0);
+  for (std::size_t r = 0; r < now.size(); ++r) {
+    out.sumAbsEta += std::fabs(now[r]);
+    out.sumAbsChange += std::fabs(now[r] - etaMark_[r]);
+  }
+  etaMark_ = now;
+  return out;
 }
 
 std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights) {

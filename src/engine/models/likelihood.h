@@ -45,9 +45,9 @@ class Likelihood {
 
   // Derivatives along an eta change d (one value per row; a dense "column") and the step
   // eta += alpha d: what the solver needs to extrapolate a whole cycle's move (see
-  // CpuCycleRunner). Likelihoods that do not offer them say so, and are not extrapolated.
+  // LikelihoodCycleRunner). Likelihoods that do not offer them say so, and are not extrapolated.
   virtual bool supportsDirection() const { return false; }
-  // Whether the CPU cycle extrapolates its move along the direction (cpu_cycle_runner.h):
+  // Whether the CPU cycle extrapolates its move along the direction (likelihood_cycle_runner.h):
   // worth its O(N) passes where every coordinate moves every other's derivatives (survival).
   virtual bool extrapolatesCycles() const { return supportsDirection(); }
   virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
@@ -63,10 +63,18 @@ class Likelihood {
   void setEta(const std::vector<double>& eta);
 
   // eta as of the last reset() or refreshSums() (a likelihood may keep its working copy
-  // elsewhere between them, as the GLMs do).
-  const std::vector<double>& eta() const { return eta_; }
+  // elsewhere between them, as the GLMs do, or on a device, which copies it here on demand).
+  virtual const std::vector<double>& eta() const { return eta_; }
   // sum_r w_r y_r eta_r (same timing as eta()): the quantity the "gradient" criterion watches.
-  double weightedOutcomeEta() const;
+  virtual double weightedOutcomeEta() const;
+  // sum_r |eta_r| and sum_r |eta_r - mark_r| (same timing as eta()), then mark = eta: the
+  // "zhang" criterion's readouts, computed where eta lives (a cycle runner's reset() sets the
+  // mark by calling it once).
+  struct EtaMovement {
+    double sumAbsEta = 0.0;
+    double sumAbsChange = 0.0;
+  };
+  virtual EtaMovement takeEtaMovement();
 
  protected:
   // Rebuilds every per-row cache and running sum from eta.
@@ -84,6 +92,7 @@ class Likelihood {
   const double* weights_;
   const bool hasExposure_;
   std::vector<double> eta_;
+  std::vector<double> etaMark_;  // takeEtaMovement()'s reference
 };
 
 std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights);

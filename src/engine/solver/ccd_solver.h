@@ -53,7 +53,7 @@ struct ControlSettings {
   int maxIterations = 1000;
   ConvergenceType convergence = ConvergenceType::Gradient;
   double initialBound = 2.0;
-  // Extrapolate each cycle's move where the likelihood supports it (cpu_cycle_runner.h).
+  // Extrapolate each cycle's move where the likelihood supports it (likelihood_cycle_runner.h).
   bool extrapolate = true;
   // A Newton step on the intercept and dense columns after each sweep
   // (solver/block_newton.h). Off: plain CCD (the tests compare the two).

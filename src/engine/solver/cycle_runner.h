@@ -3,7 +3,7 @@
 // A CycleRunner owns the device-side state of one fit (eta, running sums, and for a device
 // implementation also beta, bounds and flags). The solver calls runCycle() once per cycle and
 // reads back a few scalars, so a CUDA runner can keep everything resident and do a whole
-// cycle without host round trips. The CPU runner (cpu_cycle_runner.h) is a loop over
+// cycle without host round trips. The CPU runner (likelihood_cycle_runner.h) is a loop over
 // coordinates; device/dispatch.h is the one place that picks an implementation.
 #pragma once
 
@@ -21,7 +21,7 @@ struct CycleState {
   std::vector<CoordinatePrior> prior;
   std::vector<unsigned char> fixed;
   // After the coordinate loop, try one step along the whole cycle's move (see
-  // cpu_cycle_runner.h): kept only when it raises the log posterior.
+  // likelihood_cycle_runner.h): kept only when it raises the log posterior.
   bool extrapolate = true;
   // After the coordinate loop, take a Newton step on the block of solver/block_newton.h.
   bool blockNewton = true;

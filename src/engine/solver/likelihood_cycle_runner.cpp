@@ -1,4 +1,4 @@
-#include "solver/cpu_cycle_runner.h"
+#include "solver/likelihood_cycle_runner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,47 +9,39 @@
 
 namespace argus {
 
-CpuCycleRunner::CpuCycleRunner(const Dataset& data, const double* weights, int threads)
-    : data_(data), likelihood_(makeLikelihood(data, weights)), block_(data, weights, likelihood_->fusesBlockHessian()) {
+LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* weights, int threads)
+    : data_(data),
+      likelihood_(makeLikelihood(data, weights)),
+      hostSweep_(std::make_unique<HostCoordinateSweep>(*likelihood_)),
+      sweep_(hostSweep_.get()),
+      block_(data, weights, likelihood_->fusesBlockHessian()) {
   likelihood_->setThreads(threads);
 }
 
-CycleReadout CpuCycleRunner::reset(const CycleState& state) {
+LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* weights,
+                                             std::unique_ptr<DeviceModel> model)
+    : data_(data),
+      sweep_(model.get()),
+      block_(data, weights, model->fusesBlockHessian()) {
+  likelihood_ = std::move(model);
+}
+
+CycleReadout LikelihoodCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
   previousDirection_.clear();
-  etaBefore_ = likelihood_->eta();
+  likelihood_->takeEtaMovement();  // the mark for the next readout's change
   return readout(0, ReadoutNeeds{});
 }
 
-CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
-                                      const ReadoutNeeds& needs) {
+CycleReadout LikelihoodCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
+                                             const ReadoutNeeds& needs) {
   const bool extrapolating = state.extrapolate && likelihood_->extrapolatesCycles();
   if (!extrapolating) previousDirection_.clear();
   if (extrapolating) {
     cycleStartEta_ = likelihood_->eta();  // current: reset() and refreshSums() sync it
     cycleStartBeta_ = state.beta;
   }
-  const std::int32_t f = plan.follower;
-  const bool follow = f >= 0 && !state.fixed[f] && likelihood_->tracksGradHess(f);
-  std::int64_t moved = 0;
-  for (const std::int32_t j : plan.coordinates) {
-    if (state.fixed[j]) continue;
-    const GradHess gh = likelihood_->gradHess(j);
-    double delta = newtonStep(gh, state.beta[j], state.prior[j]);
-    delta = trustRegionStep(delta, &state.bound[j]);
-    if (delta == 0.0) continue;
-    state.beta[j] += delta;
-    likelihood_->applyStep(j, delta);
-    ++moved;
-    if (!follow || j == f) continue;
-    // The follower (CyclePlan) re-steps from the likelihood's O(1) estimate of its g, h.
-    const GradHess gf = likelihood_->gradHessEstimate(f);
-    const double step =
-        followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
-    if (step == 0.0) continue;
-    state.beta[f] += step;
-    likelihood_->applyStep(f, step);
-  }
+  std::int64_t moved = sweep_->sweep(state, plan);
   likelihood_->refreshSums();
   if (state.blockNewton && block_.step(*likelihood_, state)) {
     ++moved;
@@ -60,7 +52,32 @@ CycleReadout CpuCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
   return readout(moved, needs);
 }
 
-OptimalityReport CpuCycleRunner::checkOptimality(const CycleState& state) {
+std::int64_t HostCoordinateSweep::sweep(CycleState& state, const CyclePlan& plan) {
+  const std::int32_t f = plan.follower;
+  const bool follow = f >= 0 && !state.fixed[f] && likelihood_.tracksGradHess(f);
+  std::int64_t moved = 0;
+  for (const std::int32_t j : plan.coordinates) {
+    if (state.fixed[j]) continue;
+    const GradHess gh = likelihood_.gradHess(j);
+    double delta = newtonStep(gh, state.beta[j], state.prior[j]);
+    delta = trustRegionStep(delta, &state.bound[j]);
+    if (delta == 0.0) continue;
+    state.beta[j] += delta;
+    likelihood_.applyStep(j, delta);
+    ++moved;
+    if (!follow || j == f) continue;
+    // The follower (CyclePlan) re-steps from the likelihood's O(1) estimate of its g, h.
+    const GradHess gf = likelihood_.gradHessEstimate(f);
+    const double step =
+        followerStep(newtonStep(gf, state.beta[f], state.prior[f]), &state.bound[f]);
+    if (step == 0.0) continue;
+    state.beta[f] += step;
+    likelihood_.applyStep(f, step);
+  }
+  return moved;
+}
+
+OptimalityReport LikelihoodCycleRunner::checkOptimality(const CycleState& state) {
   OptimalityReport report;
   const double dispersion = likelihood_->dispersion();
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
@@ -75,7 +92,7 @@ OptimalityReport CpuCycleRunner::checkOptimality(const CycleState& state) {
   return report;
 }
 
-std::vector<std::int32_t> CpuCycleRunner::aliasedColumns(const CycleState& state) {
+std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState& state) {
   std::vector<std::int32_t> inBlock, outside;
   std::vector<unsigned char> candidate(state.beta.size(), 0);
   for (const std::int32_t j : block_.candidates()) candidate[j] = 1;
@@ -93,7 +110,7 @@ std::vector<std::int32_t> CpuCycleRunner::aliasedColumns(const CycleState& state
   return out;
 }
 
-void CpuCycleRunner::extrapolate(CycleState& state) {
+void LikelihoodCycleRunner::extrapolate(CycleState& state) {
   constexpr double kMaxAlpha = 8.0;
   constexpr double kMinCosine = 0.9;
   const std::vector<double>& eta = likelihood_->eta();
@@ -159,17 +176,14 @@ void CpuCycleRunner::extrapolate(CycleState& state) {
   }
 }
 
-CycleReadout CpuCycleRunner::readout(std::int64_t moved, const ReadoutNeeds& needs) {
+CycleReadout LikelihoodCycleRunner::readout(std::int64_t moved, const ReadoutNeeds& needs) {
   CycleReadout out;
   if (needs.logLikelihood) out.logLikelihood = likelihood_->logLikelihood();
   if (needs.weightedOutcomeEta) out.weightedOutcomeEta = likelihood_->weightedOutcomeEta();
   if (needs.etaChange) {
-    const std::vector<double>& eta = likelihood_->eta();
-    for (std::size_t r = 0; r < eta.size(); ++r) {
-      out.sumAbsEta += std::fabs(eta[r]);
-      out.sumAbsEtaChange += std::fabs(eta[r] - etaBefore_[r]);
-    }
-    etaBefore_ = eta;
+    const Likelihood::EtaMovement m = likelihood_->takeEtaMovement();
+    out.sumAbsEta = m.sumAbsEta;
+    out.sumAbsEtaChange = m.sumAbsChange;
   }
   out.coordinatesMoved = moved;
   return out;

@@ -1,5 +1,7 @@
-// The CPU implementation of a CCD cycle: a loop over coordinates calling the likelihood's
-// per-coordinate interface and the shared step functors of priors/prior.h.
+// A CCD cycle over a Likelihood: the coordinate sweep (solver/coordinate_sweep.h), then the
+// once-per-cycle work below. On the CPU the likelihood is makeLikelihood()'s and the sweep
+// the host loop; a device model (device/device_model.h) is both a Likelihood, whose
+// per-cycle calls run on the device and return a few scalars, and a device-resident sweep.
 //
 // Cycle extrapolation. When the coordinates are coupled (Cox: every covariate moves the same
 // risk-set means), CCD converges linearly, each cycle repeating a shrunken copy of the last
@@ -20,15 +22,21 @@
 
 #include <memory>
 
+#include "device/device_model.h"
 #include "models/likelihood.h"
 #include "solver/block_newton.h"
+#include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
 
-class CpuCycleRunner final : public CycleRunner {
+class LikelihoodCycleRunner final : public CycleRunner {
  public:
-  CpuCycleRunner(const Dataset& data, const double* weights, int threads = 1);
+  // The CPU runner: makeLikelihood() and the host sweep.
+  LikelihoodCycleRunner(const Dataset& data, const double* weights, int threads = 1);
+  // A runner over a device model, which is its own sweep.
+  LikelihoodCycleRunner(const Dataset& data, const double* weights,
+                        std::unique_ptr<DeviceModel> model);
 
   CycleReadout reset(const CycleState& state) override;
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
@@ -44,8 +52,9 @@ class CpuCycleRunner final : public CycleRunner {
 
   const Dataset& data_;
   std::unique_ptr<Likelihood> likelihood_;
+  std::unique_ptr<HostCoordinateSweep> hostSweep_;  // the CPU's; null on a device
+  CoordinateSweep* sweep_;
   BlockNewton block_;
-  std::vector<double> etaBefore_;
   std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
 };
 

@@ -1,0 +1,187 @@
+// The device benchmark, engine only (no R): the papers' designs simulated in C++, each fitted
+// on the CPU and on a device in the same run, with ms per fit and per cycle and the largest
+// coefficient difference.
+//
+//   argus_bench_gpu DEVICE DESIGN [size] [columns] [reps]
+//     DEVICE  cuda | cuda:N | emulated
+//     DESIGN  sccs: `size` cases x `columns` drugs (paper 000; Laplace, variance 1)
+//             lr:   `size` rows x `columns` indicators at 5% (Laplace, variance 1)
+//             cox, fgr: not on the device yet (says so)
+//
+// bench/gpu/run.sh builds it and runs the designs of the issue.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "data/design_storage.h"
+#include "device/compute_device.h"
+#include "solver/ccd_solver.h"
+
+using namespace argus;
+
+namespace {
+
+struct Problem {
+  DesignStorage storage;
+  std::vector<double> y, time;
+  std::vector<std::int32_t> stratum;
+  std::vector<std::int64_t> stratumStart;
+  Dataset data;
+};
+
+// Indicator columns from per-column row lists (rows increasing).
+void addIndicators(DesignStorage& s, const std::vector<std::vector<std::int32_t>>& rowsOf) {
+  for (const auto& rows : rowsOf) {
+    s.kinds.push_back(static_cast<int>(ColumnKind::Indicator));
+    s.rows.insert(s.rows.end(), rows.begin(), rows.end());
+    s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
+    s.valueStart.push_back(0);
+  }
+}
+
+// SCCS: each case's observation period cut by 1-4 exposure eras into intervals (rows, one
+// stratum per case); drugs by Zipf popularity; 10 drugs with effects 0.2-1; 1 + Poisson(0.3)
+// events per case spread over its rows in proportion to time exp(x beta).
+void simulateSccs(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  std::vector<double> popularity(drugs), beta(drugs, 0.0);
+  for (int d = 0; d < drugs; ++d) popularity[d] = 1.0 / (d + 1.0);
+  std::discrete_distribution<int> pick(popularity.begin(), popularity.end());
+  for (int d = 0; d < std::min(10, drugs); ++d) beta[d] = 0.2 + 0.8 * unif(rng);
+  std::vector<std::vector<std::int32_t>> rowsOf(drugs);
+  std::int32_t row = 0;
+  for (std::int64_t c = 0; c < cases; ++c) {
+    const int eras = 1 + static_cast<int>(unif(rng) * 4);
+    const int rows = 1 + eras;  // unexposed time plus one interval per era
+    std::vector<double> weight(rows);
+    for (int k = 0; k < rows; ++k) {
+      const double t = 10.0 + std::floor(unif(rng) * 300.0);
+      double eta = 0.0;
+      if (k > 0) {
+        const int d = pick(rng);
+        rowsOf[d].push_back(row + k);
+        eta = beta[d];
+      }
+      pr->time.push_back(t);
+      pr->stratum.push_back(static_cast<std::int32_t>(c));
+      weight[k] = t * std::exp(eta);
+    }
+    std::vector<double> y(rows, 0.0);
+    std::discrete_distribution<int> where(weight.begin(), weight.end());
+    std::poisson_distribution<int> extra(0.3);
+    for (int e = 1 + extra(rng); e > 0; --e) y[where(rng)] += 1.0;
+    pr->y.insert(pr->y.end(), y.begin(), y.end());
+    row += rows;
+  }
+  DesignStorage& s = pr->storage;
+  s.nRows = row;
+  for (auto& rows : rowsOf) std::sort(rows.begin(), rows.end());
+  addIndicators(s, rowsOf);
+  pr->stratumStart.push_back(0);
+  for (std::int32_t r = 1; r < row; ++r)
+    if (pr->stratum[r] != pr->stratum[r - 1]) pr->stratumStart.push_back(r);
+  pr->stratumStart.push_back(row);
+  pr->data.model = ModelType::SelfControlledCaseSeries;
+  pr->data.outcomes.time = pr->time.data();
+  pr->data.outcomes.stratum = pr->stratum.data();
+  pr->data.outcomes.stratumStart = pr->stratumStart.data();
+  pr->data.outcomes.nStrata = static_cast<std::int32_t>(cases);
+}
+
+// lr: an intercept of -1 and `columns` indicators at 5%, 20 with effects of +-0.2-1.
+void simulateLr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  DesignStorage& s = pr->storage;
+  s.nRows = n;
+  s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
+  s.rowStart.push_back(0);
+  s.valueStart.push_back(0);
+  std::vector<double> eta(n, -1.0), beta(columns, 0.0);
+  for (int k = 0; k < 20 && k < columns; ++k) beta[k] = (k % 2 ? -1 : 1) * (0.2 + 0.8 * unif(rng));
+  std::vector<std::vector<std::int32_t>> rowsOf(columns);
+  std::geometric_distribution<std::int64_t> gap(0.05);
+  for (int j = 0; j < columns; ++j)
+    for (std::int64_t r = gap(rng); r < n; r += 1 + gap(rng)) {
+      rowsOf[j].push_back(static_cast<std::int32_t>(r));
+      eta[r] += beta[j];
+    }
+  addIndicators(s, rowsOf);
+  pr->y.resize(n);
+  for (std::int64_t r = 0; r < n; ++r) pr->y[r] = unif(rng) < 1.0 / (1.0 + std::exp(-eta[r])) ? 1.0 : 0.0;
+  pr->data.model = ModelType::Logistic;
+}
+
+FitResult fitOn(const Problem& pr, const std::string& device) {
+  FitRequest req;
+  req.data = &pr.data;
+  const std::size_t p = pr.data.design.nColumns();
+  req.prior.assign(p, CoordinatePrior{PriorKind::Laplace, 1.0});
+  if (pr.data.design.columns[0].kind == ColumnKind::Intercept) req.prior[0] = CoordinatePrior{};
+  req.device = parseComputeDevice(device);
+  return fitCcd(req);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: argus_bench_gpu DEVICE sccs|lr|cox|fgr [size] [columns] [reps]\n");
+    return 2;
+  }
+  const std::string device = argv[1], design = argv[2];
+  const std::int64_t size = argc > 3 ? static_cast<std::int64_t>(std::atof(argv[3])) : 100000;
+  const int columns = argc > 4 ? std::atoi(argv[4]) : 200;
+  const int reps = argc > 5 ? std::atoi(argv[5]) : 3;
+  if (design == "cox" || design == "fgr") {
+    std::printf("%s on %s: not on the device yet (src/engine/DESIGN.md, \"The device backend\")\n",
+                design.c_str(), device.c_str());
+    return 0;
+  }
+  Problem pr;
+  if (design == "sccs") {
+    simulateSccs(&pr, size, columns, 42);
+  } else if (design == "lr") {
+    simulateLr(&pr, size, columns, 42);
+  } else {
+    std::fprintf(stderr, "unknown design '%s'\n", design.c_str());
+    return 2;
+  }
+  pr.data.design = pr.storage.view();
+  pr.data.outcomes.y = pr.y.data();
+  std::int64_t entries = 0;
+  for (const ColumnView& c : pr.data.design.columns) entries += c.nnz;
+  std::printf("%s: %lld rows, %zu columns, %lld entries\n", design.c_str(),
+              static_cast<long long>(pr.data.nRows()), pr.data.design.nColumns(),
+              static_cast<long long>(entries));
+  FitResult on[2];
+  double ms[2];
+  const std::string devices[2] = {"cpu", device};
+  for (int d = 0; d < 2; ++d) {
+    std::vector<double> t;
+    for (int k = 0; k < reps; ++k) {
+      on[d] = fitOn(pr, devices[d]);
+      t.push_back(1000.0 * on[d].seconds);
+    }
+    ms[d] = median(t);
+    std::printf("  %-9s %s, %3d cycles, %9.1f ms per fit, %8.2f ms per cycle (median of %d)\n",
+                devices[d].c_str(), fitStatusName(on[d].status).c_str(), on[d].iterations, ms[d],
+                ms[d] / std::max(1, on[d].iterations), reps);
+  }
+  double diff = 0.0;
+  for (std::size_t j = 0; j < on[0].beta.size(); ++j)
+    diff = std::max(diff, std::fabs(on[0].beta[j] - on[1].beta[j]));
+  std::printf("  %s / cpu time per fit: %.2f; max |beta_device - beta_cpu| %.2g\n", device.c_str(),
+              ms[1] / ms[0], diff);
+  return 0;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The device benchmark in one command, on a machine with CMake (and nvcc + a GPU for the CUDA
+# runner; without a GPU it runs the emulated device, which measures nothing about GPUs but
+# checks the path). No R needed.
+#   bash bench/gpu/run.sh [cuda|emulated] [quick]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+device=${1:-}
+if [ -z "$device" ]; then
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then device=cuda; else device=emulated; fi
+fi
+if [ "$device" = "emulated" ]; then mode=emulate; dir=build/bench-emu; else mode=on; dir=build/bench-cuda; fi
+cmake -S . -B "$dir" -DARGUS_CUDA=$mode -DCMAKE_BUILD_TYPE=Release -DARGUS_BUILD_TESTS=OFF >/dev/null
+cmake --build "$dir" -j "$(nproc)" --target argus_bench_gpu >/dev/null
+bin="$dir/argus_bench_gpu"
+export OMP_WAIT_POLICY=passive
+if [ "${2:-}" = "quick" ]; then
+  "$bin" "$device" sccs 10000 200 3
+  "$bin" "$device" lr 100000 200 3
+  exit 0
+fi
+"$bin" "$device" sccs 100000 200 3
+"$bin" "$device" sccs 1000000 200 3   # paper 000's design
+"$bin" "$device" lr 100000 1000 3
+"$bin" "$device" lr 1000000 1000 3
+for design in cox fgr; do "$bin" "$device" $design; done

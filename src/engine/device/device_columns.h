@@ -1,0 +1,70 @@
+// The design's columns in device memory, and the view of one column's entries that device
+// functors read (ColumnEntries: k -> row, value).
+//
+// All columns' row indices and values are concatenated into two device arrays; the offsets
+// and kinds stay on the host as well, since the host enqueues each coordinate's work and
+// knows its size without asking the device.
+#pragma once
+
+#include <thrust/device_vector.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/host_device.h"
+#include "data/column.h"
+
+namespace argus {
+
+// Entry k of a column: row rows[k] (row k where rows is null: dense and intercept columns)
+// with value values[k] (1 where values is null: indicator and intercept columns).
+struct ColumnEntries {
+  const std::int32_t* rows = nullptr;
+  const double* values = nullptr;
+  ARGUS_HOST_DEVICE std::int64_t row(std::int64_t k) const { return rows ? rows[k] : k; }
+  ARGUS_HOST_DEVICE double value(std::int64_t k) const { return values ? values[k] : 1.0; }
+};
+
+class DeviceColumns {
+ public:
+  explicit DeviceColumns(const DesignView& design) : nRows_(design.nRows) {
+    std::vector<std::int32_t> rows;
+    std::vector<double> values;
+    for (const ColumnView& c : design.columns) {
+      kind_.push_back(c.kind);
+      rowStart_.push_back(static_cast<std::int64_t>(rows.size()));
+      valueStart_.push_back(static_cast<std::int64_t>(values.size()));
+      const bool hasRows = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+      const bool hasValues = c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense;
+      if (hasRows) rows.insert(rows.end(), c.rows, c.rows + c.nnz);
+      if (hasValues) values.insert(values.end(), c.values, c.values + c.nnz);
+      count_.push_back(hasRows ? c.nnz : nRows_);
+    }
+    rows_ = rows;
+    values_ = values;
+  }
+
+  ColumnKind kind(std::int32_t j) const { return kind_[j]; }
+  // Entries of column j (rows for dense and intercept columns).
+  std::int64_t count(std::int32_t j) const { return count_[j]; }
+  ColumnEntries entries(std::int32_t j) const {
+    ColumnEntries e;
+    const ColumnKind k = kind_[j];
+    if (k == ColumnKind::Indicator || k == ColumnKind::Sparse)
+      e.rows = thrust::raw_pointer_cast(rows_.data()) + rowStart_[j];
+    if (k == ColumnKind::Sparse || k == ColumnKind::Dense)
+      e.values = thrust::raw_pointer_cast(values_.data()) + valueStart_[j];
+    return e;
+  }
+  // Every row with value 1 (the intercept's entries).
+  static ColumnEntries all() { return ColumnEntries{}; }
+
+ private:
+  std::int64_t nRows_;
+  std::vector<ColumnKind> kind_;
+  std::vector<std::int64_t> rowStart_, valueStart_, count_;
+  thrust::device_vector<std::int32_t> rows_;
+  thrust::device_vector<double> values_;
+};
+
+}  // namespace argus

@@ -1,0 +1,107 @@
+// Small pieces every device model uses: raw pointers into device vectors, the sum functor,
+// the once-per-fit upload of the cycle state, and the eta readouts (sum w y eta and the eta
+// movement of the "zhang" criterion) computed where eta lives.
+#pragma once
+
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "common/host_device.h"
+#include "models/likelihood.h"
+#include "priors/prior.h"
+#include "solver/cycle_runner.h"
+
+namespace argus {
+namespace device {
+
+template <typename T>
+T* raw(thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
+template <typename T>
+const T* raw(const thrust::device_vector<T>& v) { return thrust::raw_pointer_cast(v.data()); }
+
+struct Plus {
+  ARGUS_HOST_DEVICE double operator()(double a, double b) const { return a + b; }
+};
+struct GradHessPlus {
+  ARGUS_HOST_DEVICE GradHess operator()(const GradHess& a, const GradHess& b) const {
+    return {a.g + b.g, a.h + b.h};
+  }
+};
+
+template <typename F>
+auto indexed(F f) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), f);
+}
+
+// beta, bounds and priors in device memory for one sweep (P values each way).
+struct DeviceCoefficients {
+  thrust::device_vector<double> beta, bound;
+  thrust::device_vector<CoordinatePrior> prior;
+  void upload(const CycleState& state) {
+    beta.assign(state.beta.begin(), state.beta.end());
+    bound.assign(state.bound.begin(), state.bound.end());
+    prior.assign(state.prior.begin(), state.prior.end());
+  }
+  void download(CycleState& state) const {
+    thrust::copy(beta.begin(), beta.end(), state.beta.begin());
+    thrust::copy(bound.begin(), bound.end(), state.bound.begin());
+  }
+};
+
+struct WeightedOutcomeEtaTerm {
+  const double* w;
+  const double* y;
+  const double* eta;
+  ARGUS_HOST_DEVICE double operator()(std::int64_t r) const { return w[r] * y[r] * eta[r]; }
+};
+
+struct MovementTerm {
+  const double* eta;
+  const double* mark;
+  ARGUS_HOST_DEVICE Likelihood::EtaMovement operator()(std::int64_t r) const {
+    return {fabs(eta[r]), fabs(eta[r] - mark[r])};
+  }
+};
+struct MovementPlus {
+  ARGUS_HOST_DEVICE Likelihood::EtaMovement operator()(const Likelihood::EtaMovement& a,
+                                                      const Likelihood::EtaMovement& b) const {
+    return {a.sumAbsEta + b.sumAbsEta, a.sumAbsChange + b.sumAbsChange};
+  }
+};
+
+// The readouts of an eta held on the device, in the CPU's order of summation.
+template <typename Prims>
+class EtaReadouts {
+ public:
+  explicit EtaReadouts(std::int64_t n) : n_(n), mark_(n, 0.0), out_(1), movement_(1) {}
+
+  double weightedOutcomeEta(const Prims& prims, const double* w, const double* y, const double* eta) const {
+    prims.reduceTo(indexed(WeightedOutcomeEtaTerm{w, y, eta}), n_, 0.0, Plus{}, raw(out_));
+    return out_[0];
+  }
+  Likelihood::EtaMovement take(const Prims& prims, const double* eta) {
+    prims.reduceTo(indexed(MovementTerm{eta, raw(mark_)}), n_, Likelihood::EtaMovement{},
+                   MovementPlus{}, raw(movement_));
+    thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, mark_.begin());
+    return movement_[0];
+  }
+  // eta copied to `host` (sized n).
+  void download(const double* eta, std::vector<double>& host) const {
+    thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, host.begin());
+  }
+
+ private:
+  std::int64_t n_;
+  thrust::device_vector<double> mark_;
+  mutable thrust::device_vector<double> out_;
+  thrust::device_vector<Likelihood::EtaMovement> movement_;
+};
+
+}  // namespace device
+}  // namespace argus

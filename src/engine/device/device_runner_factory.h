@@ -1,0 +1,47 @@
+// The device runner of a model on a given primitives backend: the one switch over models
+// that both device translation units (emulated_device.cpp, cuda_device.cu) instantiate.
+// Which models it covers is deviceSupportsModel() (compute_device.h); the others are an
+// UnsupportedError naming what is missing, never a silent CPU fallback.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/errors.h"
+#include "device/compute_device.h"
+#include "device/device_conditional_likelihood.h"
+#include "device/device_glm_likelihood.h"
+#include "models/glm_functors.h"
+#include "solver/likelihood_cycle_runner.h"
+
+namespace argus {
+
+template <typename Prims>
+std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const double* weights) {
+  auto over = [&](auto model) -> std::unique_ptr<CycleRunner> {
+    return std::make_unique<LikelihoodCycleRunner>(data, weights, std::move(model));
+  };
+  switch (data.model) {
+    case ModelType::LeastSquares:
+      return over(std::make_unique<DeviceGlmLikelihood<Prims, LeastSquaresRow>>(data, weights));
+    case ModelType::Logistic:
+      return over(std::make_unique<DeviceGlmLikelihood<Prims, LogisticRow>>(data, weights));
+    case ModelType::Poisson:
+      return over(std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights));
+    case ModelType::ConditionalPoisson:
+    case ModelType::SelfControlledCaseSeries:
+      return over(std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights));
+    case ModelType::ConditionalLogistic:
+      if (data.ties == TieMethod::Breslow)
+        return over(std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights));
+      throw UnsupportedError("the device cycle for clr with ties = \"" +
+                             std::string(data.ties == TieMethod::Exact ? "exact" : "efron") +
+                             "\" is not implemented yet; use ties = \"breslow\" or device = \"cpu\"");
+    default:
+      break;
+  }
+  throw UnsupportedError("the device cycle for model '" + modelTypeName(data.model) +
+                         "' is not implemented yet; use device = \"cpu\"");
+}
+
+}  // namespace argus

@@ -1,0 +1,38 @@
+// The coordinate loop of one CCD cycle, apart from the rest of the cycle.
+//
+// A cycle (solver/likelihood_cycle_runner.h) is a sweep over the plan's coordinates, then once
+// per cycle a refresh of the running sums, a block Newton step or an extrapolation, and the
+// readouts. The sweep is where a fit spends its time and where a device must not return to
+// the host per coordinate, so it is the part a device replaces: HostCoordinateSweep calls the
+// likelihood's per-coordinate interface and decides each step on the host; a device model
+// (device/device_model.h) runs the same decisions in one-thread device functors, with the
+// same formulas (priors/prior.h), and only the once-per-cycle work goes through the host.
+#pragma once
+
+#include <cstdint>
+
+#include "models/likelihood.h"
+#include "solver/cycle_runner.h"
+
+namespace argus {
+
+class CoordinateSweep {
+ public:
+  virtual ~CoordinateSweep() = default;
+  // Visits plan.coordinates in order (skipping fixed ones), each with its Newton step and
+  // trust region, and the follower after every coordinate that moved (cycle_runner.h);
+  // updates state.beta and state.bound. Returns the number of coordinates that moved.
+  virtual std::int64_t sweep(CycleState& state, const CyclePlan& plan) = 0;
+};
+
+// The host loop over Likelihood::gradHess / applyStep.
+class HostCoordinateSweep final : public CoordinateSweep {
+ public:
+  explicit HostCoordinateSweep(Likelihood& likelihood) : likelihood_(likelihood) {}
+  std::int64_t sweep(CycleState& state, const CyclePlan& plan) override;
+
+ private:
+  Likelihood& likelihood_;
+};
+
+}  // namespace argus

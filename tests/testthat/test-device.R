@@ -1,0 +1,138 @@
+# The device runner (the emulated device: the device algorithm on Thrust's OpenMP backend)
+# against the CPU, on public data the code was not written for. Runs where the package was
+# installed with ARGUS_CUDA=emulate (CI does); skipped with a message elsewhere.
+
+emulatedBuilt <- function() isTRUE(cudaBuildInfo()$emulated)
+
+fitOn <- function(data, prior, device, ...) {
+  fitModel(data, prior, control = createControl(device = device, ...))
+}
+
+expectSameFit <- function(data, prior, ..., tolerance = 1e-10) {
+  cpu <- fitOn(data, prior, "cpu", ...)
+  emulated <- fitOn(data, prior, "emulated", ...)
+  expect_equal(emulated$status, cpu$status)
+  expect_equal(coef(emulated), coef(cpu), tolerance = tolerance)
+  expect_equal(emulated$logLikelihood, cpu$logLikelihood, tolerance = tolerance)
+  invisible(list(cpu = cpu, emulated = emulated))
+}
+
+test_that("device = 'auto' fits on the CPU where no GPU takes the model", {
+  data <- createData(x = as.matrix(mtcars[, c("wt", "hp")]), y = mtcars$mpg, modelType = "ls")
+  cpu <- fitModel(data, createPrior("none"))
+  auto <- fitModel(data, createPrior("none"), control = createControl(device = "auto"))
+  expect_identical(coef(auto), coef(cpu))
+})
+
+test_that("listDevices() has one row per device, the emulated one where built", {
+  devices <- listDevices()
+  expect_s3_class(devices, "data.frame")
+  expect_identical(devices$device[1], "cpu")
+  expect_identical("emulated" %in% devices$device, emulatedBuilt())
+  expect_identical(sum(devices$kind == "cuda"), cudaBuildInfo()$deviceCount)
+})
+
+test_that("device = 'emulated' without the emulated build is a clear error", {
+  skip_if(emulatedBuilt(), "this build has the emulated device")
+  data <- createData(x = as.matrix(mtcars[, "wt", drop = FALSE]), y = mtcars$mpg, modelType = "ls")
+  expect_error(fitModel(data, control = createControl(device = "emulated")), "ARGUS_CUDA=emulate")
+})
+
+test_that("emulated ls equals the CPU and lm on mtcars with a factor", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  x <- model.matrix(~ wt + hp + factor(cyl) + qsec, mtcars)
+  data <- createData(x = x, y = mtcars$mpg, modelType = "ls")
+  fits <- expectSameFit(data, createPrior("none"))
+  expect_equal(unname(coef(fits$emulated)), unname(coef(lm(mpg ~ wt + hp + factor(cyl) + qsec, mtcars))),
+               tolerance = 1e-6)
+})
+
+test_that("emulated lr equals the CPU and glm on MASS::birthwt", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  f <- low ~ age + lwt + factor(race) + smoke + ptl + ht + ui + ftv
+  data <- createData(x = model.matrix(f, bw), y = bw$low, modelType = "lr")
+  fits <- expectSameFit(data, createPrior("none"))
+  expect_equal(unname(coef(fits$emulated)), unname(coef(glm(f, binomial, bw))), tolerance = 1e-6)
+  # Penalized, with the intercept excluded as by default, and a normal prior.
+  expectSameFit(data, createPrior("laplace", variance = 0.05))
+  expectSameFit(data, createPrior("normal", variance = 0.5))
+})
+
+test_that("emulated Poisson with exposure equals the CPU and glm", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("MASS")
+  ins <- MASS::Insurance
+  x <- model.matrix(~ District + as.numeric(Group) + as.numeric(Age), ins)
+  data <- createData(x = x, y = ins$Claims, time = ins$Holders, modelType = "pr")
+  fits <- expectSameFit(data, createPrior("none"))
+  ref <- glm(Claims ~ District + as.numeric(Group) + as.numeric(Age) + offset(log(Holders)),
+             poisson, ins)
+  expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-6)
+})
+
+test_that("emulated sparse lr with many indicators equals the CPU (no block step, the follower)", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  set.seed(11)
+  n <- 2000; p <- 60
+  rows <- sample.int(n, 6000, replace = TRUE); cols <- sample.int(p, 6000, replace = TRUE)
+  keep <- !duplicated(cbind(rows, cols))
+  covariates <- data.frame(rowId = rows[keep], covariateId = cols[keep], covariateValue = 1)
+  beta <- rnorm(p, sd = 0.5)
+  eta <- -1 + tapply(beta[covariates$covariateId], factor(covariates$rowId, levels = 1:n), sum)
+  eta[is.na(eta)] <- -1
+  outcomes <- data.frame(rowId = 1:n, y = rbinom(n, 1, plogis(eta)))
+  data <- createData(outcomes, covariates, modelType = "lr")
+  expectSameFit(data, createPrior("laplace", variance = 0.1))
+  expectSameFit(data, createPrior("none"), tolerance = 1e-8)
+})
+
+test_that("emulated cross-validation chooses the CPU's variance", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  f <- low ~ age + lwt + factor(race) + smoke + ptl + ht + ui + ftv
+  data <- createData(x = model.matrix(f, bw), y = bw$low, modelType = "lr")
+  prior <- createPrior("laplace", useCrossValidation = TRUE)
+  cpu <- fitOn(data, prior, "cpu", seed = 3, fold = 5)
+  emulated <- fitOn(data, prior, "emulated", seed = 3, fold = 5)
+  expect_equal(emulated$cv$variance, cpu$cv$variance, tolerance = 1e-8)
+  expect_equal(coef(emulated), coef(cpu), tolerance = 1e-8)
+})
+
+test_that("emulated sccs and cpr equal the CPU on a simulated case series", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  sim <- Argus::simulateSccs(nCases = 400, nDrugs = 40, seed = 5)
+  for (model in c("sccs", "cpr")) {
+    data <- createData(sim$outcomes, sim$covariates, modelType = model)
+    expectSameFit(data, createPrior("laplace", variance = 0.5))
+    expectSameFit(data, createPrior("normal", variance = 1))
+  }
+})
+
+test_that("emulated clr with Breslow ties equals the CPU and clogit on infert", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("survival")
+  data <- createData(case ~ spontaneous + induced + strata(stratum),
+                     data = datasets::infert, modelType = "clr", ties = "breslow")
+  fits <- expectSameFit(data, createPrior("none"))
+  env <- new.env(parent = asNamespace("survival"))
+  ref <- evalq(clogit(case ~ spontaneous + induced + strata(stratum),
+                      data = datasets::infert, method = "breslow"), env)
+  expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-5)
+})
+
+test_that("models without a device runner yet are a clear error on the emulated device", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("survival")
+  exact <- createData(case ~ spontaneous + induced + strata(stratum), data = datasets::infert,
+                      modelType = "clr")  # ties = "exact", the default
+  expect_error(fitModel(exact, control = createControl(device = "emulated")),
+               "ties = \"exact\" is not implemented yet")
+  lung <- survival::lung
+  lung <- lung[!is.na(lung$ph.ecog), ]
+  data <- createData(formula = survival::Surv(time, status) ~ age + ph.ecog, data = lung,
+                     modelType = "cox")
+  expect_error(fitModel(data, control = createControl(device = "emulated")), "not implemented yet")
+})
