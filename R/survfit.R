@@ -204,8 +204,13 @@ buildSurvfit <- function(pieces, labels, onePerRow, new, se.fit, conf.int, conf.
       s <- out$surv
       limits <- switch(conf.type,
         log = list(s * exp(-z * se), pmin(s * exp(z * se), 1)),
-        "log-log" = list(exp(-exp(log(-log(s)) + z * se / log(s))),
-                         exp(-exp(log(-log(s)) - z * se / log(s)))),
+        "log-log" = {
+          # undefined where the survival is 0 or 1, as survfit
+          inside <- ifelse(s == 0 | s == 1, NA, s)
+          a <- exp(-exp(log(-log(inside)) + z * se / log(inside)))
+          b <- exp(-exp(log(-log(inside)) - z * se / log(inside)))
+          list(pmin(a, b), pmax(a, b))
+        },
         plain = list(pmax(s - z * se * s, 0), pmin(s + z * se * s, 1)))
       out$lower <- limits[[1]]
       out$upper <- limits[[2]]

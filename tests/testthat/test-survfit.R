@@ -84,3 +84,24 @@ test_that("survfit() of a counting-process Cox fit equals survfit.coxph", {
                        survival::survfit(ref, newdata = newdata), label = paste(ties, "counting process"))
   }
 })
+
+test_that("survfit() intervals of every conf.type, and no standard errors, as survfit.coxph", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  ref <- coxRef(Surv(time, status) ~ age + sex, lung)
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"),
+                  control = survivalControl())
+  newdata <- data.frame(age = c(50, 70), sex = 1:2)
+  for (type in c("log", "log-log", "plain")) {
+    mine <- survival::survfit(fit, newdata = newdata, conf.type = type, conf.int = 0.9)
+    theirs <- survival::survfit(ref, newdata = newdata, conf.type = type, conf.int = 0.9)
+    expect_equal(is.na(mine$lower), is.na(theirs$lower))
+    expect_lt(max(abs(mine$lower - theirs$lower), na.rm = TRUE), 1e-8, label = type)
+    expect_lt(max(abs(mine$upper - theirs$upper), na.rm = TRUE), 1e-8, label = type)
+  }
+  none <- survival::survfit(fit, newdata = newdata, conf.type = "none")
+  expect_null(none$lower)
+  bare <- survival::survfit(fit, newdata = newdata, se.fit = FALSE)
+  expect_null(bare$std.err)
+  expect_lt(max(abs(bare$surv - survival::survfit(ref, newdata = newdata, se.fit = FALSE)$surv)), 1e-8)
+})
