@@ -20,8 +20,10 @@ coxEventTable <- function(rows, X, ties) {
   Xd <- as.matrix(X)
   event <- rows$y == 1 & w > 0
   out <- list()
-  for (s in sort(unique(rows$stratum))) {
-    inS <- which(rows$stratum == s)
+  # rows of each stratum found once (a which() per stratum would be quadratic in the strata)
+  byStratum <- split(seq_along(rows$stratum), rows$stratum)
+  for (s in names(byStratum)) {
+    inS <- byStratum[[s]]
     ev <- inS[event[inS]]
     if (length(ev) == 0) next
     times <- sort(unique(rows$time[ev]))
@@ -37,7 +39,8 @@ coxEventTable <- function(rows, X, ties) {
     m <- tabulate(slot, length(times))
     F0 <- as.vector(rowsum(wr[ev], slot, reorder = TRUE))
     F1 <- rowsum(Xd[ev, , drop = FALSE] * wr[ev], slot, reorder = TRUE)
-    out[[length(out) + 1]] <- c(list(stratum = s, time = times, d = d, m = m, S0 = S0, S1 = S1),
+    out[[length(out) + 1]] <- c(list(stratum = as.integer(s), rows = inS, time = times, d = d,
+                                     m = m, S0 = S0, S1 = S1),
                                 efronSteps(d, m, S0, S1, F0, F1, ties))
   }
   out
@@ -68,10 +71,13 @@ efronSteps <- function(d, m, S0, S1, F0, F1, ties) {
     xbar <- S1 / S0
     return(list(H1 = H, H2 = H, G1 = xbar * H, G2 = xbar * H, xbar = xbar, V1 = d / S0^2))
   }
-  n <- length(d)
-  H1 <- H2 <- V1 <- numeric(n)
-  G1 <- G2 <- xbar <- matrix(0, n, ncol(S1))
-  for (e in seq_len(n)) {
+  # a time with one event has one sub-step, Breslow's: only tied times need the loop
+  single <- efronSteps(d, m, S0, S1, F0, F1, "breslow")
+  H1 <- H2 <- single$H1
+  G1 <- G2 <- single$G1
+  V1 <- single$V1
+  xbar <- single$xbar
+  for (e in which(m > 1)) {
     f <- (seq_len(m[e]) - 1) / m[e]
     den <- S0[e] - f * F0[e]
     jump <- (d[e] / m[e]) / den
@@ -100,7 +106,7 @@ coxResidualParts <- function(fit, X = designColumns(fit$data, estimatedColumns(f
   score <- Xd * as.numeric(event)
   schoenfeld <- matrix(NA_real_, n, ncol(Xd), dimnames = list(NULL, colnames(Xd)))
   for (tab in table) {
-    inS <- which(rows$stratum == tab$stratum)
+    inS <- tab$rows
     # cumulative sums over event times: a row at risk on (start, stop] collects the slots
     # with start < t <= stop
     cumH <- c(0, cumsum(tab$H1))

@@ -105,7 +105,7 @@ stratumCurves <- function(fit, rows, X) {
   w <- rows$weights
   out <- list()
   for (tab in table) {
-    inS <- which(rows$stratum == tab$stratum)
+    inS <- tab$rows
     times <- sort(unique(rows$time[inS]))
     nRisk <- tailSums(rows$time[inS], w[inS], times)
     if (!is.null(rows$start)) nRisk <- nRisk - tailSums(rows$start[inS], w[inS], times)
