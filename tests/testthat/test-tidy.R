@@ -112,3 +112,26 @@ test_that("tidy(), glance() and confint() of a bootstrap come from its replicate
   expect_equal(tidy(boot, exponentiate = TRUE)$conf.high, exp(td$conf.high))
   expect_error(confint(boot, "zz"), "unknown")
 })
+
+test_that("tidy() and augment() of a weighted Cox fit match summary(coxph(robust = TRUE))", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  set.seed(14)
+  lung$iptw <- 1 / runif(nrow(lung), 0.2, 0.8)
+  ref <- survival::coxph(inSurvival(Surv(time, status) ~ age + sex), data = lung, weights = iptw,
+                         robust = TRUE, ties = "breslow", model = TRUE,
+                         control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox",
+                             weights = iptw), control = survivalControl())
+  td <- tidy(fit, conf.int = TRUE, type = "robust", exponentiate = TRUE)
+  s <- summary(ref)
+  expect_lt(max(abs(td$std.error - s$coefficients[, "robust se"])), 1e-6)
+  expect_lt(max(abs(td$p.value - s$coefficients[, "Pr(>|z|)"])), 1e-6)
+  expect_lt(max(abs(td$conf.low - s$conf.int[, "lower .95"])), 1e-6)
+  expect_equal(unique(td$interval), "robust Wald")
+  expect_warning(tidy(fit), "robust")  # model-based standard errors with sampling weights
+  au <- augment(fit, data = lung)
+  expect_lt(max(abs(au$.resid - residuals(ref, "martingale"))), 1e-6)
+  expect_lt(max(abs(au$.fitted - predict(ref, type = "lp", reference = "zero"))), 1e-6)
+  expect_equal(glance(fit)$nobs, ref$nevent)
+})
