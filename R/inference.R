@@ -118,10 +118,15 @@ invertInformation <- function(H) {
 #' residuals, the variance of `coxph(robust = TRUE)` (or with `cluster()`); for `"fgr"`
 #' (without weights, strata or a given `censoringSurvival`) the pseudo-likelihood scores plus
 #' the effect of each row on the estimated censoring distribution, `cmprsk::crr()`'s `var`.
+#' For the conditional models without weights (`"cpr"`, `"sccs"`, and `"clr"` in Breslow's
+#' form: `ties = "breslow"` or one case per matched set) each row contributes
+#' `(y - n pi)(x - xbar)` within its stratum, the score residuals of
+#' `clogit(method = "breslow", robust = TRUE)`; `cluster` = the stratum (patient) sums them to
+#' each stratum's score, the clustered sandwich of a fixed-effects Poisson `glm`.
 #' No small-sample factor is applied. It stays valid when the weights are not frequencies
 #' (inverse probability weights) and when rows within a cluster are dependent; the
-#' model-based one does not. Conditional models (`"clr"`, `"cpr"`, `"sccs"`): use
-#' [runBootstrap()].
+#' model-based one does not. Elsewhere (weighted conditional models, `clr` with exact or Efron
+#' ties and several cases per set, weighted or stratified Fine-Gray): use [runBootstrap()].
 #'
 #' @param object An `argusFit` from [fitModel()].
 #' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By

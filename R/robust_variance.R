@@ -8,13 +8,12 @@
 #     coxph(robust = TRUE)'s variance, the sum of squared weighted dfbetas (per cluster with
 #     cluster()).
 #   fgr: the score of the weighted pseudo-likelihood plus the effect of each row on the
-#     estimated censoring distribution (R/fine_gray_variance.R), so V S V is cmprsk::crr's var.
+#     estimated censoring distribution (R/fine_gray_variance.R), so V S V is cmprsk::crr's var;
+#   clr, cpr, sccs (unweighted, Breslow's form): conditionalScores() below.
 # No small-sample factor is applied (coxph applies none either).
 
 robustVariance <- function(fit, V, cluster) {
-  if (!(fit$modelType %in% c("lr", "pr", "ls", "cox", "fgr")))
-    stopf(paste("a robust variance is available for modelType 'lr', 'pr', 'ls', 'cox' and 'fgr', not",
-                "'%s'; runBootstrap() gives bootstrap intervals for every model"), fit$modelType)
+  checkRobustSupported(fit)
   keep <- !is.na(diag(V))
   labels <- rownames(V)[keep]
   columns <- match(labels, names(fit$coefficients))
@@ -37,11 +36,41 @@ rowScores <- function(fit, X) {
     return(parts$score * rows$weights)
   }
   if (fit$modelType == "fgr") return(fineGrayScores(fit, X))
+  if (isConditionalModel(fit$modelType)) return(conditionalScores(rows, X, fit$modelType))
   mu <- switch(fit$modelType,
                lr = stats::plogis(rows$eta),
                pr = exp(rows$eta) * (rows$time %||% 1),
                ls = rows$eta)
   as.matrix(X * (rows$weights * (rows$y - mu)))
+}
+
+# Conditional models (one multinomial per stratum, Breslow's form): row i of stratum s
+# contributes (y_i - n_s pi_i)(x_i - xbar_s), with r = exp(eta) (times the exposure for cpr and
+# sccs), pi_i = r_i / sum_s r, n_s the stratum's outcomes and xbar_s the r-weighted mean: for
+# clr the score residuals of clogit(method = "breslow"); summed per stratum (cluster = the
+# stratum) the stratum's score, as the clustered sandwich of a fixed-effects Poisson glm.
+conditionalScores <- function(rows, X, modelType) {
+  Z <- as.matrix(X)
+  r <- exp(rows$eta) * (if (modelType == "clr") 1 else rows$time %||% 1)
+  s <- rows$stratum
+  S0 <- rowsum(r, s, reorder = FALSE)[as.character(s), 1]
+  n <- rowsum(rows$y, s, reorder = FALSE)[as.character(s), 1]
+  xbar <- rowsum(Z * r, s, reorder = FALSE)[as.character(s), , drop = FALSE] / S0
+  (Z - xbar) * (rows$y - n * r / S0)
+}
+
+checkRobustSupported <- function(fit) {
+  data <- fit$data
+  if (isConditionalModel(fit$modelType)) {
+    if (!is.null(fit$settings$weights))
+      stopf("the robust variance of a weighted conditional model is not implemented; use runBootstrap()")
+    if (fit$modelType == "clr" && data$ties != "breslow" &&
+        (data$ties == "efron" || strataWithSeveralCases(data) > 0))
+      stopf(paste("the robust variance of clr is implemented for Breslow's form (ties = \"breslow\",",
+                  "or matched sets with one case); use runBootstrap()"))
+  } else if (!(fit$modelType %in% c("lr", "pr", "ls", "cox", "fgr"))) {
+    stopf("no robust variance for modelType '%s'; runBootstrap() gives bootstrap intervals", fit$modelType)
+  }
 }
 
 # The clusters of a robust variance, in internal row order: the `cluster` argument (one label

@@ -113,10 +113,43 @@ test_that("model-based intervals with non-integer weights warn; robust ones do n
   expect_silent(confint(fit2, method = "wald"))
 })
 
+test_that("robust variance of conditional models: clogit(robust = TRUE) and a fixed-effects Poisson sandwich", {
+  skip_if_not_installed("survival")
+  # clogit() evaluates coxph() in the formula's environment: give it one that sees survival
+  env <- new.env(parent = asNamespace("survival"))
+  ref <- evalq(clogit(case ~ spontaneous + induced + strata(stratum), data = infert,
+                      method = "breslow", robust = TRUE,
+                      control = coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100)), env)
+  fit <- fitModel(createData(case ~ spontaneous + induced + strata(stratum), data = infert,
+                             modelType = "clr", ties = "breslow"), control = survivalControl())
+  expect_lt(max(abs(vcov(fit, type = "robust") - vcov(ref))), 1e-8)
+  byStratum <- evalq(clogit(case ~ spontaneous + induced + strata(stratum) + cluster(stratum),
+                            data = infert, method = "breslow",
+                            control = coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100)), env)
+  expect_lt(max(abs(vcov(fit, type = "robust", cluster = infert$stratum) - vcov(byStratum))), 1e-8)
+  # conditional Poisson, clustered by stratum: the stratum fixed effects' glm sandwich by hand
+  set.seed(2)
+  n <- 600
+  s <- rep(1:100, each = 6)
+  x <- matrix(rnorm(n * 2), n, 2, dimnames = list(NULL, c("a", "b")))
+  exposure <- runif(n, 1, 3)
+  y <- rpois(n, exposure * exp(0.5 * x[, 1] + rnorm(100)[s]))
+  g <- glm(y ~ x + factor(s) + offset(log(exposure)), family = poisson,
+           control = glm.control(epsilon = 1e-14, maxit = 100))
+  scores <- rowsum(model.matrix(g) * (y - fitted(g)), s)
+  bread <- summary(g)$cov.unscaled
+  expected <- (bread %*% crossprod(scores) %*% bread)[2:3, 2:3]
+  cpr <- fitModel(createData(x = x, y = y, time = exposure, stratumId = s, modelType = "cpr"),
+                  control = survivalControl())
+  expect_lt(max(abs(vcov(cpr, type = "robust", cluster = s) - expected)), 1e-6)
+  expect_error(vcov(fitModel(createData(x = x, y = y, time = exposure, stratumId = s, modelType = "cpr"),
+                             weights = rep(1:2, n / 2)), type = "robust"), "runBootstrap")
+})
+
 test_that("robust variance is refused where it is not implemented", {
-  sim <- simulateSccs(nPatients = 50, nDrugs = 3, seed = 1)
-  fit <- fitModel(createData(sim$outcomes, sim$covariates, modelType = "sccs"))
-  expect_error(vcov(fit, type = "robust"), "runBootstrap")
+  expect_error(vcov(fitModel(createData(case ~ spontaneous + strata(stratum), data = infert,
+                                        modelType = "clr", ties = "efron")), type = "robust"),
+               "Breslow")
   set.seed(1)
   x <- matrix(rnorm(100), 50, 2)
   fit <- fitModel(createData(x = x, y = rbinom(50, 1, 0.5), modelType = "lr"))
