@@ -6,7 +6,7 @@ packages=(r-base-dev r-cran-rcpp r-cran-rcppeigen r-cran-testthat r-cran-surviva
           r-cran-matrix r-cran-mass r-cran-glmnet r-cran-cmprsk r-cran-bit64 r-cran-knitr
           r-cran-rmarkdown pandoc cmake g++ make libgtest-dev
           r-cran-dbi r-cran-rsqlite r-cran-dplyr r-cran-dbplyr r-cran-rpostgresql postgresql
-          r-cran-future)
+          r-cran-future r-cran-generics r-cran-sandwich r-cran-tibble)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -130,36 +130,3 @@ internalFoldIds <- function(foldIds, data) {
   codes <- match(foldIds, labels) - 1L
   as.integer(codes[data$order])
 }
-
-#' Plot a cross-validation curve
-#'
-#' Draws the mean held-out predictive log-likelihood of each candidate variance (with
-#' +/- one standard deviation over the folds) against the variance on a log scale, and marks
-#' the chosen variance.
-#'
-#' @param x An `argusFit` fitted with `createPrior(..., useCrossValidation = TRUE)`.
-#' @param ... Passed to [graphics::plot()].
-#' @return `x`, invisibly.
-#' @method plot argusFit
-#' @export
-plot.argusFit <- function(x, ...) {
-  cv <- x$cv
-  if (is.null(cv)) stopf("this fit has no cross-validation curve (use createPrior(useCrossValidation = TRUE))")
-  curve <- cv$curve
-  ok <- is.finite(curve$mean)
-  low <- curve$mean - curve$sd
-  high <- curve$mean + curve$sd
-  graphics::plot(curve$variance[ok], curve$mean[ok], log = "x", type = "b", pch = 19,
-                 ylim = range(c(low[ok], high[ok]), finite = TRUE),
-                 xlab = "prior variance",
-                 ylab = "held-out log-likelihood (mean, sd over folds)",
-                 main = sprintf("%d-fold cross-validation%s", cv$folds,
-                                if (cv$repetitions > 1) sprintf(" x %d", cv$repetitions) else ""),
-                 ...)
-  bars <- ok & curve$sd > 0
-  if (any(bars))
-    graphics::arrows(curve$variance[bars], low[bars], curve$variance[bars], high[bars],
-                     angle = 90, code = 3, length = 0.03)
-  graphics::abline(v = cv$variance, lty = 2)
-  invisible(x)
-}

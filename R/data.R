@@ -19,8 +19,10 @@
 #'     `"lr"`, `"pr"`; `addIntercept = FALSE` with such a column is an error), or, for
 #'     conditional and survival models, where no intercept is identifiable, it is dropped
 #'     with a message.}
-#'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata and
-#'     `offset(...)` terms the offset.}
+#'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata,
+#'     `offset(...)` terms the offset, and a `cluster(id)` term the clusters of the robust
+#'     variance ([vcov.argusFit()]; it is not a covariate). `weights` may name a column of
+#'     `data` (`weights = iptw`), as in `lm()`.}
 #' }
 #' Rows need not be sorted: the engine orders them itself, and results come back in the
 #' user's covariate identifiers or column names.
@@ -105,6 +107,16 @@
 #'   instead of one over all rows.
 #' @param batchSize Number of covariate rows read at a time from a database `covariates`
 #'   table.
+#' @param na.action Formula route: what to do with rows that have a missing value in a
+#'   variable the model uses (or in `weights`, `stratumId`, `time`): `NULL` (default) or
+#'   `na.fail`, an error; `na.omit`, drop them; `na.exclude`, drop them and give `NA` for
+#'   them in [residuals.argusFit()] and `fitted()` (as `glm`). Functions or their names.
+#'   Kept rows keep their row numbers as identifiers.
+#' @param failcode Fine-Gray only: the event of interest when the status has several causes
+#'   (as `cmprsk::crr`). A factor status (formula `Surv(time, cause)` or matrix-route `y`)
+#'   reads its first level as censoring, `failcode` (default: the second level) as the event
+#'   and every other level as competing; a numeric status keeps 0 as censoring, `failcode` is
+#'   the event and other codes compete.
 #' @return An object of class `argusData`.
 #' @examples
 #' outcomes <- data.frame(rowId = 1:6, y = c(1, 0, 1, 0, 0, 1))
@@ -117,7 +129,11 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        formula = NULL, data = NULL, stratumId = NULL, time = NULL,
                        weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
                        ties = NULL, censoringSurvival = NULL,
-                       censoringByStratum = FALSE, batchSize = 100000) {
+                       censoringByStratum = FALSE, batchSize = 100000, na.action = NULL,
+                       failcode = NULL) {
+  # `weights = iptw` may name a column of the formula's `data`, as in lm()
+  if (namesColumns(substitute(weights), data))
+    weights <- eval(substitute(weights), data, parent.frame())
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL
@@ -147,8 +163,12 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
     matrixInput(x, y, stratumId, time, weights, offset, modelType, addIntercept,
                 startTime = startTime, censoringSurvival = censoringSurvival)
   } else {
-    formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival)
+    formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival,
+                 na.action, failcode)
   }
+  if (!is.null(failcode) && modelType != "fgr") stopf("'failcode' is for modelType 'fgr'")
+  if (modelType == "fgr" && !routes[3]) input$y <- competingStatus(input$y, failcode)
+  if (!is.null(na.action) && !routes[3]) stopf("'na.action' is for the formula route")
   if (is.null(addIntercept)) addIntercept <- input$addIntercept %||% !hasStratumBaseline(modelType)
   input$ties <- ties
   input$censoringByStratum <- censoringByStratum
@@ -353,6 +373,8 @@ assembleData <- function(input, modelType, addIntercept) {
     weights = permute(rows$weights),
     offset = permute(rows$offset),
     startTime = permute(rows$startTime),
+    cluster = permute(input$cluster),
+    naAction = input$naAction,
     censoringSurvival = permute(rows$censoringSurvival),
     ties = input$ties %||% "breslow",
     censoringByStratum = isTRUE(input$censoringByStratum),

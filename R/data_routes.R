@@ -147,12 +147,26 @@ matrixEntries <- function(x) {
 }
 
 formulaInput <- function(formula, data, modelType, stratumId, time, weights,
-                         censoringSurvival = NULL) {
+                         censoringSurvival = NULL, na.action = NULL, failcode = NULL) {
   if (is.null(data)) stopf("the formula route needs 'data'")
   if (!is.data.frame(data)) stopf("'data' must be a data frame")
   if (nrow(data) == 0) stopf("'data' has no rows")
+  # a tibble's `[` and `$<-` differ from a data frame's; the rows are read as a data frame
+  data <- as.data.frame(data)
+  complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,
+                                                  weights = weights,
+                                                  censoringSurvival = censoringSurvival), na.action)
+  data <- complete$data
+  stratumId <- complete$vectors$stratumId
+  time <- complete$vectors$time
+  weights <- complete$vectors$weights
+  censoringSurvival <- complete$vectors$censoringSurvival
   tt <- terms(formula, specials = "strata", data = data)
   if (attr(tt, "response") == 0) stopf("the formula needs a response on its left-hand side")
+  # cluster(id) names the clusters of the robust variance (R/formula_extras.R), not a covariate
+  clustered <- clusterTerm(formula, data)
+  formula <- clustered$formula
+  tt <- terms(formula, specials = "strata", data = data)
   strataIndex <- attr(tt, "specials")$strata
   if (length(strataIndex) > 1) stopf("use a single strata() term")
   strataCall <- NULL
@@ -166,7 +180,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   }
   startTime <- NULL
   if (isSurvivalResponse(formula)) {
-    surv <- survivalResponse(formula, data, modelType)
+    surv <- survivalResponse(formula, data, modelType, failcode)
     time <- surv$time
     startTime <- surv$startTime
     formula[[2]] <- as.name(".survivalOutcome")
@@ -192,6 +206,12 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)
   input$formulaTerms <- formulaTerms
+  input$cluster <- clustered$cluster
+  if (!is.null(complete$naAction)) {
+    # rows keep their numbers in the user's data frame
+    input$rowIds <- seq_len(nrow(data) + length(complete$naAction))[-complete$naAction]
+    input$naAction <- complete$naAction
+  }
   input
 }
 
@@ -209,7 +229,7 @@ isSurvivalResponse <- function(formula) {
 
 # Surv(time, status) or Surv(start, stop, status) on the left of a formula, read here (not by
 # survival::Surv, which would reject Fine-Gray's status 2).
-survivalResponse <- function(formula, data, modelType) {
+survivalResponse <- function(formula, data, modelType, failcode = NULL) {
   if (!isSurvivalModel(modelType))
     stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
   env <- environment(formula) %||% parent.frame()
@@ -217,7 +237,10 @@ survivalResponse <- function(formula, data, modelType) {
   if (!is.null(names(args)) && any(names(args) != ""))
     stopf("write Surv() with unnamed arguments: Surv(time, status) or Surv(start, stop, status)")
   if (!(length(args) %in% 2:3)) stopf("Surv() needs (time, status) or (start, stop, status)")
-  status <- survivalStatus(args[[length(args)]], modelType)
+  status <- args[[length(args)]]
+  if (modelType == "fgr") status <- competingStatus(status, failcode)
+  else if (!is.null(failcode)) stopf("'failcode' is for modelType 'fgr'")
+  status <- survivalStatus(status, modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
 }

@@ -18,8 +18,31 @@
 #'   weighted fits of the same data (held-out rows get weight 0, the others keep `weights`).
 #'   The returned model is then fitted on all data at the chosen variance, with `weights`.
 #'   The chosen variance applies to every penalized covariate.
-#' @return An object of class `argusFit`: `coef()`, `logLik()`, `print()`, `summary()`,
-#'   `predict()`, `vcov()` and `confint()` work on it. `fit$status` is `"SUCCESS"` only when
+#' @return An object of class `argusFit`: `coef()`, `logLik()`, `nobs()`, `print()`,
+#'   [summary.argusFit()], [tidy.argusFit()], `glance()`, `augment()`, [predict.argusFit()],
+#'   `fitted()`, [residuals.argusFit()], [vcov.argusFit()], [confint.argusFit()],
+#'   [profileLogLikelihood()], [runBootstrap()], [baselineHazard()], `survival::survfit()`
+#'   ([survfit.argusFit()], cox) and [cumulativeIncidence()] (fgr) work on it. Its fields:
+#'   \describe{
+#'     \item{`coefficients`}{the estimates, named by covariate (aliased ones held at 0;
+#'       `coef()` shows them as `NA`);}
+#'     \item{`status`, `iterations`, `seconds`}{how the fit ended, after how many CCD cycles
+#'       and in how long;}
+#'     \item{`logLikelihood`, `logPrior`}{the log-likelihood and the log prior at the
+#'       estimates;}
+#'     \item{`optimality`, `optimalityCovariate`}{the largest optimality violation (standard
+#'       errors) and where;}
+#'     \item{`aliased`, `infinite`, `fixed`}{flags of coefficients that cannot be estimated,
+#'       names of those without a finite estimate, flags of those held fixed;}
+#'     \item{`modelType`, `priorType`, `variance`, `prior`, `control`}{the model, each
+#'       coefficient's prior kind and variance, the prior and control objects;}
+#'     \item{`nRows`, `nStrata`, `dropped`, `covariateIds`, `hasIntercept`, `weighted`}{facts
+#'       of the data fitted;}
+#'     \item{`cv`}{the cross-validation results (see below), or `NULL`;}
+#'     \item{`data`, `settings`, `weights`, `startingCoefficients`, `call`}{what the fit was
+#'       made from, for refits (below).}
+#'   }
+#'   `fit$status` is `"SUCCESS"` only when
 #'   the optimality conditions hold at the returned coefficients (see [createControl()],
 #'   `optimalityTolerance`; `fit$optimality` is the largest violation, in standard errors, and
 #'   `fit$optimalityCovariate` where it is reached), `"MAX_ITERATIONS"` when the cycles ran

@@ -110,7 +110,29 @@ invertInformation <- function(H) {
 #' The Hessian comes from the engine (central differences of the analytic gradient, about
 #' 1e-12 relative error in the engine's tests), so it is available for every model type.
 #'
+#' **Robust** (`type = "robust"`): the sandwich `V S V`, with `V` the matrix above and `S`
+#' the sum of the outer products of the per-row score contributions (per cluster when
+#' `cluster` is given or the formula has a `cluster()` term): for `"lr"`, `"pr"` and `"ls"`
+#' `w (y - mu) x`, the HC0 sandwich of `sandwich::vcovHC(glm_fit, type = "HC0")` (clustered:
+#' `sandwich::vcovCL(type = "HC0", cadjust = FALSE)`); for `"cox"` the weighted score
+#' residuals, the variance of `coxph(robust = TRUE)` (or with `cluster()`); for `"fgr"`
+#' (without weights, strata or a given `censoringSurvival`) the pseudo-likelihood scores plus
+#' the effect of each row on the estimated censoring distribution, `cmprsk::crr()`'s `var`.
+#' For the conditional models without weights (`"cpr"`, `"sccs"`, and `"clr"` in Breslow's
+#' form: `ties = "breslow"` or one case per matched set) each row contributes
+#' `(y - n pi)(x - xbar)` within its stratum, the score residuals of
+#' `clogit(method = "breslow", robust = TRUE)`; `cluster` = the stratum (patient) sums them to
+#' each stratum's score, the clustered sandwich of a fixed-effects Poisson `glm`.
+#' No small-sample factor is applied. It stays valid when the weights are not frequencies
+#' (inverse probability weights) and when rows within a cluster are dependent; the
+#' model-based one does not. Elsewhere (weighted conditional models, `clr` with exact or Efron
+#' ties and several cases per set, weighted or stratified Fine-Gray): use [runBootstrap()].
+#'
 #' @param object An `argusFit` from [fitModel()].
+#' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By
+#'   default `"robust"` when the data have a `cluster()` term, as `coxph`, else `"model"`.
+#' @param cluster For `type = "robust"`: a cluster label for each row of the data (in the
+#'   order given to [createData()]); rows of a cluster share one score contribution.
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
 #' @return A symmetric matrix with row and column names. Coefficients that could not be
@@ -127,9 +149,21 @@ invertInformation <- function(H) {
 #' vcov(fit)
 #' @method vcov argusFit
 #' @export
-vcov.argusFit <- function(object, ...) {
+vcov.argusFit <- function(object, ..., type = NULL, cluster = NULL) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
+  # a cluster() term asks for the clustered sandwich, as in coxph
+  type <- match.arg(type %||% if (is.null(object$data$cluster)) "model" else "robust",
+                    c("model", "robust"))
+  if (!is.null(cluster) && type == "model")
+    stopf("'cluster' is for type = \"robust\"")
+  V <- modelVcov(object)
+  if (type == "model") return(V)
+  robustVariance(object, V, resolveCluster(object, cluster))
+}
+
+# inverse of minus the Hessian of the objective (see vcov.argusFit's details)
+modelVcov <- function(object) {
   aliased <- aliasedFlags(object)
   columns <- which(!object$fixed)
   laplace <- object$priorType[columns] == "laplace"
@@ -173,13 +207,19 @@ vcov.argusFit <- function(object, ...) {
 #' confidence interval.
 #'
 #' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
-#' errors from [vcov.argusFit()].
+#' errors from [vcov.argusFit()]; **robust** (`method = "robust"`): the same with the robust
+#' (sandwich) standard errors of `vcov(type = "robust", cluster = cluster)`.
+#'
+#' With weights that are not whole numbers (inverse probability weights, say), the profile
+#' and Wald intervals treat the weights as frequencies and are too narrow: a warning says so
+#' and points to `method = "robust"` and [runBootstrap()].
 #'
 #' @param object An `argusFit`.
 #' @param parm Coefficients: names, covariate identifiers (data made from long tables) or
 #'   positions (matrix and formula routes). Default: all estimated coefficients.
 #' @param level Confidence level.
-#' @param method `"profile"` or `"wald"`.
+#' @param method `"profile"`, `"wald"` or `"robust"`.
+#' @param cluster For `method = "robust"`: cluster labels, one per row of the data.
 #' @param includePenalty Count the prior in the profiled objective (profile method only).
 #' @param ... Only `overrideNoRegularization`, the incumbent's argument: `TRUE` or left out,
 #'   intervals of penalized coefficients are profiled too; `FALSE` refuses them, as the
@@ -195,11 +235,14 @@ vcov.argusFit <- function(object, ...) {
 #' confint(fit, "a", method = "wald")
 #' @method confint argusFit
 #' @export
-confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald"),
-                             includePenalty = TRUE, ...) {
+confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald", "robust"),
+                             includePenalty = TRUE, cluster = NULL, ...) {
   rejectDots("confint()", ..., .allow = "overrideNoRegularization")
   checkFitForInference(object, "confint()")
   method <- match.arg(method)
+  if (!is.null(cluster) && method != "robust") stopf("'cluster' is for method = \"robust\"")
+  if (method != "robust")
+    warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
   checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
@@ -214,8 +257,9 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
                     paste(names(object$coefficients)[columns[userFixed]], collapse = ", ")),
             call. = FALSE)
   if (any(estimated)) {
-    limits[estimated, ] <- if (method == "wald") {
-      waldLimits(object, columns[estimated], level)
+    limits[estimated, ] <- if (method != "profile") {
+      waldLimits(object, columns[estimated], level,
+                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"))
     } else {
       profileLimits(object, columns[estimated], level, includePenalty)
     }
@@ -227,8 +271,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   limits
 }
 
-waldLimits <- function(fit, columns, level) {
-  V <- vcov(fit)
+waldLimits <- function(fit, columns, level, V) {
   labels <- names(fit$coefficients)[columns]
   se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
   z <- stats::qnorm((1 + level) / 2)
@@ -297,7 +340,8 @@ reportProfileProblems <- function(labels, out) {
 #'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
 #'   that of its log prior when `includePenalty`; then it is the slope of the profile).
 #' @return A data frame with columns `covariate`, `point` and `value` (and `derivative`),
-#'   sorted by coefficient and point.
+#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate` and
+#'   `maximum`, the objective at the fit), which [plot.argusProfile()] draws.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -340,7 +384,10 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
     if (returnDerivatives) out$derivative <- profileDerivatives(fit, column, points, includePenalty)
     out
   })
-  do.call(rbind, pieces)
+  # plot() marks the estimate and the interval: it needs the value at the fit
+  structure(do.call(rbind, pieces), class = c("argusProfile", "data.frame"),
+            estimate = fit$coefficients[columns],
+            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
 }
 
 profileAt <- function(fit, column, points, includePenalty) {
@@ -353,7 +400,7 @@ profileAt <- function(fit, column, points, includePenalty) {
 }
 
 defaultBounds <- function(fit, column) {
-  se <- sqrt(diag(suppressWarnings(vcov(fit))))[names(fit$coefficients)[column]]
+  se <- sqrt(diag(suppressWarnings(vcov(fit, type = "model"))))[names(fit$coefficients)[column]]
   if (!is.finite(se) || se <= 0)
     stopf("no standard error for '%s' to set default bounds; give 'bounds'",
           names(fit$coefficients)[column])

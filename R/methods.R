@@ -10,7 +10,9 @@ coef.argusFit <- function(object, ...) {
 logLik.argusFit <- function(object, ...) {
   rejectDots("logLik()", ...)
   free <- sum(object$coefficients != 0 & !object$fixed)
-  structure(object$logLikelihood, df = free, nobs = object$nRows, class = "logLik")
+  # nobs as nobs() gives it (events for survival models, as coxph), which BIC() uses
+  n <- if (is.null(object$data)) object$nRows else nobs.argusFit(object)
+  structure(object$logLikelihood, df = free, nobs = n, class = "logLik")
 }
 
 #' @method print argusFit
@@ -36,45 +38,6 @@ print.argusFit <- function(x, digits = NULL, ...) {
   nonzero <- beta[beta != 0]
   cat(sprintf("%d of %d coefficients nonzero\n", length(nonzero), length(beta)))
   if (length(nonzero)) print(utils::head(nonzero[order(-abs(nonzero))], 10), digits = digits)
-  invisible(x)
-}
-
-#' @method summary argusFit
-#' @export
-summary.argusFit <- function(object, ...) {
-  rejectDots("summary()", ...)
-  structure(list(
-    modelType = object$modelType, status = object$status, iterations = object$iterations,
-    logLikelihood = object$logLikelihood, logPrior = object$logPrior,
-    optimality = object$optimality, optimalityCovariate = object$optimalityCovariate,
-    optimalityTolerance = object$control$optimalityTolerance,
-    prior = describePrior(object), variance = object$variance, seconds = object$seconds,
-    nRows = object$nRows, nStrata = object$nStrata, dropped = object$dropped,
-    coefficients = data.frame(covariate = names(object$coefficients),
-                              estimate = unname(coef(object)),
-                              prior = object$priorType, variance = columnVariances(object),
-                              fixed = object$fixed & !aliasedFlags(object),
-                              aliased = aliasedFlags(object), stringsAsFactors = FALSE)
-  ), class = "summary.argusFit")
-}
-
-#' @method print summary.argusFit
-#' @export
-print.summary.argusFit <- function(x, digits = NULL, ...) {
-  rejectDots("print()", ...)
-  cat(sprintf("Argus fit summary: modelType '%s'\n", x$modelType))
-  cat(sprintf("  status:          %s\n  iterations:      %d\n", x$status, x$iterations))
-  cat(sprintf("  log-likelihood:  %.8g\n  log prior:       %.8g\n", x$logLikelihood, x$logPrior))
-  if (!is.null(x$optimality))
-    cat(sprintf("  optimality:      largest violation %.3g standard errors (%s; tolerance %g)\n",
-                x$optimality, x$optimalityCovariate, x$optimalityTolerance))
-  cat(sprintf("  prior:           %s\n  elapsed:         %.3f s\n", x$prior, x$seconds))
-  cat(sprintf("  rows:            %s", format(x$nRows, big.mark = ",")))
-  if (x$nStrata > 0) cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))
-  cat("\n")
-  if (x$dropped$strata > 0)
-    cat(sprintf("  dropped:         %d strata without events\n", x$dropped$strata))
-  print(x$coefficients, digits = digits, row.names = FALSE)
   invisible(x)
 }
 

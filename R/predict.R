@@ -68,7 +68,7 @@
 #'   `newdata`.
 #' @param batchSize Number of rows read at a time from a database table `newdata`.
 #' @param times Non-negative times at which to give survival probabilities or cumulative
-#'   incidences.
+#'   incidences; by default every event time of the fit.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).

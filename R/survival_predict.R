@@ -100,6 +100,8 @@ rowStrata <- function(fit, keys, n) {
 
 # predict(type = "survival" | "cumulativeIncidence"): one row per row, one column per time.
 survivalScale <- function(fit, rows, times, type) {
+  # without times: every event time of the fit (where the curves step)
+  if (is.null(times)) times <- sort(unique(baselineHazard(fit)$time))
   times <- checkNumericVector(times, "times", allowNull = FALSE)
   if (length(times) == 0 || any(times < 0)) stopf("'times' must be non-negative times")
   stratum <- rowStrata(fit, rows$strata, length(rows$link))

@@ -147,7 +147,8 @@ test_that("lr and pr profile intervals equal the glm profile (and MASS where ins
   w <- rep(c(1, 2, 0.5), 100)
   fitP <- fitModel(createData(x = ps$x, y = ps$y, time = ps$time, weights = w, modelType = "pr"),
                    control = tightControl())
-  ciP <- confint(fitP, c("a", "(Intercept)"), level = 0.9)
+  # weights 0.5 are not frequencies: the profile interval says robust/bootstrap is the honest one
+  expect_warning(ciP <- confint(fitP, c("a", "(Intercept)"), level = 0.9), "robust")
   XP <- cbind(1, ps$x)
   expect_equal(unname(ciP["a", ]), glmProfileInterval(XP, ps$y, stats::poisson(), 2, level = 0.9,
                                                       weights = w, offset = log(ps$time)),

@@ -108,7 +108,9 @@ test_that("cox and fgr fits survive saveRDS with identical results", {
                      predict(fit, case$newdata, type = case$probability, times = times))
     expect_identical(baselineHazard(again), baselineHazard(fit))
     expect_identical(vcov(again), vcov(fit))
-    expect_identical(confint(again), confint(fit))
-    expect_identical(confint(again, method = "wald"), confint(fit, method = "wald"))
+    # (some cases have non-integer weights: the intervals warn that they are too narrow)
+    expect_identical(suppressWarnings(confint(again)), suppressWarnings(confint(fit)))
+    expect_identical(suppressWarnings(confint(again, method = "wald")),
+                     suppressWarnings(confint(fit, method = "wald")))
   }
 })

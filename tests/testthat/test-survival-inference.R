@@ -62,12 +62,15 @@ test_that("cox profile intervals equal coxph likelihood-ratio intervals", {
     for (ties in c("breslow", "efron")) {
       label <- paste(deparse(case[[1]][[3]]), ties)
       fit <- coxFit(case[[1]], case[[2]], ties = ties, weights = case[[3]])
-      ci <- confint(fit, case[[4]])
+      # non-integer weights (bladder2): the intervals warn that they are too narrow for
+      # sampling weights; here they are compared with coxph's likelihood-ratio intervals
+      ci <- suppressWarnings(confint(fit, case[[4]]))
       ref <- coxProfileInterval(case[[1]], case[[2]], case[[4]], ties = ties,
                                 weights = case[[3]])
       expect_lte(maxRelDiff(ci, ref), 1e-5, label = label)
       # the profile and Wald intervals differ by more than the tolerance
-      expect_gt(maxRelDiff(confint(fit, case[[4]], method = "wald"), ref), 1e-4, label = label)
+      expect_gt(maxRelDiff(suppressWarnings(confint(fit, case[[4]], method = "wald")), ref), 1e-4,
+                label = label)
     }
   }
 })

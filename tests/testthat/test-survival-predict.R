@@ -142,7 +142,9 @@ test_that("survival predictions: times, rows, strata from every route", {
   plain <- coxFit(Surv(time, status == 2) ~ age + ph.ecog, lung)
   expect_equal(predict(plain, x, type = "survival", times = 100, stratumId = c(1, 7, 2)),
                predict(plain, x, type = "survival", times = 100))
-  expect_error(predict(fit, rows, type = "survival"), "'times' is required")
+  # without times: every event time of the fit
+  everyTime <- predict(fit, rows, type = "survival")
+  expect_equal(as.numeric(colnames(everyTime)), sort(unique(baselineHazard(fit)$time)))
   expect_error(predict(fit, rows, type = "survival", times = -1), "non-negative")
   expect_error(predict(fit, rows, type = "cumulativeIncidence", times = 1), "use type = \"survival\"")
 })

@@ -1,0 +1,87 @@
+# Parts of a model formula that are not covariates: cluster() (the clusters of the robust
+# variance, as in survival::coxph) and, for createData(weights = ), a column named by the
+# weights argument (as lm's weights).
+
+# Removes a cluster(...) term from the formula and returns its values (one per row of `data`).
+clusterTerm <- function(formula, data) {
+  tt <- terms(formula, specials = "cluster", data = data)
+  at <- attr(tt, "specials")$cluster
+  if (is.null(at)) return(list(formula = formula, cluster = NULL))
+  if (length(at) > 1) stopf("use a single cluster() term")
+  call <- attr(tt, "variables")[[at + 1]]
+  if (length(call) != 2) stopf("cluster() takes one variable")
+  values <- eval(call[[2]], data, environment(formula) %||% parent.frame())
+  if (length(values) != nrow(data)) stopf("cluster() must give one value per row of 'data'")
+  if (anyNA(values)) stopf("cluster() has missing values")
+  label <- deparse(call, width.cutoff = 500L)
+  list(formula = update(formula, stats::as.formula(paste(". ~ . -", label))), cluster = values)
+}
+
+# Does createData()'s `weights` argument name columns of the formula's `data` (weights =
+# iptw, or iptw / 2)? Then it is evaluated there, as lm() does. Any other expression is
+# evaluated as usual, so `weights = w` passed on through helper functions still works.
+namesColumns <- function(expr, data) {
+  if (!is.data.frame(data) || !is.language(expr)) return(FALSE)
+  vars <- all.vars(expr)
+  length(vars) > 0 && all(vars %in% names(data))
+}
+
+# Fine-Gray's status from a factor or a multi-state code, as cmprsk::crr reads it with
+# `failcode`: the event of interest (failcode) becomes 1, censoring 0, every other cause 2.
+# A factor's first level is censoring (survival's multi-state Surv() convention) and its
+# second level the default event of interest; numbers keep 0 as censoring.
+competingStatus <- function(status, failcode) {
+  if (is.factor(status)) {
+    lv <- levels(status)
+    if (length(lv) < 2) stopf("a factor status needs a censoring level and at least one event level")
+    failcode <- if (is.null(failcode)) lv[2] else as.character(failcode)
+    if (!(failcode %in% lv[-1]))
+      stopf("'failcode' %s is not an event level of the status (levels: %s; the first, '%s', is censoring)",
+            failcode, paste(lv, collapse = ", "), lv[1])
+    code <- as.character(status)
+    return(ifelse(is.na(code), NA_real_, ifelse(code == lv[1], 0, ifelse(code == failcode, 1, 2))))
+  }
+  if (is.null(failcode)) return(status)
+  if (!is.numeric(status)) stopf("the status must be numeric or a factor to use 'failcode'")
+  if (!(length(failcode) == 1 && failcode %in% status))
+    stopf("'failcode' %s does not occur in the status", format(failcode))
+  if (failcode == 0) stopf("'failcode' cannot be 0, the censoring code")
+  ifelse(status == 0, 0, ifelse(status == failcode, 1, 2))
+}
+
+# Rows with a missing value in any variable the formula (or weights, strata, times) uses:
+# kept by default (na.action = NULL or na.fail: the routes' checks then refuse them, naming
+# the column, as Argus has always done: a silent drop changes the population), or dropped
+# with na.action = na.omit / na.exclude (names or functions, as lm).
+# Returns the kept data and per-row vectors, and the omitted rows as an "omit" / "exclude"
+# object that residuals() and fitted() read (na.exclude pads their results with NA).
+omitMissingRows <- function(formula, data, vectors, na.action) {
+  if (!is.null(na.action)) {
+    name <- if (is.character(na.action)) na.action else if (identical(na.action, stats::na.omit))
+      "na.omit" else if (identical(na.action, stats::na.exclude)) "na.exclude" else
+      if (identical(na.action, stats::na.fail)) "na.fail" else "other"
+    if (!(name %in% c("na.omit", "na.exclude", "na.fail")))
+      stopf("'na.action' must be na.omit, na.exclude or na.fail (or NULL)")
+    na.action <- if (name == "na.fail") NULL else name
+  }
+  if (is.null(na.action)) {
+    # covariates with missing values: say how to drop those rows (the response, times and
+    # weights have their own checks, which name them)
+    covariates <- intersect(all.vars(stats::delete.response(stats::terms(formula))), names(data))
+    bad <- if (length(covariates)) !stats::complete.cases(data[, covariates, drop = FALSE]) else FALSE
+    if (any(bad))
+      stopf(paste("%d row(s) of 'data' have missing covariate values (first: row %d); drop them",
+                  "with na.action = na.omit or na.exclude"), sum(bad), which(bad)[1])
+    return(list(data = data, vectors = vectors, naAction = NULL))
+  }
+  used <- intersect(all.vars(formula), names(data))
+  missing <- if (length(used)) !stats::complete.cases(data[, used, drop = FALSE]) else rep(FALSE, nrow(data))
+  for (v in vectors) if (!is.null(v) && length(v) == nrow(data)) missing <- missing | is.na(v)
+  if (!any(missing)) return(list(data = data, vectors = vectors, naAction = NULL))
+  omitted <- which(missing)
+  names(omitted) <- rownames(data)[omitted]
+  keep <- !missing
+  list(data = data[keep, , drop = FALSE],
+       vectors = lapply(vectors, function(v) if (!is.null(v) && length(v) == nrow(data)) v[keep] else v),
+       naAction = structure(omitted, class = if (na.action == "na.omit") "omit" else "exclude"))
+}

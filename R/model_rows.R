@@ -1,0 +1,63 @@
+# Per-row quantities of a fit, in the engine's internal row order, for what R computes row by
+# row: residuals, score contributions (robust variance), risk-set sums (survival curves). The
+# engine keeps the design in its own column storage (src/engine/data/column.h); these helpers
+# read it back as a Matrix::dgCMatrix, one column at a time, so the cost is O(nonzeros).
+
+# Columns `columns` (1-based) of the fit's design as a sparse matrix, rows in internal order.
+designColumns <- function(data, columns = seq_along(data$columnNames)) {
+  d <- data$design
+  n <- data$nRows
+  pieces <- lapply(columns, function(j) {
+    kind <- d$kinds[j]
+    r0 <- d$rowStart[j]
+    r1 <- d$rowStart[j + 1]
+    v0 <- d$valueStart[j]
+    v1 <- d$valueStart[j + 1]
+    switch(kind + 1,
+           list(i = d$rows[seq_len(r1 - r0) + r0] + 1L, x = rep(1, r1 - r0)),      # indicator
+           list(i = d$rows[seq_len(r1 - r0) + r0] + 1L, x = d$values[seq_len(v1 - v0) + v0]),
+           list(i = seq_len(n), x = d$values[seq_len(v1 - v0) + v0]),             # dense
+           list(i = seq_len(n), x = rep(1, n)))                                   # intercept
+  })
+  counts <- vapply(pieces, function(p) length(p$i), 0)
+  Matrix::sparseMatrix(i = unlist(lapply(pieces, `[[`, "i")),
+                       j = rep.int(seq_along(columns), counts),
+                       x = unlist(lapply(pieces, `[[`, "x")), dims = c(n, length(columns)),
+                       dimnames = list(NULL, data$columnNames[columns]))
+}
+
+# The fitted rows: linear predictor (offsets included), weights (all 1 when the fit has
+# none), outcome, times and strata, all in the internal row order.
+fitRows <- function(fit) {
+  data <- fit$data
+  eta <- .Call(argus_linear_predictor, data, as.double(unname(fit$coefficients)))
+  list(eta = eta, weights = fit$settings$weights %||% rep(1, data$nRows), y = data$y,
+       time = data$time, start = data$startTime,
+       stratum = if (is.null(data$stratum)) rep(0L, data$nRows) else data$stratum)
+}
+
+# Internal-order values back to the user's row order (NA for rows that were dropped), named
+# by row identifier; matrices keep one row per user row.
+toUserOrder <- function(fit, values) {
+  data <- fit$data
+  n <- length(data$rowIds)
+  if (is.matrix(values)) {
+    out <- matrix(NA_real_, n, ncol(values), dimnames = list(idLabel(data$rowIds), colnames(values)))
+    out[data$order, ] <- values
+    return(out)
+  }
+  out <- rep(NA_real_, n)
+  out[data$order] <- values
+  names(out) <- idLabel(data$rowIds)
+  out
+}
+
+# Cluster labels (user row order, one per row) to internal order.
+internalClusters <- function(cluster, data) {
+  n <- length(data$rowIds)
+  if (length(cluster) != n)
+    stopf("'cluster' has %d values but the data have %d rows (one per row, in the order given to createData())",
+          length(cluster), n)
+  if (anyNA(cluster)) stopf("'cluster' has missing values")
+  cluster[data$order]
+}

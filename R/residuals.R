@@ -1,0 +1,157 @@
+# residuals(), fitted() and nobs() of a fit, with the definitions of residuals.glm (lr, pr,
+# ls) and residuals.coxph (cox). Values come back in the user's row order, named by row
+# identifier, NA for rows the fit dropped (strata without events).
+
+#' Residuals, fitted values and number of observations of a fit
+#'
+#' \code{residuals()} follows \code{\link[stats]{residuals.glm}} for \code{"lr"}, \code{"pr"}
+#' and \code{"ls"} and \code{residuals.coxph} (package \pkg{survival}) for \code{"cox"}.
+#' \code{fitted()} is \code{predict(object, type = "response")} for the fitted rows.
+#' \code{nobs()} is the number of rows with a positive weight, and for \code{"cox"} and
+#' \code{"fgr"} the number of events with a positive weight (as \code{nobs()} of a
+#' \code{coxph} fit, the count that \code{BIC()} uses).
+#'
+#' With \eqn{\mu} the fitted mean (probability, expected count including the exposure time, or
+#' linear predictor) and \eqn{w} the weights:
+#' \describe{
+#'   \item{\code{"response"}}{\eqn{y - \mu};}
+#'   \item{\code{"pearson"}}{\eqn{(y - \mu) \sqrt{w / V(\mu)}}, with \eqn{V(\mu)} =
+#'     \eqn{\mu(1 - \mu)} (lr), \eqn{\mu} (pr) or 1 (ls);}
+#'   \item{\code{"deviance"}}{the signed square root of the row's weighted deviance
+#'     contribution (the default, as for \code{glm});}
+#'   \item{\code{"working"}}{\eqn{(y - \mu) / (d\mu / d\eta)};}
+#'   \item{\code{"martingale"}}{(cox) the event indicator minus the row's cumulative hazard
+#'     over its time at risk, \eqn{\exp(\eta)} times the baseline hazard (Breslow, or Efron's
+#'     with its fractional weights for tied events); the default for cox;}
+#'   \item{\code{"deviance"}}{(cox) \eqn{\mathrm{sign}(m)\sqrt{-2(m + \delta \log(\delta - m))}}
+#'     of the martingale residual \eqn{m};}
+#'   \item{\code{"score"}}{(cox) one row per row and one column per estimated coefficient:
+#'     the row's contribution to the score;}
+#'   \item{\code{"schoenfeld"}}{(cox) one row per event (rows with an event, sorted by
+#'     stratum and time, named by the event time): the covariates minus their risk-weighted
+#'     mean at the event time;}
+#'   \item{\code{"dfbeta"}}{(cox, lr, pr, ls) the score contributions times the model-based
+#'     covariance: the approximate change in the coefficients when the row is left out.}
+#' }
+#' Cox residuals are unweighted unless \code{weighted = TRUE} (they are then multiplied by
+#' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} is always weighted.
+#'
+#' @param object An \code{argusFit} from \code{\link{fitModel}}.
+#' @param type The kind of residual, see Details.
+#' @param weighted Cox residuals multiplied by the row weights?
+#' @param ... Not used: an argument given here is an error.
+#' @return \code{residuals()}: a vector named by row identifier (user row order), or a
+#'   matrix for \code{"score"}, \code{"schoenfeld"} and \code{"dfbeta"}. \code{fitted()}:
+#'   a named vector. \code{nobs()}: a number.
+#' @seealso \code{\link{predict.argusFit}}, \code{\link{vcov.argusFit}}
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' head(residuals(fit))
+#' head(residuals(fit, type = "pearson"))
+#' head(fitted(fit))
+#' nobs(fit)
+#' @name residuals.argusFit
+#' @method residuals argusFit
+#' @export
+residuals.argusFit <- function(object, type = NULL, weighted = FALSE, ...) {
+  rejectDots("residuals()", ...)
+  checkFitForInference(object, "residuals()")
+  checkFlag(weighted, "weighted")
+  modelType <- object$modelType
+  if (modelType == "cox") {
+    type <- match.arg(type %||% "martingale",
+                      c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
+    out <- coxResiduals(object, type, weighted)
+    return(if (type == "schoenfeld") out else padExcluded(object, out))
+  }
+  if (!(modelType %in% c("lr", "pr", "ls")))
+    stopf(paste("residuals() is available for modelType 'lr', 'pr', 'ls' and 'cox', not '%s'",
+                "(a conditional or Fine-Gray model has no per-row fitted mean)"), modelType)
+  type <- match.arg(type %||% "deviance", c("deviance", "pearson", "response", "working", "dfbeta"))
+  if (type == "dfbeta") return(padExcluded(object, dfbetaResiduals(object)))
+  rows <- fitRows(object)
+  padExcluded(object, toUserOrder(object, glmResiduals(modelType, rows, type)))
+}
+
+# na.action = na.exclude: rows dropped for missing values come back as NA (stats::naresid).
+padExcluded <- function(fit, values) {
+  omitted <- fit$data$naAction
+  if (is.null(omitted)) values else stats::naresid(omitted, values)
+}
+
+glmResiduals <- function(modelType, rows, type) {
+  eta <- rows$eta
+  y <- rows$y
+  w <- rows$weights
+  mu <- switch(modelType, lr = stats::plogis(eta), pr = exp(eta) * (rows$time %||% 1), ls = eta)
+  variance <- switch(modelType, lr = mu * (1 - mu), pr = mu, ls = rep(1, length(mu)))
+  switch(type,
+         response = y - mu,
+         working = (y - mu) / switch(modelType, lr = mu * (1 - mu), pr = mu, ls = 1),
+         pearson = (y - mu) * sqrt(w / variance),
+         deviance = sign(y - mu) * sqrt(pmax(w * unitDeviance(modelType, y, mu), 0)))
+}
+
+# Each row's deviance contribution, without the weight (0 * log(0) = 0).
+unitDeviance <- function(modelType, y, mu) {
+  xlogx <- function(a, b) ifelse(a == 0, 0, a * log(a / b))
+  switch(modelType,
+         lr = 2 * (xlogx(y, mu) + xlogx(1 - y, 1 - mu)),
+         pr = 2 * (xlogx(y, mu) - (y - mu)),
+         ls = (y - mu)^2)
+}
+
+coxResiduals <- function(fit, type, weighted) {
+  if (type == "dfbeta") return(dfbetaResiduals(fit))
+  parts <- coxResidualParts(fit)
+  w <- if (weighted) fitRows(fit)$weights else 1
+  switch(type,
+         martingale = toUserOrder(fit, parts$martingale * w),
+         deviance = {
+           m <- parts$martingale
+           d <- as.numeric(parts$event)
+           dev <- sign(m) * sqrt(-2 * (m + ifelse(d > 0, d * log(pmax(d - m, .Machine$double.xmin)), 0)))
+           toUserOrder(fit, dev * w)
+         },
+         score = toUserOrder(fit, parts$score * w),
+         schoenfeld = schoenfeldResiduals(fit, parts, w))
+}
+
+# Events only, sorted by stratum and time (as residuals.coxph), named by the event time.
+schoenfeldResiduals <- function(fit, parts, w) {
+  rows <- fitRows(fit)
+  at <- which(parts$event)
+  at <- at[order(rows$stratum[at], rows$time[at])]
+  out <- parts$schoenfeld[at, , drop = FALSE] * (if (length(w) > 1) w[at] else w)
+  rownames(out) <- format(rows$time[at], trim = TRUE)
+  out
+}
+
+# Score contributions times the model-based covariance (what the robust variance squares).
+dfbetaResiduals <- function(fit) {
+  V <- suppressWarnings(vcov(fit, type = "model"))
+  labels <- rownames(V)[!is.na(diag(V))]
+  X <- designColumns(fit$data, match(labels, names(fit$coefficients)))
+  toUserOrder(fit, rowScores(fit, X) %*% V[labels, labels, drop = FALSE])
+}
+
+#' @rdname residuals.argusFit
+#' @method fitted argusFit
+#' @export
+fitted.argusFit <- function(object, ...) {
+  rejectDots("fitted()", ...)
+  padExcluded(object, stats::predict(object, type = "response"))
+}
+
+#' @rdname residuals.argusFit
+#' @method nobs argusFit
+#' @export
+nobs.argusFit <- function(object, ...) {
+  rejectDots("nobs()", ...)
+  w <- object$settings$weights %||% rep(1, object$nRows)
+  y <- object$data$y
+  if (isSurvivalModel(object$modelType)) sum(y == 1 & w > 0) else sum(w > 0)
+}

@@ -1,0 +1,96 @@
+# The robust (sandwich) variance: V S V with V the model-based covariance (vcov(type =
+# "model")) and S the summed outer products of per-row (or per-cluster) score contributions.
+# The scores are computed here from the fit's linear predictor, O(N p):
+#   lr, pr, ls: w_i (y_i - mu_i) x_i, so V S V is the HC0 sandwich of glm / lm
+#     (sandwich::vcovHC(type = "HC0"); clustered: sandwich::vcovCL(type = "HC0",
+#     cadjust = FALSE));
+#   cox: w_i times the score residual of row i (R/cox_risk_sets.R), so V S V is
+#     coxph(robust = TRUE)'s variance, the sum of squared weighted dfbetas (per cluster with
+#     cluster()).
+#   fgr: the score of the weighted pseudo-likelihood plus the effect of each row on the
+#     estimated censoring distribution (R/fine_gray_variance.R), so V S V is cmprsk::crr's var;
+#   clr, cpr, sccs (unweighted, Breslow's form): conditionalScores() below.
+# No small-sample factor is applied (coxph applies none either).
+
+robustVariance <- function(fit, V, cluster) {
+  checkRobustSupported(fit)
+  keep <- !is.na(diag(V))
+  labels <- rownames(V)[keep]
+  columns <- match(labels, names(fit$coefficients))
+  X <- designColumns(fit$data, columns)
+  scores <- rowScores(fit, X)
+  D <- scores %*% V[labels, labels, drop = FALSE]
+  if (!is.null(cluster)) D <- rowsum(D, cluster, reorder = FALSE)
+  out <- V
+  out[] <- NA_real_
+  robust <- crossprod(D)
+  out[labels, labels] <- (robust + t(robust)) / 2
+  out
+}
+
+# Per-row score contributions (internal row order, one column per column of X), weighted.
+rowScores <- function(fit, X) {
+  rows <- fitRows(fit)
+  if (fit$modelType == "cox") {
+    parts <- coxResidualParts(fit, X)
+    return(parts$score * rows$weights)
+  }
+  if (fit$modelType == "fgr") return(fineGrayScores(fit, X))
+  if (isConditionalModel(fit$modelType)) return(conditionalScores(rows, X, fit$modelType))
+  mu <- switch(fit$modelType,
+               lr = stats::plogis(rows$eta),
+               pr = exp(rows$eta) * (rows$time %||% 1),
+               ls = rows$eta)
+  as.matrix(X * (rows$weights * (rows$y - mu)))
+}
+
+# Conditional models (one multinomial per stratum, Breslow's form): row i of stratum s
+# contributes (y_i - n_s pi_i)(x_i - xbar_s), with r = exp(eta) (times the exposure for cpr and
+# sccs), pi_i = r_i / sum_s r, n_s the stratum's outcomes and xbar_s the r-weighted mean: for
+# clr the score residuals of clogit(method = "breslow"); summed per stratum (cluster = the
+# stratum) the stratum's score, as the clustered sandwich of a fixed-effects Poisson glm.
+conditionalScores <- function(rows, X, modelType) {
+  Z <- as.matrix(X)
+  r <- exp(rows$eta) * (if (modelType == "clr") 1 else rows$time %||% 1)
+  s <- rows$stratum
+  S0 <- rowsum(r, s, reorder = FALSE)[as.character(s), 1]
+  n <- rowsum(rows$y, s, reorder = FALSE)[as.character(s), 1]
+  xbar <- rowsum(Z * r, s, reorder = FALSE)[as.character(s), , drop = FALSE] / S0
+  (Z - xbar) * (rows$y - n * r / S0)
+}
+
+checkRobustSupported <- function(fit) {
+  data <- fit$data
+  if (isConditionalModel(fit$modelType)) {
+    if (!is.null(fit$settings$weights))
+      stopf("the robust variance of a weighted conditional model is not implemented; use runBootstrap()")
+    if (fit$modelType == "clr" && data$ties != "breslow" &&
+        (data$ties == "efron" || strataWithSeveralCases(data) > 0))
+      stopf(paste("the robust variance of clr is implemented for Breslow's form (ties = \"breslow\",",
+                  "or matched sets with one case); use runBootstrap()"))
+  } else if (!(fit$modelType %in% c("lr", "pr", "ls", "cox", "fgr"))) {
+    stopf("no robust variance for modelType '%s'; runBootstrap() gives bootstrap intervals", fit$modelType)
+  }
+}
+
+# The clusters of a robust variance, in internal row order: the `cluster` argument (one label
+# per row of the user's data), else the data's cluster() term, else none (each row its own).
+resolveCluster <- function(fit, cluster) {
+  if (!is.null(cluster)) return(internalClusters(cluster, fit$data))
+  fit$data$cluster
+}
+
+# Weights that are not whole numbers (inverse probability weights, say) are not frequencies:
+# the model-based variance then treats them as if they were, and understates the uncertainty.
+hasNonIntegerWeights <- function(fit) {
+  w <- fit$settings$weights
+  !is.null(w) && any(abs(w - round(w)) > 1e-8)
+}
+
+warnNonIntegerWeights <- function(fit, what) {
+  if (hasNonIntegerWeights(fit))
+    warning(sprintf(paste("%s with non-integer weights treat the weights as frequencies and are",
+                          "too narrow for inverse probability (or other sampling) weights; use",
+                          "vcov(type = \"robust\"), confint(method = \"robust\") or",
+                          "runBootstrap()"), what), call. = FALSE)
+}

@@ -1,0 +1,223 @@
+# survival::survfit() of a Cox fit: the survival curves of given covariate values, as a
+# "survfit" object that survival's print(), summary(), plot() and quantile() read. The
+# numbers are those of survfit.coxph: the Breslow (or Efron) cumulative hazard at the fitted
+# coefficients, and its standard error with the term for the estimated coefficients.
+
+#' Survival curves from a Cox fit
+#'
+#' A method for \code{\link[survival]{survfit}}: the predicted survival curves
+#' \eqn{S(t | z) = \exp(-H_0(t) \exp(\eta_z))} for the covariate values \code{newdata}, at
+#' every distinct time of the fitted rows, as \code{survfit.coxph} computes them (its default
+#' \code{ctype}: Breslow's hazard for a Breslow fit, Efron's for an Efron fit; \code{stype =
+#' 2}). The standard error of the cumulative hazard is
+#' \eqn{\exp(\eta_z) \sqrt{\sum dN / S_0^2 + q(t)' V q(t)}}, with \eqn{q(t)} the summed
+#' hazard increments times \eqn{z} minus the risk-set means, and \eqn{V} the fit's
+#' \code{\link{vcov.argusFit}} (robust when the data have a \code{cluster()} term, as
+#' \code{coxph}); intervals are on the \code{conf.type} scale.
+#'
+#' Without \code{newdata}, one curve at the (weighted) covariate means of the fitted rows, as
+#' \code{survfit.coxph}. A stratified fit gives one curve per stratum and row; when
+#' \code{newdata} holds the \code{strata()} variables, each row gets the curve of its own
+#' stratum (as \code{survfit.coxph}).
+#'
+#' @param formula An \code{argusFit} of modelType \code{"cox"} (the generic's first argument
+#'   is called \code{formula}).
+#' @param newdata Covariate values: a data frame (formula fits) or a matrix with the model's
+#'   covariates as columns. \code{NULL}: the covariate means.
+#' @param se.fit Compute standard errors and intervals?
+#' @param conf.int Level of the intervals.
+#' @param conf.type \code{"log"} (default, as survfit), \code{"log-log"}, \code{"plain"} or
+#'   \code{"none"}.
+#' @param ... Not used: an argument given here is an error.
+#' @return An object of class \code{c("survfitcox", "survfit")} with \code{n}, \code{time},
+#'   \code{n.risk}, \code{n.event}, \code{n.censor} (weighted, as survfit), \code{surv},
+#'   \code{cumhaz}, \code{std.err} and \code{std.chaz} (of the cumulative hazard),
+#'   \code{lower}, \code{upper}, \code{strata} and \code{conf.type}; \code{surv} is a matrix
+#'   with one column per row of \code{newdata} when there are several.
+#' @seealso \code{\link{predict.argusFit}} (\code{type = "survival"}),
+#'   \code{\link{baselineHazard}}, \code{\link{cumulativeIncidence}} for Fine-Gray fits
+#' @examples
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
+#'   fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung,
+#'                              modelType = "cox"))
+#'   curves <- survival::survfit(fit, newdata = data.frame(age = 60, sex = 1:2))
+#'   summary(curves, times = c(180, 365))
+#'   plot(curves, col = 1:2, xlab = "days", ylab = "survival")
+#' }
+#' @name survfit.argusFit
+#' @method survfit argusFit
+survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 0.95,
+                             conf.type = c("log", "log-log", "plain", "none"), ...) {
+  rejectDots("survfit()", ...)
+  fit <- formula
+  checkFitForInference(fit, "survfit()")
+  if (fit$modelType != "cox")
+    stopf("survfit() is for modelType 'cox'%s", if (fit$modelType == "fgr")
+      "; use cumulativeIncidence() for 'fgr'" else "")
+  checkFlag(se.fit, "se.fit")
+  checkScalar(conf.int, "conf.int", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  conf.type <- match.arg(conf.type)
+  V <- if (se.fit) vcov(fit) else NULL
+  columns <- if (se.fit) match(rownames(V)[!is.na(diag(V))], names(fit$coefficients))
+             else estimatedColumns(fit)
+  if (se.fit) V <- V[names(fit$coefficients)[columns], names(fit$coefficients)[columns], drop = FALSE]
+  X <- designColumns(fit$data, columns)
+  rows <- fitRows(fit)
+  new <- newCovariates(fit, newdata, X, rows$weights)
+  curves <- stratumCurves(fit, rows, X)
+  labels <- curveStratumNames(fit, names(curves))
+  # which (stratum, row) pairs: every stratum for every row, or each row in its own stratum
+  pairs <- if (is.null(new$strata) || length(curves) == 1) {
+    expand.grid(row = seq_len(nrow(new$z)), stratum = seq_along(curves))
+  } else {
+    at <- match(new$strata, names(curves))
+    if (anyNA(at)) stopf("'newdata' has strata the fit does not have: %s",
+                         paste(unique(new$strata[is.na(at)]), collapse = ", "))
+    data.frame(row = seq_len(nrow(new$z)), stratum = at)
+  }
+  onePerRow <- !is.null(new$strata) && length(curves) > 1
+  pieces <- lapply(split(pairs, pairs$stratum), function(block) {
+    curve <- curves[[block$stratum[1]]]
+    risk <- exp(new$link[block$row])
+    cumhaz <- outer(curve$cumH, risk)
+    out <- list(curve = curve, cumhaz = cumhaz, rows = block$row)
+    if (se.fit) {
+      se <- vapply(seq_along(block$row), function(k) {
+        z <- new$z[block$row[k], ]
+        q <- outer(curve$cumH, z) - curve$cumG
+        risk[k] * sqrt(curve$cumV1 + rowSums((q %*% V) * q))
+      }, numeric(length(curve$time)))
+      out$se <- matrix(se, ncol = length(block$row))
+    }
+    out
+  })
+  buildSurvfit(pieces, labels, onePerRow, new, se.fit, conf.int, conf.type, match.call())
+}
+
+# Per stratum (named by its label, in survival's order): every distinct time of its rows,
+# the weighted numbers at risk, of events and of censored rows there, and the cumulative
+# sums of the hazard (cumH), of hazard times the risk-set mean (cumG) and of the hazard's
+# variance (cumV1).
+stratumCurves <- function(fit, rows, X) {
+  table <- coxEventTable(rows, X, fit$data$ties)
+  labels <- stratumLabelsOf(fit) %||% "all"
+  w <- rows$weights
+  out <- list()
+  for (tab in table) {
+    inS <- tab$rows
+    times <- sort(unique(rows$time[inS]))
+    nRisk <- tailSums(rows$time[inS], w[inS], times)
+    if (!is.null(rows$start)) nRisk <- nRisk - tailSums(rows$start[inS], w[inS], times)
+    event <- rows$y[inS] == 1
+    slot <- match(rows$time[inS], times)
+    nEvent <- as.vector(tapply(w[inS] * event, factor(slot, levels = seq_along(times)), sum))
+    nCensor <- as.vector(tapply(w[inS] * !event, factor(slot, levels = seq_along(times)), sum))
+    k <- findInterval(times, tab$time)
+    cumH <- c(0, cumsum(tab$H1))[k + 1]
+    cumG <- rbind(0, apply(tab$G1, 2, cumsum))[k + 1, , drop = FALSE]
+    cumV1 <- c(0, cumsum(tab$V1))[k + 1]
+    out[[labels[tab$stratum + 1]]] <- list(time = times, n = length(inS), nRisk = nRisk,
+                                           nEvent = nEvent, nCensor = nCensor, cumH = cumH,
+                                           cumG = cumG, cumV1 = cumV1)
+  }
+  # survival orders strata as factor levels: numbers numerically, text alphabetically
+  keys <- names(out)
+  numeric <- suppressWarnings(as.numeric(keys))
+  out[if (!anyNA(numeric)) order(numeric) else order(keys)]
+}
+
+# Stratum names as survival writes them: "var=value" (several strata() variables: joined by
+# ", "); the bare label when the strata were not given by a formula.
+curveStratumNames <- function(fit, keys) {
+  call <- fit$data$formulaTerms$strata
+  if (is.null(call) || length(keys) == 1) return(keys)
+  vars <- vapply(as.list(call)[-1], function(e) deparse(e, width.cutoff = 500L), "")
+  parts <- strsplit(keys, "\r", fixed = TRUE)
+  vapply(parts, function(p) paste(paste0(vars, "=", p), collapse = ", "), "")
+}
+
+# Covariate values (columns of X) and linear predictors of the new rows, and their strata
+# when newdata gives them. NULL: the weighted means of the fitted rows.
+newCovariates <- function(fit, newdata, X, weights) {
+  labels <- colnames(X)
+  beta <- fit$coefficients[labels]
+  if (is.null(newdata)) {
+    z <- matrix(Matrix::colSums(X * weights) / sum(weights), 1, dimnames = list(NULL, labels))
+    return(list(z = z, link = as.vector(z %*% beta), strata = NULL, names = NULL))
+  }
+  strata <- NULL
+  if (is.data.frame(newdata) && !is.null(fit$data$formulaTerms)) {
+    ft <- fit$data$formulaTerms
+    newdata <- as.data.frame(newdata)
+    if (!is.null(ft$strata) && all(all.vars(ft$strata) %in% names(newdata)))
+      strata <- stratumKey(strataValues(ft$strata, newdata, environment(ft$terms) %||% parent.frame()))
+    mf <- stats::model.frame(ft$terms, newdata, xlev = ft$xlevels, na.action = stats::na.pass)
+    full <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
+    offset <- stats::model.offset(mf) %||% 0
+  } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
+    full <- as.matrix(newdata)
+    offset <- 0
+  } else {
+    stopf("'newdata' must be a data frame (formula fits) or a matrix of the model's covariates")
+  }
+  missing <- setdiff(labels, colnames(full))
+  if (length(missing)) stopf("'newdata' lacks covariate(s) %s", paste(missing, collapse = ", "))
+  z <- full[, labels, drop = FALSE]
+  if (anyNA(z)) stopf("'newdata' has missing values")
+  list(z = z, link = as.vector(z %*% beta) + offset, strata = strata,
+       names = rownames(newdata) %||% as.character(seq_len(nrow(z))))
+}
+
+# Stacks the (stratum, rows) blocks into one survfit object.
+buildSurvfit <- function(pieces, labels, onePerRow, new, se.fit, conf.int, conf.type, call) {
+  byBlock <- function(f) unlist(lapply(pieces, f), use.names = FALSE)
+  curve <- function(p) p$curve
+  nRows <- nrow(new$z)
+  stack <- function(field) {
+    if (onePerRow) return(byBlock(function(p) as.vector(p[[field]])))
+    m <- do.call(rbind, lapply(pieces, function(p) p[[field]]))
+    if (nRows == 1) as.vector(m) else `colnames<-`(m, new$names %||% as.character(seq_len(nRows)))
+  }
+  cumhaz <- stack("cumhaz")
+  blockLabels <- if (onePerRow) (new$names %||% as.character(seq_len(nRows)))[
+    byBlock(function(p) p$rows)] else labels
+  repeatsOf <- function(f) {
+    if (!onePerRow) return(byBlock(function(p) f(p$curve)))
+    byBlock(function(p) rep(f(p$curve), length(p$rows)))
+  }
+  out <- list(n = if (onePerRow) byBlock(function(p) rep(p$curve$n, length(p$rows)))
+                  else byBlock(function(p) p$curve$n),
+              time = repeatsOf(function(c) c$time), n.risk = repeatsOf(function(c) c$nRisk),
+              n.event = repeatsOf(function(c) c$nEvent), n.censor = repeatsOf(function(c) c$nCensor),
+              surv = exp(-cumhaz), cumhaz = cumhaz)
+  counts <- if (onePerRow) byBlock(function(p) rep(length(p$curve$time), length(p$rows)))
+            else byBlock(function(p) length(p$curve$time))
+  if (length(counts) > 1) out$strata <- stats::setNames(as.integer(counts), blockLabels)
+  if (se.fit) {
+    se <- stack("se")
+    out$std.err <- se
+    out$logse <- TRUE
+    out$std.chaz <- se
+    z <- stats::qnorm((1 + conf.int) / 2)
+    if (conf.type != "none") {
+      s <- out$surv
+      limits <- switch(conf.type,
+        log = list(s * exp(-z * se), pmin(s * exp(z * se), 1)),
+        "log-log" = {
+          # undefined where the survival is 0 or 1, as survfit
+          inside <- ifelse(s == 0 | s == 1, NA, s)
+          a <- exp(-exp(log(-log(inside)) + z * se / log(inside)))
+          b <- exp(-exp(log(-log(inside)) - z * se / log(inside)))
+          list(pmin(a, b), pmax(a, b))
+        },
+        plain = list(pmax(s - z * se * s, 0), pmin(s + z * se * s, 1)))
+      out$lower <- limits[[1]]
+      out$upper <- limits[[2]]
+      out$conf.type <- conf.type
+      out$conf.int <- conf.int
+    }
+  }
+  out$call <- call
+  structure(out, class = c("survfitcox", "survfit"))
+}

@@ -1,0 +1,250 @@
+# tidy(), glance() and augment() (the generics package's generics, which broom re-exports) for
+# fits and bootstrap results, with broom's column names; confint() of a bootstrap.
+
+#' Tidy, glance and augment a fit
+#'
+#' Methods for the \pkg{generics} (and \pkg{broom}) generics. \code{tidy()} gives one row
+#' per coefficient with broom's column names (\code{term}, \code{estimate},
+#' \code{std.error}, \code{statistic}, \code{p.value}, and with \code{conf.int = TRUE}
+#' \code{conf.low}, \code{conf.high}), plus the coefficient's \code{prior} and the
+#' \code{interval} kind: the numbers of \code{\link{summary.argusFit}}, where standard
+#' errors, intervals and p-values are given only where they are defined (no p-value for a
+#' penalized coefficient, nothing for a coefficient selected by a Laplace prior).
+#' \code{glance()} gives one row about the fit; \code{augment()} adds fitted values and
+#' residuals to the rows of the data.
+#'
+#' @param x An \code{argusFit} from \code{\link{fitModel}}.
+#' @param conf.int Add confidence intervals?
+#' @param conf.level Their level.
+#' @param conf.method \code{"wald"} (from the standard errors) or \code{"profile"}
+#'   (profile likelihood, \code{\link{confint.argusFit}}), for the coefficients that have a
+#'   standard error.
+#' @param exponentiate Exponentiate estimates and limits (odds ratios, rate or hazard
+#'   ratios)? Standard errors stay on the linear-predictor scale.
+#' @param type,cluster The variance, as in \code{\link{summary.argusFit}}.
+#' @param data For \code{augment()}: the data frame the fit was made from (same rows, same
+#'   order); its columns are kept. \code{NULL}: one row per row identifier.
+#' @param newdata For \code{augment()}: new data for \code{\link{predict.argusFit}}
+#'   (no residuals).
+#' @param type.predict,type.residuals Scales of \code{.fitted}
+#'   (\code{\link{predict.argusFit}}'s \code{type}) and \code{.resid}
+#'   (\code{\link{residuals.argusFit}}'s \code{type}; default as \code{residuals()}).
+#' @param ... Not used: an argument given here is an error.
+#' @return A tibble when the \pkg{tibble} package is installed, otherwise a data frame.
+#'   \code{glance()}: \code{modelType}, \code{status}, \code{nobs}, \code{logLik},
+#'   \code{AIC} and \code{BIC} (flat prior only: a penalized fit has no honest count of
+#'   parameters), \code{df} (estimated nonzero coefficients), \code{nonzero},
+#'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
+#'   given; \code{NA} with a flat prior), \code{iterations} and \code{optimality}.
+#'   \code{augment()}: \code{.rowId}, the columns of \code{data}, \code{.fitted} and
+#'   \code{.resid}.
+#' @seealso \code{\link{summary.argusFit}}, \code{\link{tidy.argusBootstrap}}
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(300), 100, 3, dimnames = list(NULL, c("a", "b", "c")))
+#' y <- rbinom(100, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' tidy(fit, conf.int = TRUE)
+#' tidy(fit, conf.int = TRUE, exponentiate = TRUE, type = "robust")
+#' glance(fit)
+#' head(augment(fit))
+#' @name tidy.argusFit
+#' @method tidy argusFit
+#' @export
+tidy.argusFit <- function(x, conf.int = FALSE, conf.level = 0.95,
+                          conf.method = c("wald", "profile"), exponentiate = FALSE,
+                          type = NULL, cluster = NULL, ...) {
+  rejectDots("tidy()", ...)
+  checkFlag(conf.int, "conf.int")
+  checkFlag(exponentiate, "exponentiate")
+  conf.method <- match.arg(conf.method)
+  table <- coefficientTable(x, conf.level, type, cluster)
+  out <- data.frame(term = table$covariate, estimate = table$estimate,
+                    std.error = table$std.error, statistic = table$statistic,
+                    p.value = table$p.value, stringsAsFactors = FALSE)
+  if (conf.int) {
+    out$conf.low <- table$lower
+    out$conf.high <- table$upper
+    if (conf.method == "profile") {
+      at <- which(is.finite(table$std.error))
+      out$conf.low[] <- out$conf.high[] <- NA_real_
+      if (length(at)) {
+        limits <- confint(x, at, level = conf.level, method = "profile")
+        out$conf.low[at] <- limits[, 1]
+        out$conf.high[at] <- limits[, 2]
+      }
+    }
+  }
+  out$interval <- if (conf.method == "profile") ifelse(is.finite(table$std.error), "profile", NA)
+                  else table$interval
+  out$prior <- table$prior
+  if (exponentiate) {
+    out$estimate <- exp(out$estimate)
+    if (conf.int) {
+      out$conf.low <- exp(out$conf.low)
+      out$conf.high <- exp(out$conf.high)
+    }
+  }
+  asTibble(out)
+}
+
+#' @rdname tidy.argusFit
+#' @method glance argusFit
+#' @export
+glance.argusFit <- function(x, ...) {
+  rejectDots("glance()", ...)
+  ll <- logLik(x)
+  flat <- all(x$priorType == "none")
+  penalized <- x$priorType != "none"
+  asTibble(data.frame(
+    modelType = x$modelType, status = x$status, nobs = nobs(x), logLik = as.numeric(ll),
+    AIC = if (flat) stats::AIC(ll) else NA_real_, BIC = if (flat) stats::BIC(ll) else NA_real_,
+    df = attr(ll, "df"), nonzero = sum(x$coefficients != 0, na.rm = TRUE),
+    prior = describePrior(x),
+    variance = if (any(penalized)) columnVariances(x)[penalized][1] else NA_real_,
+    iterations = x$iterations, optimality = x$optimality %||% NA_real_,
+    stringsAsFactors = FALSE))
+}
+
+#' @rdname tidy.argusFit
+#' @method augment argusFit
+#' @export
+augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "link",
+                             type.residuals = NULL, ...) {
+  rejectDots("augment()", ...)
+  if (!is.null(newdata)) {
+    fitted <- predict(x, newdata, type = type.predict)
+    base <- if (is.data.frame(newdata) && !all(c("rowId", "covariateId") %in% names(newdata)))
+      newdata else data.frame(.rowId = names(fitted), stringsAsFactors = FALSE)
+    base$.fitted <- unname(fitted)
+    return(asTibble(base))
+  }
+  fitted <- predict(x, type = type.predict)
+  rowIds <- names(fitted)
+  base <- data.frame(.rowId = rowIds, stringsAsFactors = FALSE)
+  if (!is.null(data)) {
+    if (!is.data.frame(data) || nrow(data) != length(rowIds))
+      stopf("'data' must be the data frame the fit was made from (%d rows)", length(rowIds))
+    base <- cbind(base, as.data.frame(data))
+  }
+  base$.fitted <- unname(fitted)
+  if (x$modelType %in% c("lr", "pr", "ls", "cox"))
+    base$.resid <- unname(residuals(x, type = type.residuals %||%
+                                      (if (x$modelType == "cox") "martingale" else "deviance")))
+  asTibble(base)
+}
+
+#' Tidy, glance and confidence intervals of a bootstrap
+#'
+#' \code{tidy()} gives one row per coefficient: \code{term}, the fit's \code{estimate},
+#' \code{std.error} (the standard deviation of the replicates), \code{bias}, \code{conf.low}
+#' and \code{conf.high} (the percentile interval at \code{conf.level}) and \code{nonzero}
+#' (the share of replicates in which the coefficient is not 0). \code{glance()} gives the
+#' number of replicates, of usable ones (finite estimates, not ill-conditioned), of those
+#' that did not converge or had no finite estimate, the level, sampling unit and time.
+#' \code{confint()} gives the percentile interval (the replicates' quantiles, type 7 of
+#' \code{\link[stats]{quantile}}) or the normal one (estimate plus or minus
+#' \code{qnorm((1 + level) / 2)} bootstrap standard errors).
+#'
+#' @param x,object An \code{argusBootstrap} from \code{\link{runBootstrap}}.
+#' @param conf.int Add the intervals?
+#' @param conf.level,level Their level; by default the bootstrap's own.
+#' @param exponentiate Exponentiate estimates and limits?
+#' @param parm Coefficients (names or positions); default all.
+#' @param type \code{"percentile"} or \code{"normal"}.
+#' @param ... Not used: an argument given here is an error.
+#' @return \code{tidy()}, \code{glance()}: a tibble (or data frame without \pkg{tibble}).
+#'   \code{confint()}: a matrix with one row per coefficient and the limits labelled in
+#'   percent. Aliased coefficients (not estimable) have \code{NA}.
+#' @seealso \code{\link{runBootstrap}}, \code{\link{plot.argusBootstrap}}
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(400), 200, 2, dimnames = list(NULL, c("a", "b")))
+#' y <- rbinom(200, 1, plogis(x[, 1]))
+#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
+#' boot <- runBootstrap(fit, replicates = 50, seed = 1)
+#' tidy(boot)
+#' glance(boot)
+#' confint(boot, level = 0.9)
+#' @name tidy.argusBootstrap
+#' @method tidy argusBootstrap
+#' @export
+tidy.argusBootstrap <- function(x, conf.int = TRUE, conf.level = x$level, exponentiate = FALSE, ...) {
+  rejectDots("tidy()", ...)
+  checkFlag(conf.int, "conf.int")
+  checkFlag(exponentiate, "exponentiate")
+  s <- x$summary
+  out <- data.frame(term = s$covariate, estimate = s$estimate, std.error = s$se, bias = s$bias,
+                    stringsAsFactors = FALSE)
+  if (conf.int) {
+    limits <- confint(x, level = conf.level)
+    out$conf.low <- unname(limits[, 1])
+    out$conf.high <- unname(limits[, 2])
+  }
+  out$nonzero <- s$nonzero
+  if (exponentiate) {
+    out$estimate <- exp(out$estimate)
+    if (conf.int) {
+      out$conf.low <- exp(out$conf.low)
+      out$conf.high <- exp(out$conf.high)
+    }
+  }
+  asTibble(out)
+}
+
+#' @rdname tidy.argusBootstrap
+#' @method glance argusBootstrap
+#' @export
+glance.argusBootstrap <- function(x, ...) {
+  rejectDots("glance()", ...)
+  asTibble(data.frame(
+    replicates = x$replicates, usable = sum(usableReplicates(x)),
+    notConverged = sum(x$status %in% c("MAX_ITERATIONS", "ILLCONDITIONED")),
+    noFiniteEstimate = sum(x$status == "NO_FINITE_MLE"), level = x$level,
+    selectorType = x$selectorType, seconds = x$seconds %||% NA_real_, stringsAsFactors = FALSE))
+}
+
+#' @rdname tidy.argusBootstrap
+#' @method confint argusBootstrap
+#' @export
+confint.argusBootstrap <- function(object, parm, level = object$level,
+                                   type = c("percentile", "normal"), ...) {
+  rejectDots("confint()", ...)
+  type <- match.arg(type)
+  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  labels <- colnames(object$estimates)
+  columns <- if (missing(parm)) seq_along(labels) else if (is.character(parm)) {
+    at <- match(parm, labels)
+    if (anyNA(at)) stopf("'parm' names unknown coefficient(s): %s", paste(parm[is.na(at)], collapse = ", "))
+    at
+  } else {
+    if (!is.numeric(parm) || any(parm < 1 | parm > length(labels) | parm != round(parm)))
+      stopf("'parm' must name coefficients or give positions between 1 and %d", length(labels))
+    as.integer(parm)
+  }
+  kept <- object$estimates[usableReplicates(object), columns, drop = FALSE]
+  a <- (1 - level) / 2
+  limits <- if (type == "percentile") {
+    t(apply(kept, 2, stats::quantile, probs = c(a, 1 - a), names = FALSE, type = 7))
+  } else {
+    est <- object$summary$estimate[columns]
+    se <- apply(kept, 2, stats::sd)
+    cbind(est - stats::qnorm(1 - a) * se, est + stats::qnorm(1 - a) * se)
+  }
+  limits[is.na(object$summary$estimate[columns]), ] <- NA  # aliased: held at 0 throughout
+  dimnames(limits) <- list(labels[columns],
+                           paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE,
+                                        digits = 3), "%"))
+  limits
+}
+
+# The replicates the bootstrap summary uses (as bootstrapSummary() in R/bootstrap.R).
+usableReplicates <- function(boot) {
+  boot$status != "ILLCONDITIONED" & apply(is.finite(boot$estimates), 1, all)
+}
+
+# broom's tidiers return tibbles; without the tibble package a data frame does.
+asTibble <- function(df) {
+  rownames(df) <- NULL
+  if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
+}

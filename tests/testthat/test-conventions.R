@@ -1,0 +1,97 @@
+# R conventions of the formula route: weights = a column, na.action, cluster(), tibbles,
+# Fine-Gray status as a factor or with failcode.
+
+test_that("weights = a column name in the formula route, as lm()", {
+  set.seed(6)
+  df <- data.frame(a = rnorm(100), iptw = runif(100, 1, 4))
+  df$y <- rbinom(100, 1, plogis(df$a))
+  byName <- fitModel(createData(y ~ a, data = df, modelType = "lr", weights = iptw))
+  byVector <- fitModel(createData(y ~ a, data = df, modelType = "lr", weights = df$iptw))
+  expect_equal(coef(byName), coef(byVector))
+  ref <- suppressWarnings(glm(y ~ a, family = binomial, data = df, weights = iptw))
+  expect_lt(max(abs(coef(byName) - coef(ref))), 1e-5)
+  # an expression of columns, and a variable of the caller when the data have no such column
+  half <- fitModel(createData(y ~ a, data = df, modelType = "lr", weights = iptw / 2))
+  expect_lt(max(abs(coef(half) - coef(byName))), 1e-6)
+  local({
+    myWeights <- df$iptw
+    expect_equal(coef(fitModel(createData(y ~ a, data = df, modelType = "lr", weights = myWeights))),
+                 coef(byName))
+  })
+  # the column wins over a variable of the same name where createData() is called (as lm)
+  local({
+    iptw <- rep(1, 7)
+    expect_equal(coef(fitModel(createData(y ~ a, data = df, modelType = "lr", weights = iptw))),
+                 coef(byName))
+  })
+  expect_error(createData(y ~ a, data = df, modelType = "lr", weights = nope), "nope")
+})
+
+test_that("na.action: an error by default, na.omit and na.exclude as in glm", {
+  df <- data.frame(a = c(rnorm(48), NA, 1), b = rnorm(50))
+  set.seed(7)
+  df$y <- rbinom(50, 1, 0.5)
+  df$b[3] <- NA
+  expect_error(createData(y ~ a + b, data = df, modelType = "lr"), "2 row\\(s\\).*na.omit")
+  omit <- fitModel(createData(y ~ a + b, data = df, modelType = "lr", na.action = na.omit),
+                   control = createControl(tolerance = 1e-12, maxIterations = 1000))
+  ref <- glm(y ~ a + b, family = binomial, data = df, na.action = na.omit,
+             control = glm.control(epsilon = 1e-14))
+  expect_lt(max(abs(coef(omit) - coef(ref))), 1e-6)
+  expect_equal(nobs(omit), 48)
+  expect_equal(names(residuals(omit)), names(residuals(ref)))
+  exclude <- fitModel(createData(y ~ a + b, data = df, modelType = "lr", na.action = "na.exclude"),
+                      control = createControl(tolerance = 1e-12, maxIterations = 1000))
+  refEx <- update(ref, na.action = na.exclude)
+  expect_equal(length(residuals(exclude)), 50)
+  expect_equal(unname(which(is.na(residuals(exclude)))), c(3, 49))
+  expect_lt(max(abs(residuals(exclude) - residuals(refEx)), na.rm = TRUE), 1e-6)
+  expect_lt(max(abs(fitted(exclude) - fitted(refEx)), na.rm = TRUE), 1e-6)
+  expect_error(createData(y ~ a, data = df, modelType = "lr", na.action = "na.pass"), "na.omit")
+  expect_error(createData(x = matrix(1:4, 2), y = 0:1, modelType = "lr", na.action = na.omit),
+               "formula route")
+})
+
+test_that("tibbles are read without warnings", {
+  skip_if_not_installed("tibble")
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  tb <- tibble::as_tibble(lung)
+  expect_no_warning(fit <- fitModel(createData(Surv(time, status) ~ age + sex + strata(inst),
+                                               data = tb, modelType = "cox")))
+  expect_equal(coef(fit), coef(fitModel(createData(Surv(time, status) ~ age + sex + strata(inst),
+                                                   data = lung, modelType = "cox"))))
+  expect_no_warning(predict(fit, tb[1:4, ], type = "survival", times = 200))
+  tbl <- tibble::tibble(a = rnorm(30), y = rep(0:1, 15))
+  expect_no_warning(fitModel(createData(y ~ a, data = tbl, modelType = "lr", weights = rep(1, 30))))
+  expect_no_warning(augment(fit, data = tb))
+})
+
+test_that("Fine-Gray: factor and multi-state status with failcode, as cmprsk::crr", {
+  skip_if_not_installed("cmprsk")
+  set.seed(8)
+  n <- 300
+  df <- data.frame(a = rnorm(n), b = rbinom(n, 1, 0.5), time = rexp(n))
+  df$code <- sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3))
+  df$cause <- factor(c("censored", "relapse", "death")[df$code + 1],
+                     levels = c("censored", "relapse", "death"))
+  x <- as.matrix(df[, c("a", "b")])
+  for (failcode in 1:2) {
+    ref <- crrRef(df$time, df$code, x, failcode = failcode)
+    numeric <- fitModel(createData(Surv(time, code) ~ a + b, data = df, modelType = "fgr",
+                                   failcode = failcode), control = survivalControl())
+    expect_lt(maxRelDiff(coef(numeric), ref$coef), 1e-6)
+    byFactor <- fitModel(createData(Surv(time, cause) ~ a + b, data = df, modelType = "fgr",
+                                    failcode = levels(df$cause)[failcode + 1]), control = survivalControl())
+    expect_equal(coef(byFactor), coef(numeric))
+    matrixRoute <- fitModel(createData(x = x, y = df$cause, time = df$time, modelType = "fgr",
+                                       failcode = levels(df$cause)[failcode + 1]), control = survivalControl())
+    expect_equal(coef(matrixRoute), coef(numeric))
+  }
+  # a factor's second level is the default event of interest
+  default <- createData(Surv(time, cause) ~ a + b, data = df, modelType = "fgr")
+  expect_equal(sum(default$y == 1), sum(df$code == 1))
+  expect_error(createData(Surv(time, cause) ~ a, data = df, modelType = "fgr", failcode = "censored"),
+               "not an event level")
+  expect_error(createData(Surv(time, code) ~ a, data = df, modelType = "cox", failcode = 1), "fgr")
+})

@@ -1,0 +1,79 @@
+# residuals(), fitted() and nobs() against residuals.glm / residuals.lm and residuals.coxph.
+
+test_that("lr, pr and ls residuals and fitted values equal glm's", {
+  set.seed(4)
+  n <- 200
+  df <- data.frame(a = rnorm(n), b = rnorm(n), w = runif(n, 0.5, 2), exposure = runif(n, 1, 2))
+  df$y <- rbinom(n, 1, plogis(df$a))
+  df$count <- rpois(n, df$exposure * exp(0.3 + df$b))
+  df$z <- 1 + df$a - df$b + rnorm(n)
+  tight <- glm.control(epsilon = 1e-14, maxit = 100)
+  control <- createControl(tolerance = 1e-12, maxIterations = 10000)
+  cases <- list(
+    list(ref = suppressWarnings(glm(y ~ a + b, family = binomial, data = df, weights = w, control = tight)),
+         fit = fitModel(createData(y ~ a + b, data = df, modelType = "lr", weights = w), control = control)),
+    list(ref = glm(count ~ a + b + offset(log(exposure)), family = poisson, data = df, control = tight),
+         fit = fitModel(createData(count ~ a + b, data = df, modelType = "pr", time = df$exposure),
+                        control = control)),
+    list(ref = glm(z ~ a + b, data = df, weights = w, control = tight),
+         fit = fitModel(createData(z ~ a + b, data = df, modelType = "ls", weights = w), control = control)))
+  for (case in cases) {
+    for (type in c("deviance", "pearson", "response", "working"))
+      expect_lt(max(abs(residuals(case$fit, type = type) - residuals(case$ref, type = type))), 1e-6,
+                label = paste(case$fit$modelType, type))
+    expect_lt(max(abs(residuals(case$fit) - residuals(case$ref))), 1e-6)  # deviance by default
+    expect_lt(max(abs(fitted(case$fit) - fitted(case$ref))), 1e-6)
+    expect_equal(names(residuals(case$fit)), as.character(seq_len(n)))
+    expect_equal(nobs(case$fit), nobs(case$ref))
+  }
+  # lm's residuals too
+  expect_lt(max(abs(residuals(cases[[3]]$fit, "response") - residuals(lm(z ~ a + b, df, weights = w)))), 1e-6)
+})
+
+test_that("Cox residuals equal residuals.coxph (martingale, deviance, score, schoenfeld, dfbeta)", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  set.seed(5)
+  lung$w <- runif(nrow(lung), 0.5, 2)
+  for (ties in c("breslow", "efron")) for (f in list(Surv(time, status) ~ age + sex + wt.loss,
+                                                      Surv(time, status) ~ age + sex + strata(ph.ecog))) {
+    ref <- coxRef(f, lung, ties = ties, weights = lung$w)
+    fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = ties, weights = lung$w),
+                    control = survivalControl())
+    label <- paste(ties, deparse(f[[3]]))
+    for (type in c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
+      expect_lt(max(abs(unname(residuals(fit, type = type)) - unname(residuals(ref, type = type)))), 1e-6,
+                label = paste(label, type))
+    expect_lt(max(abs(residuals(fit, "martingale", weighted = TRUE) -
+                      residuals(ref, "martingale", weighted = TRUE))), 1e-6)
+    expect_equal(rownames(residuals(fit, "schoenfeld")), rownames(residuals(ref, "schoenfeld")))
+    expect_equal(nobs(fit), nobs(ref))
+    expect_equal(attr(logLik(fit), "nobs"), nobs(ref))
+  }
+})
+
+test_that("Cox residuals of counting-process data equal residuals.coxph", {
+  skip_if_not_installed("survival")
+  b <- survival::bladder2
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(Surv(start, stop, event) ~ rx + number + size, b, ties = ties)
+    fit <- fitModel(createData(Surv(start, stop, event) ~ rx + number + size, data = b,
+                               modelType = "cox", ties = ties), control = survivalControl())
+    for (type in c("martingale", "score", "schoenfeld"))
+      expect_lt(max(abs(unname(residuals(fit, type = type)) - unname(residuals(ref, type = type)))), 1e-6,
+                label = paste(ties, type))
+  }
+})
+
+test_that("residuals() says where it has no definition; arguments are checked", {
+  sim <- simulateSccs(nPatients = 30, nDrugs = 2, seed = 2)
+  fit <- fitModel(createData(sim$outcomes, sim$covariates, modelType = "sccs"))
+  expect_error(residuals(fit), "not 'sccs'")
+  expect_equal(nobs(fit), fit$nRows)
+  set.seed(1)
+  lr <- fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5), modelType = "lr"))
+  expect_error(residuals(lr, type = "martingale"), "should be one of")
+  expect_error(residuals(lr, foo = 1), "unused argument")
+  expect_equal(nobs(fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5),
+                                        modelType = "lr"), weights = rep(0:1, 10))), 10)
+})

@@ -1,0 +1,107 @@
+# survival::survfit() on a Cox fit against survfit.coxph: every component of the object
+# (numbers at risk, events, survival, cumulative hazard, standard errors, intervals, strata),
+# with and without strata and new data, Breslow and Efron, weights.
+
+expectSurvfitMatch <- function(curves, ref, tolerance = 1e-8, label = "") {
+  expect_s3_class(curves, "survfit")
+  for (field in c("n", "time", "n.risk", "n.event", "n.censor", "surv", "cumhaz", "std.err",
+                  "lower", "upper")) {
+    expect_equal(dim(curves[[field]]), dim(ref[[field]]), label = paste(label, field, "dim"))
+    expect_lt(max(abs(unclass(curves[[field]]) - unclass(ref[[field]]))), tolerance,
+              label = paste(label, field))
+  }
+  expect_equal(curves$strata, ref$strata, label = paste(label, "strata"))
+}
+
+test_that("survfit() of a Cox fit equals survfit.coxph, with strata and new data", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  newdata <- data.frame(age = c(50, 60, 70), sex = c(1, 2, 1), ph.ecog = c(0, 1, 1))
+  for (ties in c("breslow", "efron")) {
+    plain <- Surv(time, status) ~ age + sex
+    ref <- coxRef(plain, lung, ties = ties)
+    fit <- fitModel(createData(plain, data = lung, modelType = "cox", ties = ties),
+                    control = survivalControl())
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata),
+                       survival::survfit(ref, newdata = newdata), label = paste(ties, "newdata"))
+    expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), label = paste(ties, "means"))
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata[1, ]),
+                       survival::survfit(ref, newdata = newdata[1, ]), label = paste(ties, "one row"))
+    stratified <- Surv(time, status) ~ age + sex + strata(ph.ecog)
+    ref <- coxRef(stratified, lung, ties = ties)
+    fit <- fitModel(createData(stratified, data = lung, modelType = "cox", ties = ties),
+                    control = survivalControl())
+    # rows with their own strata: one curve per row
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata),
+                       survival::survfit(ref, newdata = newdata), label = paste(ties, "own strata"))
+    # rows without strata: every stratum for every row
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata[, 1:2]),
+                       survival::survfit(ref, newdata = newdata[, 1:2]), label = paste(ties, "all strata"))
+    expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), label = paste(ties, "strata means"))
+  }
+})
+
+test_that("survfit() with integer weights, and the survival package's methods read it", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  set.seed(9)
+  w <- sample(1:3, nrow(lung), TRUE)
+  newdata <- data.frame(age = c(55, 65), sex = c(2, 1))
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(Surv(time, status) ~ age + sex, lung, ties = ties, weights = w)
+    fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox",
+                               ties = ties, weights = w), control = survivalControl())
+    curves <- survival::survfit(fit, newdata = newdata)
+    expectSurvfitMatch(curves, survival::survfit(ref, newdata = newdata), label = paste(ties, "weights"))
+  }
+  # the survival curve agrees with predict(type = "survival")
+  s <- summary(curves, times = c(100, 400))
+  expect_equal(unname(t(s$surv)), unname(predict(fit, newdata, type = "survival", times = c(100, 400))),
+               tolerance = 1e-12)
+  expect_output(print(curves), "median")
+  expect_error(survival::survfit(fit, foo = 1), "unused argument")
+})
+
+test_that("predict(type = \"survival\") without times gives every event time", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"))
+  p <- predict(fit, data.frame(age = 60, sex = 1), type = "survival")
+  eventTimes <- sort(unique(lung$time[lung$status == 2]))
+  expect_equal(as.numeric(colnames(p)), eventTimes)
+  expect_equal(p, predict(fit, data.frame(age = 60, sex = 1), type = "survival", times = eventTimes))
+})
+
+test_that("survfit() of a counting-process Cox fit equals survfit.coxph", {
+  skip_if_not_installed("survival")
+  b <- survival::bladder2
+  newdata <- data.frame(rx = c(1, 2), number = c(2, 1))
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(Surv(start, stop, event) ~ rx + number, b, ties = ties)
+    fit <- fitModel(createData(Surv(start, stop, event) ~ rx + number, data = b, modelType = "cox",
+                               ties = ties), control = survivalControl())
+    expectSurvfitMatch(survival::survfit(fit, newdata = newdata),
+                       survival::survfit(ref, newdata = newdata), label = paste(ties, "counting process"))
+  }
+})
+
+test_that("survfit() intervals of every conf.type, and no standard errors, as survfit.coxph", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  ref <- coxRef(Surv(time, status) ~ age + sex, lung)
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"),
+                  control = survivalControl())
+  newdata <- data.frame(age = c(50, 70), sex = 1:2)
+  for (type in c("log", "log-log", "plain")) {
+    mine <- survival::survfit(fit, newdata = newdata, conf.type = type, conf.int = 0.9)
+    theirs <- survival::survfit(ref, newdata = newdata, conf.type = type, conf.int = 0.9)
+    expect_equal(is.na(mine$lower), is.na(theirs$lower))
+    expect_lt(max(abs(mine$lower - theirs$lower), na.rm = TRUE), 1e-8, label = type)
+    expect_lt(max(abs(mine$upper - theirs$upper), na.rm = TRUE), 1e-8, label = type)
+  }
+  none <- survival::survfit(fit, newdata = newdata, conf.type = "none")
+  expect_null(none$lower)
+  bare <- survival::survfit(fit, newdata = newdata, se.fit = FALSE)
+  expect_null(bare$std.err)
+  expect_lt(max(abs(bare$surv - survival::survfit(ref, newdata = newdata, se.fit = FALSE)$surv)), 1e-8)
+})
