@@ -123,16 +123,48 @@ test_that("emulated clr with Breslow ties equals the CPU and clogit on infert", 
   expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-5)
 })
 
-test_that("models without a device runner yet are a clear error on the emulated device", {
+test_that("emulated Cox (Breslow, Efron, strata, weights) equals the CPU and coxph on lung", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("survival")
+  lung <- survival::lung
+  lung <- lung[stats::complete.cases(lung[, c("inst", "ph.ecog", "wt.loss")]), ]
+  for (ties in c("breslow", "efron")) {
+    data <- createData(formula = survival::Surv(time, status) ~ age + sex + ph.ecog + strata(inst > 10),
+                       data = lung, modelType = "cox", ties = ties)
+    fits <- expectSameFit(data, createPrior("none"), tolerance = 1e-8)
+    env <- new.env(parent = asNamespace("survival"))
+    env$lung <- lung
+    env$ties <- ties
+    ref <- evalq(coxph(Surv(time, status) ~ age + sex + ph.ecog + strata(inst > 10), data = lung,
+                       ties = ties), env)
+    expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-6)
+  }
+  weighted <- createData(formula = survival::Surv(time, status) ~ age + sex + ph.ecog, data = lung,
+                         modelType = "cox", weights = abs(lung$wt.loss) / 10 + 1)
+  expectSameFit(weighted, createPrior("laplace", variance = 0.1), tolerance = 1e-8)
+})
+
+test_that("emulated Fine-Gray equals the CPU", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  set.seed(4)
+  n <- 400
+  x <- cbind(a = rnorm(n), b = rbinom(n, 1, 0.4))
+  time <- round(rexp(n, exp(0.5 * x[, 1])) * 100) + 1
+  status <- sample(0:2, n, replace = TRUE, prob = c(0.3, 0.5, 0.2))
+  data <- createData(x = x, y = status, time = time, modelType = "fgr")
+  expectSameFit(data, createPrior("none"), tolerance = 1e-8)
+  expectSameFit(data, createPrior("normal", variance = 0.5), tolerance = 1e-8)
+})
+
+test_that("what has no device runner yet is a clear error on the emulated device", {
   skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
   skip_if_not_installed("survival")
   exact <- createData(case ~ spontaneous + induced + strata(stratum), data = datasets::infert,
                       modelType = "clr")  # ties = "exact", the default
   expect_error(fitModel(exact, control = createControl(device = "emulated")),
                "ties = \"exact\" is not implemented yet")
-  lung <- survival::lung
-  lung <- lung[!is.na(lung$ph.ecog), ]
-  data <- createData(formula = survival::Surv(time, status) ~ age + ph.ecog, data = lung,
-                     modelType = "cox")
-  expect_error(fitModel(data, control = createControl(device = "emulated")), "not implemented yet")
+  counting <- createData(formula = survival::Surv(start, stop, event) ~ rx + number,
+                         data = survival::bladder2, modelType = "cox")
+  expect_error(fitModel(counting, control = createControl(device = "emulated")),
+               "counting-process .* not implemented yet")
 })
