@@ -17,10 +17,14 @@ export OMP_WAIT_POLICY=passive
 if [ "${2:-}" = "quick" ]; then
   "$bin" "$device" sccs 10000 200 3
   "$bin" "$device" lr 100000 200 3
+  "$bin" "$device" cox 100000 200 3
+  "$bin" "$device" cox-continuous 100000 200 3
   exit 0
 fi
 "$bin" "$device" sccs 100000 200 3
 "$bin" "$device" sccs 1000000 200 3   # paper 000's design
 "$bin" "$device" lr 100000 1000 3
 "$bin" "$device" lr 1000000 1000 3
-for design in cox fgr; do "$bin" "$device" $design; done
+for n in 100000 1000000 10000000; do   # paper 003's designs: Cox and Fine-Gray, integer and continuous times
+  for design in cox cox-continuous fgr fgr-continuous; do "$bin" "$device" $design $n 1000 3; done
+done
