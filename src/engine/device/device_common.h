@@ -15,6 +15,7 @@
 #include "common/host_device.h"
 #include "models/likelihood.h"
 #include "priors/prior.h"
+#include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
@@ -112,4 +113,53 @@ class EtaReadouts {
 };
 
 }  // namespace device
+
+// What every device model shares, written once: the rows' weights and outcomes on the device,
+// and the eta readouts (eta() copied to the host on demand; sum w y eta and the eta movement
+// computed where eta lives). A model says which device array holds eta with the CPU's timing
+// (publishedEta(): as of the last reset() or refreshSums() for the GLMs, current for the
+// others, as their CPU likelihoods) and calls etaChanged() whenever that array changes.
+template <typename Prims>
+class DeviceModelBase : public DeviceModel {
+ public:
+  DeviceModelBase(const Dataset& data, const double* weights)
+      : DeviceModel(data, weights), n_(data.nRows()), readouts_(data.nRows()), hostEta_(data.nRows()) {
+    std::vector<double> w(n_);
+    for (std::int64_t r = 0; r < n_; ++r) w[r] = weight(r);
+    w_ = w;
+    y_.assign(data.outcomes.y, data.outcomes.y + n_);
+  }
+
+  const std::vector<double>& eta() const override {
+    if (!hostEtaCurrent_) {
+      readouts_.download(publishedEta(), hostEta_);
+      hostEtaCurrent_ = true;
+    }
+    return hostEta_;
+  }
+  double weightedOutcomeEta() const override {
+    return readouts_.weightedOutcomeEta(prims_, device::raw(w_), device::raw(y_), publishedEta());
+  }
+  EtaMovement takeEtaMovement() override { return readouts_.take(prims_, publishedEta()); }
+
+ protected:
+  virtual const double* publishedEta() const = 0;
+  void etaChanged() const { hostEtaCurrent_ = false; }
+  // After rebuildFromEta(): the host copy is what was loaded.
+  void etaLoaded() {
+    hostEta_ = eta_;
+    hostEtaCurrent_ = true;
+  }
+  double baseBytes() const { return readouts_.bytes() + device::bytesOf(w_, y_); }
+
+  Prims prims_;
+  std::int64_t n_;
+  thrust::device_vector<double> w_, y_;  // weights (1 where none) and outcomes, per row
+
+ private:
+  mutable device::EtaReadouts<Prims> readouts_;
+  mutable std::vector<double> hostEta_;
+  mutable bool hostEtaCurrent_ = false;
+};
+
 }  // namespace argus

@@ -20,7 +20,6 @@
 
 #include "device/device_columns.h"
 #include "device/device_common.h"
-#include "solver/coordinate_sweep.h"
 #include "device/device_stratum_runs.h"
 #include "models/column_linear_terms.h"
 #include "models/conditional_functors.h"
@@ -145,35 +144,41 @@ struct ResetMoves {
 }  // namespace conditional_device
 
 template <typename Prims>
-class DeviceConditionalLikelihood final : public DeviceModel {
+class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
+  using Base = DeviceModelBase<Prims>;
+  using Base::prims_;
+  using Base::n_;
+  using Base::w_;
+  using Base::y_;
+  using Base::weight;
+  using Base::exposure;
+  using Base::data_;
+  using Base::eta_;
+  using Base::weights_;
+  using Base::nRows;
  public:
   DeviceConditionalLikelihood(const Dataset& data, const double* weights)
-      : DeviceModel(data, weights),
+      : Base(data, weights),
         columns_(data.design),
         runs_(data.design, data.outcomes.stratum),
-        n_(data.nRows()),
         strata_(data.outcomes.nStrata),
-        linear_(data.design, weightedOutcomes()),
-        readouts_(data.nRows()) {
+        linear_(data.design, weightedOutcomes()) {
     const std::int32_t* stratum = data.outcomes.stratum;
-    std::vector<double> w(n_), scale(n_), events(strata_, 0.0);
+    std::vector<double> scale(n_), events(strata_, 0.0);
     std::vector<std::int64_t> first(strata_, 0), end(strata_, 0);
     std::vector<unsigned char> seen(strata_, 0);
     for (std::int64_t r = 0; r < n_; ++r) {
       const std::int32_t s = stratum[r];
-      w[r] = weight(r);
       scale[r] = weight(r) * exposure(r);
       events[s] += weight(r) * data.outcomes.y[r];
       if (!seen[s]) first[s] = r;
       seen[s] = 1;
       end[s] = r + 1;
     }
-    w_ = w;
     scale_ = scale;
     events_ = events;
     first_ = first;
     end_ = end;
-    y_.assign(data.outcomes.y, data.outcomes.y + n_);
     eta_d_.resize(n_);
     u_.resize(n_);
     direction_.resize(n_);
@@ -181,7 +186,6 @@ class DeviceConditionalLikelihood final : public DeviceModel {
     shift_.resize(strata_);
     terms_.resize(static_cast<std::size_t>(runs_.maxRuns() > 0 ? runs_.maxRuns() : 1));
     scalars_.resize(1);
-    hostEta_.resize(n_);
   }
 
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
@@ -196,13 +200,13 @@ class DeviceConditionalLikelihood final : public DeviceModel {
       enqueueApply(runs_.column(j), columns_.entries(j));
     }
     coef_.download(state);
-    hostEtaCurrent_ = false;
+    this->etaChanged();
     return hostScalars().moved;
   }
 
   double deviceBytes() const override {
-    return columns_.bytes() + runs_.bytes() + coef_.bytes() + readouts_.bytes() +
-           device::bytesOf(w_, scale_, events_, y_, first_, end_, eta_d_, u_, den_, shift_, direction_,
+    return columns_.bytes() + runs_.bytes() + coef_.bytes() + this->baseBytes() +
+           device::bytesOf(scale_, events_, first_, end_, eta_d_, u_, den_, shift_, direction_,
                            terms_, scalars_);
   }
 
@@ -215,7 +219,7 @@ class DeviceConditionalLikelihood final : public DeviceModel {
     const std::int32_t c = static_cast<std::int32_t>(j);
     prims_.forEach(1, conditional_device::GivenStep{scalars(), delta});
     enqueueApply(runs_.column(c), columns_.entries(c));
-    hostEtaCurrent_ = false;
+    this->etaChanged();
   }
   void refreshSums() override { enqueueStrata(false); }
   double logLikelihood() const override {
@@ -224,18 +228,6 @@ class DeviceConditionalLikelihood final : public DeviceModel {
                     n_ + 2 * static_cast<std::int64_t>(strata_), 0.0, device::Plus{}, &sc->reduced);
     return hostScalars().reduced;
   }
-
-  const std::vector<double>& eta() const override {
-    if (!hostEtaCurrent_) {
-      readouts_.download(device::raw(eta_d_), hostEta_);
-      hostEtaCurrent_ = true;
-    }
-    return hostEta_;
-  }
-  double weightedOutcomeEta() const override {
-    return readouts_.weightedOutcomeEta(prims_, device::raw(w_), device::raw(y_), device::raw(eta_d_));
-  }
-  EtaMovement takeEtaMovement() override { return readouts_.take(prims_, device::raw(eta_d_)); }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
   bool supportsDirection() const override { return true; }
@@ -250,15 +242,14 @@ class DeviceConditionalLikelihood final : public DeviceModel {
     thrust::copy(d.begin(), d.end(), direction_.begin());
     prims_.forEach(1, conditional_device::GivenStep{scalars(), alpha});
     enqueueApply(runs_.allRows(), ColumnEntries{nullptr, device::raw(direction_)});
-    hostEtaCurrent_ = false;
+    this->etaChanged();
   }
 
  protected:
   void rebuildFromEta() override {
     thrust::copy(eta_.begin(), eta_.end(), eta_d_.begin());
     enqueueStrata(true);
-    hostEta_ = eta_;
-    hostEtaCurrent_ = true;
+    this->etaLoaded();
   }
 
  private:
@@ -287,21 +278,18 @@ class DeviceConditionalLikelihood final : public DeviceModel {
                                                             device::raw(scale_), rebuild});
   }
 
-  Prims prims_;
+  const double* publishedEta() const override { return device::raw(eta_d_); }  // current, as the CPU's
+
   DeviceColumns columns_;
   DeviceStratumRuns runs_;
-  std::int64_t n_;
   std::int32_t strata_;
   ColumnLinearTerms linear_;  // sum_r w_r y_r x_rj, on the host once per column (as the CPU)
-  thrust::device_vector<double> w_, scale_, events_, y_;
+  thrust::device_vector<double> scale_, events_;
   thrust::device_vector<std::int64_t> first_, end_;
   mutable thrust::device_vector<double> eta_d_, u_, den_, shift_, direction_;
   mutable thrust::device_vector<GradHess> terms_;
   mutable thrust::device_vector<ConditionalDeviceScalars> scalars_;
   device::DeviceCoefficients coef_;
-  mutable device::EtaReadouts<Prims> readouts_;
-  mutable std::vector<double> hostEta_;
-  mutable bool hostEtaCurrent_ = false;
 };
 
 }  // namespace argus

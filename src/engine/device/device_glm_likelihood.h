@@ -31,7 +31,6 @@
 #include "device/device_common.h"
 #include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
-#include "solver/coordinate_sweep.h"
 
 namespace argus {
 
@@ -235,28 +234,35 @@ struct RowResidual {
 }  // namespace glm_device
 
 template <typename Prims, typename Row>
-class DeviceGlmLikelihood final : public DeviceModel {
+class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
+  using Base = DeviceModelBase<Prims>;
+  using Base::prims_;
+  using Base::n_;
+  using Base::w_;
+  using Base::y_;
+  using Base::weight;
+  using Base::exposure;
+  using Base::data_;
+  using Base::eta_;
+
  public:
   DeviceGlmLikelihood(const Dataset& data, const double* weights)
-      : DeviceModel(data, weights), columns_(data.design), n_(data.nRows()) {
-    std::vector<double> wy(n_), wt(n_), w(n_), exposure(n_);
+      : Base(data, weights), columns_(data.design) {
+    std::vector<double> wy(n_), wt(n_), exposure(n_);
     for (std::int64_t r = 0; r < n_; ++r) {
-      w[r] = weight(r);
+      const double w = weight(r);
       exposure[r] = this->exposure(r);
-      wy[r] = w[r] * data.outcomes.y[r];
-      wt[r] = w[r] * exposure[r];
+      wy[r] = w * data.outcomes.y[r];
+      wt[r] = w * exposure[r];
     }
     wy_ = wy;
     wt_ = wt;
-    w_ = w;
     exposure_ = exposure;
-    y_.assign(data.outcomes.y, data.outcomes.y + n_);
     eta_d_.resize(n_);
     expEta_.resize(n_);
     published_.resize(n_);
     direction_.resize(n_);
     scalars_.resize(1);
-    hostEta_.resize(n_);
   }
 
   // ---- the device sweep ----
@@ -282,8 +288,8 @@ class DeviceGlmLikelihood final : public DeviceModel {
   }
 
   double deviceBytes() const override {
-    return columns_.bytes() + coef_.bytes() + readouts_.bytes() +
-           device::bytesOf(wy_, wt_, w_, exposure_, y_, eta_d_, expEta_, published_, direction_, scalars_,
+    return columns_.bytes() + coef_.bytes() + this->baseBytes() +
+           device::bytesOf(wy_, wt_, exposure_, eta_d_, expEta_, published_, direction_, scalars_,
                            residuals_);
   }
 
@@ -316,7 +322,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
     prims_.forEach(n_, glm_device::FoldShift<Row>{rows(), raw(published_), sc});
     prims_.forEach(1, glm_device::ClearShift{sc});
     exactTracking();
-    hostEtaCurrent_ = false;
+    this->etaChanged();
   }
   double logLikelihood() const override {
     GlmDeviceScalars* sc = scalarsPtr();
@@ -338,19 +344,6 @@ class DeviceGlmLikelihood final : public DeviceModel {
       return leastSquaresDispersion(s.rss, s.squares, s.weight);
     }
   }
-
-  // ---- eta and its readouts ----
-  const std::vector<double>& eta() const override {
-    if (!hostEtaCurrent_) {
-      readouts_.download(raw(published_), hostEta_);
-      hostEtaCurrent_ = true;
-    }
-    return hostEta_;
-  }
-  double weightedOutcomeEta() const override {
-    return readouts_.weightedOutcomeEta(prims_, raw(w_), raw(y_), raw(published_));
-  }
-  EtaMovement takeEtaMovement() override { return readouts_.take(prims_, raw(published_)); }
 
   // ---- directions and the block (host-assisted, once per cycle) ----
   bool supportsDirection() const override { return true; }
@@ -390,8 +383,7 @@ class DeviceGlmLikelihood final : public DeviceModel {
     prims_.forEach(n_, glm_device::Rebuild<Row>{rows(), raw(published_), raw(direction_)});
     prims_.forEach(1, glm_device::ClearShift{scalarsPtr()});
     exactTracking();
-    hostEta_ = eta_;  // what was loaded
-    hostEtaCurrent_ = true;
+    this->etaLoaded();
   }
 
  private:
@@ -415,18 +407,14 @@ class DeviceGlmLikelihood final : public DeviceModel {
     prims_.reduceTo(sumsIterator(columns_.all()), n_, GlmColumnSums{}, GlmColumnSumsPlus{}, &sc->exact);
     prims_.forEach(1, glm_device::SetExactTracking{sc});
   }
-  Prims prims_;
+  const double* publishedEta() const override { return raw(published_); }
+
   DeviceColumns columns_;
-  std::int64_t n_;
-  thrust::device_vector<double> wy_, wt_, w_, exposure_, y_;
+  thrust::device_vector<double> wy_, wt_, exposure_;
   mutable thrust::device_vector<double> eta_d_, expEta_, published_, direction_;
   device::DeviceCoefficients coef_;
-  device::EtaReadouts<Prims> readouts_{n_};
   mutable thrust::device_vector<GlmDeviceScalars> scalars_;
   mutable thrust::device_vector<ResidualSquares> residuals_{1};
-  // eta() on the host: the base class's eta_ is only the input of reset() and setEta().
-  mutable std::vector<double> hostEta_;
-  mutable bool hostEtaCurrent_ = false;
 };
 
 }  // namespace argus

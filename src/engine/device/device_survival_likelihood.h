@@ -30,7 +30,6 @@
 #include "models/column_linear_terms.h"
 #include "models/survival_scan.h"
 #include "models/survival_slots.h"
-#include "solver/coordinate_sweep.h"
 
 namespace argus {
 
@@ -205,37 +204,40 @@ struct ResetMoves {
 }  // namespace survival_device
 
 template <typename Prims>
-class DeviceSurvivalLikelihood final : public DeviceModel {
+class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
+  using Base = DeviceModelBase<Prims>;
+  using Base::prims_;
+  using Base::n_;
+  using Base::w_;
+  using Base::y_;
+  using Base::weight;
+  using Base::exposure;
+  using Base::data_;
+  using Base::eta_;
+  using Base::weights_;
+  using Base::nRows;
  public:
   static constexpr std::int64_t kChunkItems = 128;
 
   DeviceSurvivalLikelihood(const Dataset& data, const double* weights)
-      : DeviceModel(data, weights),
+      : Base(data, weights),
         columns_(data.design),
         index_(buildRiskSetIndex(data)),
         efron_(data.ties == TieMethod::Efron),
         fineGray_(data.model == ModelType::FineGray),
-        n_(data.nRows()),
         strata_(data.outcomes.nStrata),
-        linear_(data.design, weightedEvents()),
-        readouts_(data.nRows()) {
+        linear_(data.design, weightedEvents()) {
     ARGUS_REQUIRE(!index_.countingProcess(), "counting-process data have no device runner yet");
     const SurvivalFitConstants constants = survivalFitConstants(data, weights, index_);
     const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
-    std::vector<double> w(n_);
     std::vector<unsigned char> event(n_);
-    for (std::int64_t r = 0; r < n_; ++r) {
-      w[r] = weight(r);
-      event[r] = data.outcomes.y[r] == 1.0;
-    }
+    for (std::int64_t r = 0; r < n_; ++r) event[r] = data.outcomes.y[r] == 1.0;
     std::vector<std::int32_t> slotStratum(slots, 0);
     std::vector<unsigned char> base(slots, 0);
     for (std::int32_t s = 0; s < strata_; ++s) {
       base[index_.slotStart[s]] = 1;
       for (std::int32_t k = index_.slotStart[s]; k < index_.slotStart[s + 1]; ++k) slotStratum[k] = s;
     }
-    w_ = w;
-    y_.assign(data.outcomes.y, data.outcomes.y + n_);
     event_ = event;
     inverseG_ = constants.inverseG;
     exitSlot_ = index_.exitSlot;
@@ -254,12 +256,11 @@ class DeviceSurvivalLikelihood final : public DeviceModel {
     competing_.resize(static_cast<std::size_t>(n_ > 0 ? n_ : 1));
     planChunks(data.design);
     scalars_.resize(1);
-    hostEta_.resize(n_);
   }
 
   double deviceBytes() const override {
-    return columns_.bytes() + coef_.bytes() + readouts_.bytes() +
-           device::bytesOf(w_, y_, inverseG_, event_, exitSlot_, events_, eventCount_, slotG_, slotStart_,
+    return columns_.bytes() + coef_.bytes() + this->baseBytes() +
+           device::bytesOf(inverseG_, event_, exitSlot_, events_, eventCount_, slotG_, slotStart_,
                            stratumStart_, slotStratum_, baseSlot_, exitRisk_, competingRisk_, tiedRisk_,
                            den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
                            direction_, shift_, competing_, chunkBegin_, parts_, scalars_);
@@ -298,18 +299,6 @@ class DeviceSurvivalLikelihood final : public DeviceModel {
                     n_ + index_.nSlots, 0.0, device::Plus{}, &sc->reduced);
     return hostScalars().reduced;
   }
-
-  const std::vector<double>& eta() const override {
-    if (!hostEtaCurrent_) {
-      readouts_.download(device::raw(published_), hostEta_);
-      hostEtaCurrent_ = true;
-    }
-    return hostEta_;
-  }
-  double weightedOutcomeEta() const override {
-    return readouts_.weightedOutcomeEta(prims_, device::raw(w_), device::raw(y_), device::raw(published_));
-  }
-  EtaMovement takeEtaMovement() override { return readouts_.take(prims_, device::raw(published_)); }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
   bool supportsDirection() const override { return true; }
@@ -420,17 +409,18 @@ class DeviceSurvivalLikelihood final : public DeviceModel {
                                                            device::raw(stratumStart_),
                                                            thrust::raw_pointer_cast(shift_.data()), efron_,
                                                            fineGray_});
-    hostEtaCurrent_ = false;
+    this->etaChanged();
   }
 
-  Prims prims_;
+  // As of the last reset() or refreshSums(), as the CPU likelihood's eta().
+  const double* publishedEta() const override { return device::raw(published_); }
+
   DeviceColumns columns_;
   RiskSetIndex index_;
   bool efron_, fineGray_;
-  std::int64_t n_;
   std::int32_t strata_;
   ColumnLinearTerms linear_;  // sum over events of w x_j, on the host once per column
-  thrust::device_vector<double> w_, inverseG_, y_;
+  thrust::device_vector<double> inverseG_;
   thrust::device_vector<unsigned char> event_, baseSlot_;
   thrust::device_vector<std::int32_t> exitSlot_, slotStart_, slotStratum_;
   thrust::device_vector<std::int64_t> stratumStart_, chunkBegin_;
@@ -445,9 +435,6 @@ class DeviceSurvivalLikelihood final : public DeviceModel {
   std::int64_t maxChunks_ = 0;
   survival_device::ChunkView allRows_;
   device::DeviceCoefficients coef_;
-  mutable device::EtaReadouts<Prims> readouts_;
-  mutable std::vector<double> hostEta_;
-  mutable bool hostEtaCurrent_ = false;
 };
 
 }  // namespace argus
