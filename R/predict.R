@@ -1,7 +1,9 @@
 #' Predictions from a fit
 #'
-#' The linear predictor (`type = "link"`), the prediction on the outcome's scale
-#' (`type = "response"`), the relative risk (`type = "risk"`), or, for survival models,
+#' The prediction on the outcome's scale (`type = "response"`, the default: probabilities for
+#' `"lr"`, expected counts for `"pr"`, as the incumbent's `predict()` gives them), the linear
+#' predictor (`type = "link"`, the default of `stats::predict.glm`: ask for it by name), the
+#' relative risk (`type = "risk"`), or, for survival models,
 #' survival probabilities (`"survival"`, cox) and cumulative incidences
 #' (`"cumulativeIncidence"`, fgr) at given `times`, for the rows the model was fitted to or
 #' for new data.
@@ -60,7 +62,7 @@
 #'
 #' @param object An `argusFit`.
 #' @param newdata New data, see Details; `NULL` for the fitted rows.
-#' @param type `"link"`, `"response"`, `"risk"`, `"survival"` (cox) or
+#' @param type `"response"` (default), `"link"`, `"risk"`, `"survival"` (cox) or
 #'   `"cumulativeIncidence"` (fgr).
 #' @param outcomes For a long covariates table: the rows to predict, with `rowId` and optional
 #'   `time` and `offset`.
@@ -80,12 +82,13 @@
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
 #' y <- rbinom(100, 1, plogis(x[, 1]))
 #' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
-#' head(predict(fit, type = "response"))
+#' head(predict(fit))                 # probabilities
+#' head(predict(fit, type = "link"))  # log-odds
 #' predict(fit, x[1:3, c("b", "a")])
 #' @method predict argusFit
 #' @export
 predict.argusFit <- function(object, newdata = NULL,
-                             type = c("link", "response", "risk", "survival",
+                             type = c("response", "link", "risk", "survival",
                                       "cumulativeIncidence"),
                              outcomes = NULL, time = NULL, offset = NULL, times = NULL,
                              stratumId = NULL, batchSize = 100000, ...) {

@@ -1,28 +1,35 @@
 # predict() against predict.glm / predict.lm, for the fitted rows and for new data given as
 # a matrix, a dgCMatrix, a data frame (formula fits), a long covariates table or argusData.
 
+# predict() gives the response scale by default (as the incumbent); these tests check the link.
+predictLink <- function(...) predict(..., type = "link")
+
 test_that("lr: link and response equal predict.glm, fitted rows and shuffled new data", {
   sim <- simulateLogistic(n = 300, p = 4, seed = 31)
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
   ref <- glmRef(sim$x, sim$y, stats::binomial())
-  expect_equal(predict(fit), stats::predict(ref), tolerance = 1e-7)
+  expect_equal(predictLink(fit), stats::predict(ref), tolerance = 1e-7)
   expect_equal(predict(fit, type = "response"), stats::fitted(ref), tolerance = 1e-7)
-  expect_equal(names(predict(fit)), as.character(1:300))
+  # The default is the response scale, as the incumbent's predict() (a propensity score is a
+  # probability), not predict.glm's link.
+  expect_identical(predict(fit), predict(fit, type = "response"))
+  expect_true(all(predict(fit) > 0 & predict(fit) < 1))
+  expect_equal(names(predictLink(fit)), as.character(1:300))
 
   set.seed(32)
   newX <- simulateDesign(50, 4, seed = 33)
   shuffled <- newX[, c("c", "a", "d", "b")]
   want <- drop(cbind(1, newX) %*% stats::coef(ref))
-  expect_equal(unname(predict(fit, shuffled)), want, tolerance = 1e-7)
+  expect_equal(unname(predictLink(fit, shuffled)), want, tolerance = 1e-7)
   expect_equal(unname(predict(fit, shuffled, type = "response")), stats::plogis(want),
                tolerance = 1e-7)
   sparse <- Matrix::Matrix(cbind(extra = 1, shuffled), sparse = TRUE)
-  expect_equal(unname(predict(fit, sparse)), want, tolerance = 1e-7)
+  expect_equal(unname(predictLink(fit, sparse)), want, tolerance = 1e-7)
   # without column names: the model's covariates in coef() order
-  expect_equal(unname(predict(fit, unname(newX))), want, tolerance = 1e-7)
-  expect_error(predict(fit, shuffled[, -2]), "lacks column\\(s\\) for covariate\\(s\\) a")
-  expect_error(predict(fit, unname(shuffled[, -1])), "no column names")
-  expect_error(predict(fit, list(1)), "must be an argusData")
+  expect_equal(unname(predictLink(fit, unname(newX))), want, tolerance = 1e-7)
+  expect_error(predictLink(fit, shuffled[, -2]), "lacks column\\(s\\) for covariate\\(s\\) a")
+  expect_error(predictLink(fit, unname(shuffled[, -1])), "no column names")
+  expect_error(predictLink(fit, list(1)), "must be an argusData")
 })
 
 test_that("pr: the response is time * exp(link) when time is known, a rate otherwise", {
@@ -31,7 +38,7 @@ test_that("pr: the response is time * exp(link) when time is known, a rate other
                   control = tightControl())
   ref <- glmRef(sim$x, sim$y, stats::poisson(), offset = log(sim$time))
   expect_equal(predict(fit, type = "response"), stats::fitted(ref), tolerance = 1e-7)
-  expect_equal(predict(fit), stats::predict(ref) - log(sim$time), tolerance = 1e-7)
+  expect_equal(predictLink(fit), stats::predict(ref) - log(sim$time), tolerance = 1e-7)
   newX <- sim$x[1:20, 3:1]
   rate <- exp(drop(cbind(1, sim$x[1:20, ]) %*% stats::coef(ref)))
   expect_equal(unname(predict(fit, newX, type = "response")), rate, tolerance = 1e-7)
@@ -62,10 +69,10 @@ test_that("formula fits predict from a data frame: factors, contrasts and offset
                     control = stats::glm.control(epsilon = 1e-14))
   newdata <- frame[c(5, 1, 9, 200), c("group", "exposure", "age")]
   newdata$group <- factor(as.character(newdata$group))  # fewer levels than in the fit
-  expect_equal(predict(fit, newdata), stats::predict(ref, newdata), tolerance = 1e-7)
+  expect_equal(predictLink(fit, newdata), stats::predict(ref, newdata), tolerance = 1e-7)
   expect_equal(predict(fit, newdata, type = "response"),
                stats::predict(ref, newdata, type = "response"), tolerance = 1e-7)
-  expect_equal(names(predict(fit, newdata)), c("5", "1", "9", "200"))
+  expect_equal(names(predictLink(fit, newdata)), c("5", "1", "9", "200"))
 
   lr <- fitModel(createData(case ~ spontaneous + factor(education), data = datasets::infert,
                             modelType = "lr"), control = tightControl())
@@ -83,38 +90,38 @@ test_that("long covariates tables and argusData objects as new data", {
   fit <- fitModel(createData(long$outcomes, long$covariates, modelType = "lr"),
                   control = tightControl())
   byMatrix <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())
-  expect_equal(unname(predict(fit)), unname(predict(byMatrix)), tolerance = 1e-7)
-  expect_equal(names(predict(fit)), as.character(1000 + 1:200))
+  expect_equal(unname(predictLink(fit)), unname(predictLink(byMatrix)), tolerance = 1e-7)
+  expect_equal(names(predictLink(fit)), as.character(1000 + 1:200))
 
   # shuffled entries, an unknown covariate (ignored), rows named by outcomes in their order
   set.seed(39)
   covariates <- long$covariates[sample(nrow(long$covariates)), ]
   covariates <- rbind(covariates, data.frame(rowId = 1001, covariateId = 999, covariateValue = 5))
   outcomes <- data.frame(rowId = c(1010, 1001, 1150))
-  p <- predict(fit, covariates, outcomes = outcomes)
+  p <- predictLink(fit, covariates, outcomes = outcomes)
   expect_equal(names(p), c("1010", "1001", "1150"))
-  expect_equal(unname(p), unname(predict(byMatrix)[c(10, 1, 150)]), tolerance = 1e-7)
+  expect_equal(unname(p), unname(predictLink(byMatrix)[c(10, 1, 150)]), tolerance = 1e-7)
   # without outcomes: sorted row ids that have covariates; no covariateValue means 1
-  allRows <- predict(fit, covariates)
+  allRows <- predictLink(fit, covariates)
   expect_false(is.unsorted(as.numeric(names(allRows))))
   ind <- data.frame(rowId = c(5, 5, 6), covariateId = c(72, 71, 72))
-  expect_equal(unname(predict(fit, ind)),
+  expect_equal(unname(predictLink(fit, ind)),
                unname(c(sum(coef(fit)[c("(Intercept)", "71", "72")]),
                         sum(coef(fit)[c("(Intercept)", "72")]))))
   # entries of rows not asked for are ignored
-  expect_equal(predict(fit, covariates, outcomes = data.frame(rowId = 1001)), p["1001"])
+  expect_equal(predictLink(fit, covariates, outcomes = data.frame(rowId = 1001)), p["1001"])
 
   # argusData new data, rows shuffled, with an offset
   shuffle <- sample(200)
   newData <- createData(x = sim$x[shuffle, c(3, 1, 2)], y = sim$y[shuffle], modelType = "lr",
                         offset = rep(0.5, 200))
-  expect_equal(unname(predict(byMatrix, newData)), unname(predict(byMatrix))[shuffle] + 0.5,
+  expect_equal(unname(predictLink(byMatrix, newData)), unname(predictLink(byMatrix))[shuffle] + 0.5,
                tolerance = 1e-7)
   # covariates matched by identifier; new data without an intercept column still get it
   longNew <- toLong(sim$x[1:20, 2:3], sim$y[1:20], rowIds = 1:20, covariateIds = ids[2:3])
   newLong <- createData(longNew$outcomes, longNew$covariates, modelType = "lr",
                         addIntercept = FALSE)
-  expect_equal(unname(predict(fit, newLong)), unname(predict(byMatrix)[1:20]) -
+  expect_equal(unname(predictLink(fit, newLong)), unname(predictLink(byMatrix)[1:20]) -
                  sim$x[1:20, 1] * coef(fit)[["71"]], tolerance = 1e-7)
 })
 
@@ -126,7 +133,7 @@ test_that("conditional models: link x'beta, response exp(link); dropped strata a
   eta <- drop(sim$x %*% beta)
   dropped <- ave(sim$y, sim$stratumId, FUN = sum) == 0
   expect_gt(sum(dropped), 0)
-  link <- predict(fit)
+  link <- predictLink(fit)
   expect_equal(names(link), as.character(sim$rowId))
   expect_true(all(is.na(link[dropped])))
   expect_equal(unname(link[!dropped]), eta[!dropped], tolerance = 1e-10)

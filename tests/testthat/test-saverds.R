@@ -58,7 +58,7 @@ test_that("a weighted sccs fit from long tables survives saveRDS in a fresh R se
   # A new process has no state left from this one: everything must come from the file.
   script <- sprintf(paste(
     ".libPaths(%s); library(Argus); s <- readRDS('%s');",
-    "saveRDS(list(coef = coef(s$fit), link = predict(s$fit),",
+    "saveRDS(list(coef = coef(s$fit), link = predict(s$fit, type = 'link'),",
     "new = predict(s$fit, s$covariates, outcomes = s$outcomes, type = 'response'),",
     "vcov = vcov(s$fit), profile = confint(s$fit), wald = confint(s$fit, method = 'wald'),",
     "print = capture.output(print(s$fit))), '%s.out')"),
@@ -68,7 +68,7 @@ test_that("a weighted sccs fit from long tables survives saveRDS in a fresh R se
   expect_equal(status, 0, info = paste(readLines(paste0(file, ".err")), collapse = "\n"))
   other <- readRDS(paste0(file, ".out"))
   expect_identical(other$coef, coef(fit))
-  expect_identical(other$link, predict(fit))
+  expect_identical(other$link, predict(fit, type = "link"))
   expect_identical(other$new, predict(fit, sim$covariates, outcomes = sim$outcomes,
                                       type = "response"))
   expect_identical(other$vcov, vcov(fit))
