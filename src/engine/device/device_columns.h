@@ -13,6 +13,7 @@
 
 #include "common/host_device.h"
 #include "data/column.h"
+#include "device/device_common.h"
 
 namespace argus {
 
@@ -40,8 +41,8 @@ class DeviceColumns {
       if (hasValues) values.insert(values.end(), c.values, c.values + c.nnz);
       count_.push_back(hasRows ? c.nnz : nRows_);
     }
-    rows_ = rows;
-    values_ = values;
+    device::upload(rows_, rows);
+    device::upload(values_, values);
   }
 
   ColumnKind kind(std::int32_t j) const { return kind_[j]; }

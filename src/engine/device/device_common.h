@@ -35,6 +35,29 @@ struct GradHessPlus {
   }
 };
 
+// The value at a device address, copied to the host (a synchronization on a GPU). Not
+// `vector[0]` or `*device_ptr`: Thrust's element reference binds its system through a null
+// pointer, which UBSan reports.
+template <typename T>
+T readBack(const T* at) {
+  T value;
+  thrust::copy(thrust::device_pointer_cast(at), thrust::device_pointer_cast(at) + 1, &value);
+  return value;
+}
+template <typename T>
+T readBack(const thrust::device_vector<T>& v) { return readBack(thrust::raw_pointer_cast(v.data())); }
+
+// dst = src (host to device). An empty src only clears dst: Thrust's serial copy forms a
+// reference to the first element even of an empty range, which UBSan reports.
+template <typename T>
+void upload(thrust::device_vector<T>& dst, const std::vector<T>& src) {
+  if (src.empty()) {
+    dst.clear();
+    return;
+  }
+  dst = src;
+}
+
 // Bytes held by device vectors.
 template <typename... V>
 double bytesOf(const V&... v) {
@@ -91,13 +114,13 @@ class EtaReadouts {
 
   double weightedOutcomeEta(const Prims& prims, const double* w, const double* y, const double* eta) const {
     prims.reduceTo(indexed(WeightedOutcomeEtaTerm{w, y, eta}), n_, 0.0, Plus{}, raw(out_));
-    return out_[0];
+    return readBack(out_);
   }
   Likelihood::EtaMovement take(const Prims& prims, const double* eta) {
     prims.reduceTo(indexed(MovementTerm{eta, raw(mark_)}), n_, Likelihood::EtaMovement{},
                    MovementPlus{}, raw(movement_));
     thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, mark_.begin());
-    return movement_[0];
+    return readBack(movement_);
   }
   double bytes() const { return bytesOf(mark_, out_, movement_); }
   // eta copied to `host` (sized n).
@@ -126,7 +149,7 @@ class DeviceModelBase : public DeviceModel {
       : DeviceModel(data, weights), n_(data.nRows()), readouts_(data.nRows()), hostEta_(data.nRows()) {
     std::vector<double> w(n_);
     for (std::int64_t r = 0; r < n_; ++r) w[r] = weight(r);
-    w_ = w;
+    device::upload(w_, w);
     y_.assign(data.outcomes.y, data.outcomes.y + n_);
   }
 

@@ -175,10 +175,10 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
       seen[s] = 1;
       end[s] = r + 1;
     }
-    scale_ = scale;
-    events_ = events;
-    first_ = first;
-    end_ = end;
+    device::upload(scale_, scale);
+    device::upload(events_, events);
+    device::upload(first_, first);
+    device::upload(end_, end);
     eta_d_.resize(n_);
     u_.resize(n_);
     direction_.resize(n_);
@@ -259,7 +259,7 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     return c;
   }
   ConditionalDeviceScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
-  ConditionalDeviceScalars hostScalars() const { return scalars_[0]; }
+  ConditionalDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   conditional_device::State state() const {
     return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(u_.data()),
             thrust::raw_pointer_cast(den_.data()), thrust::raw_pointer_cast(shift_.data()),

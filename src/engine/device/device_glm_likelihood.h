@@ -255,9 +255,9 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
       wy[r] = w * data.outcomes.y[r];
       wt[r] = w * exposure[r];
     }
-    wy_ = wy;
-    wt_ = wt;
-    exposure_ = exposure;
+    device::upload(wy_, wy);
+    device::upload(wt_, wt);
+    device::upload(exposure_, exposure);
     eta_d_.resize(n_);
     expEta_.resize(n_);
     published_.resize(n_);
@@ -340,7 +340,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
           thrust::counting_iterator<std::int64_t>(0),
           glm_device::RowResidual{raw(eta_d_), scalarsPtr(), raw(y_), raw(w_)});
       prims_.reduceTo(terms, n_, ResidualSquares{}, ResidualSquaresPlus{}, raw(residuals_));
-      const ResidualSquares s = residuals_[0];
+      const ResidualSquares s = device::readBack(residuals_);
       return leastSquaresDispersion(s.rss, s.squares, s.weight);
     }
   }
@@ -389,7 +389,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
  private:
   bool isIntercept(std::int32_t j) const { return columns_.kind(j) == ColumnKind::Intercept; }
   GlmDeviceScalars* scalarsPtr() const { return thrust::raw_pointer_cast(scalars_.data()); }
-  GlmDeviceScalars hostScalars() const { return scalars_[0]; }
+  GlmDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   glm_device::Rows rows() const {
     return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(expEta_.data()),
             raw(wy_), raw(wt_)};

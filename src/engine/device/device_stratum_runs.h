@@ -17,6 +17,7 @@
 
 #include "common/host_device.h"
 #include "data/dataset.h"
+#include "device/device_common.h"
 
 namespace argus {
 
@@ -56,8 +57,8 @@ class DeviceStratumRuns {
       }
     }
     addRuns(design.nRows, [](std::int64_t k) { return k; });  // allRows()
-    begin_ = begin;
-    stratum_ = runStratum;
+    device::upload(begin_, begin);
+    device::upload(stratum_, runStratum);
     for (const std::int64_t c : count_) maxRuns_ = c > maxRuns_ ? c : maxRuns_;
   }
 

@@ -238,16 +238,16 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       base[index_.slotStart[s]] = 1;
       for (std::int32_t k = index_.slotStart[s]; k < index_.slotStart[s + 1]; ++k) slotStratum[k] = s;
     }
-    event_ = event;
-    inverseG_ = constants.inverseG;
-    exitSlot_ = index_.exitSlot;
-    events_ = constants.events;
-    eventCount_ = constants.eventCount;
-    slotG_ = constants.slotG;
-    slotStart_ = index_.slotStart;
+    device::upload(event_, event);
+    device::upload(inverseG_, constants.inverseG);
+    device::upload(exitSlot_, index_.exitSlot);
+    device::upload(events_, constants.events);
+    device::upload(eventCount_, constants.eventCount);
+    device::upload(slotG_, constants.slotG);
+    device::upload(slotStart_, index_.slotStart);
     stratumStart_.assign(data.outcomes.stratumStart, data.outcomes.stratumStart + strata_ + 1);
-    slotStratum_ = slotStratum;
-    baseSlot_ = base;
+    device::upload(slotStratum_, slotStratum);
+    device::upload(baseSlot_, base);
     for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &den_, &c1_, &c2_, &cumG_, &tail1_, &tail2_})
       v->assign(slots, 0.0);
     terms_.assign(slots, EventSlotTerms{});
@@ -352,7 +352,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
         chunkPlan_.push_back(plan(design.nRows, [](std::int64_t k) { return k; }));
     }
     const auto all = plan(design.nRows, [](std::int64_t k) { return k; });
-    chunkBegin_ = begin;
+    device::upload(chunkBegin_, begin);
     parts_.resize(static_cast<std::size_t>(maxChunks_ > 0 ? maxChunks_ : 1));
     allRows_ = survival_device::ChunkView{device::raw(chunkBegin_) + all.first, all.second};
   }
@@ -361,7 +361,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   }
 
   SurvivalDeviceScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
-  SurvivalDeviceScalars hostScalars() const { return scalars_[0]; }
+  SurvivalDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   survival_device::Rows rows() const {
     return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(u_.data()),
             thrust::raw_pointer_cast(published_.data()), device::raw(w_), device::raw(inverseG_),

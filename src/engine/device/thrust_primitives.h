@@ -16,6 +16,7 @@
 // bridge and R never include it.
 #pragma once
 
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
@@ -56,7 +57,8 @@ struct ThrustPrimitives {
   // synchronization (the CUB backend tests it on the device instead).
   template <typename It, typename T, typename Op>
   void reduceToIf(const int* flag, It first, std::int64_t n, T init, Op op, T* out) const {
-    const int set = thrust::device_ptr<const int>(flag)[0];
+    int set = 0;
+    thrust::copy(thrust::device_pointer_cast(flag), thrust::device_pointer_cast(flag) + 1, &set);
     if (set) reduceTo(first, n, init, op, out);
   }
 };
