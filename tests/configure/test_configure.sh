@@ -36,7 +36,11 @@ fi
 if has_nvcc; then
   ARGUS_CUDA=on ./configure >/dev/null
   check "on: CUDA object" grep -q 'engine/device/cuda_info.o' src/Makevars
-  check "on: links cudart" grep -q 'lcudart' src/Makevars
+  check "on: links cudart statically" grep -q 'lcudart_static' src/Makevars
+  check "on: sm_75 SASS and PTX" grep -q 'code=sm_75 -gencode arch=compute_75,code=compute_75' src/Makevars
+  CUDA_ARCH=fat ARGUS_CUDA=on ./configure >/dev/null
+  check "on, CUDA_ARCH=fat: SASS for sm_90" grep -q 'code=sm_90' src/Makevars
+  ARGUS_CUDA=on ./configure >/dev/null
   check "on: no CPU stub" bash -c '! grep -q "cuda_info_stub.o" src/Makevars'
   check "on: no hard-coded sm_ arch" bash -c '! grep -q "arch=sm_" src/Makevars'
   if nvidia-smi -L >/dev/null 2>&1; then
