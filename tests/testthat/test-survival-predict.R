@@ -201,7 +201,7 @@ test_that("weights enter the baselines: integer weights are duplicated rows", {
   expect_lte(basehazDiff(fitZero, refKept), 1e-6)
   rows <- frame[1:3, ]
   expect_equal(predict(fitZero, rows, type = "survival", times = c(3, 8)),
-               predictLink(coxFit(formula, frame[keep, ], ties = "efron", weights = w[keep]), rows,
+               predict(coxFit(formula, frame[keep, ], ties = "efron", weights = w[keep]), rows,
                        type = "survival", times = c(3, 8)), tolerance = 1e-8)
 })
 
