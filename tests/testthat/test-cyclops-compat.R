@@ -21,7 +21,7 @@ test_that("predict(newOutcomes =, newCovariates =) stops and names the Argus cal
   newOutcomes <- case$outcomes[rev(new), ]
   newCovariates <- case$covariates[case$covariates$rowId %in% new, ]
   expect_error(predict(fit, newOutcomes = newOutcomes, newCovariates = newCovariates),
-               "predict\\(fit, newdata = c, outcomes = o, type = \"response\"\\)")
+               "predict\\(fit, newdata = c, outcomes = o\\) in Argus \\(the response scale by default")
   # The incumbent: response scale (probabilities for lr), rows in the order of newOutcomes
   # merged by rowId (sorted by rowId).
   beta <- coef(fit)
