@@ -108,9 +108,7 @@ struct StratumSums {
   bool rebuild;
   ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
     if (rebuild) {
-      double top = -INFINITY;
-      for (std::int64_t r = first[s]; r < end[s]; ++r) top = fmax(top, st.eta[r]);
-      if (!isfinite(top)) top = 0.0;
+      const double top = stratumShift(st.eta, first[s], end[s]);
       st.shift[s] = top;
       for (std::int64_t r = first[s]; r < end[s]; ++r) st.u[r] = scale[r] * exp(st.eta[r] - top);
     }

@@ -163,9 +163,7 @@ struct RebuildStrata {
   bool efron, fineGray;
   ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
     const std::int64_t first = stratumStart[s], end = stratumStart[s + 1];
-    double top = -INFINITY;
-    for (std::int64_t r = first; r < end; ++r) top = fmax(top, rows.eta[r]);
-    shift[s] = isfinite(top) ? top : 0.0;
+    shift[s] = stratumShift(rows.eta, first, end);
     for (std::int64_t r = first; r < end; ++r) {
       rows.u[r] = rows.w[r] * exp(rows.eta[r] - shift[s]);
       rows.published[r] = rows.eta[r];

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "common/host_device.h"
 
@@ -31,6 +32,15 @@ ARGUS_HOST_DEVICE inline double moveRiskEntry(double& eta, double& u, double x, 
   const double du = updated - u;
   u = updated;
   return du;
+}
+
+// The shift of a stratum's u = c exp(eta - shift): its largest eta over rows [first, end), so
+// that exp() cannot overflow (0 where none is finite: an empty stratum, or eta already not
+// finite). Every risk-set term is invariant to a common shift of the stratum's eta.
+ARGUS_HOST_DEVICE inline double stratumShift(const double* eta, std::int64_t first, std::int64_t end) {
+  double top = -INFINITY;
+  for (std::int64_t r = first; r < end; ++r) top = std::fmax(top, eta[r]);
+  return std::isfinite(top) ? top : 0.0;
 }
 
 struct EventSlotTerms {
