@@ -78,14 +78,7 @@ tidy.argusFit <- function(x, conf.int = FALSE, conf.level = 0.95,
   out$interval <- if (conf.method == "profile") ifelse(is.finite(table$std.error), "profile", NA)
                   else table$interval
   out$prior <- table$prior
-  if (exponentiate) {
-    out$estimate <- exp(out$estimate)
-    if (conf.int) {
-      out$conf.low <- exp(out$conf.low)
-      out$conf.high <- exp(out$conf.high)
-    }
-  }
-  asTibble(out)
+  asTibble(if (exponentiate) exponentiated(out, conf.int) else out)
 }
 
 #' @rdname tidy.argusFit
@@ -182,14 +175,7 @@ tidy.argusBootstrap <- function(x, conf.int = TRUE, conf.level = x$level, expone
     out$conf.high <- unname(limits[, 2])
   }
   out$nonzero <- s$nonzero
-  if (exponentiate) {
-    out$estimate <- exp(out$estimate)
-    if (conf.int) {
-      out$conf.low <- exp(out$conf.low)
-      out$conf.high <- exp(out$conf.high)
-    }
-  }
-  asTibble(out)
+  asTibble(if (exponentiate) exponentiated(out, conf.int) else out)
 }
 
 #' @rdname tidy.argusBootstrap
@@ -247,4 +233,14 @@ usableReplicates <- function(boot) {
 asTibble <- function(df) {
   rownames(df) <- NULL
   if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
+}
+
+# A tidy table's estimates (and interval limits) on the exp scale: hazard or odds ratios.
+exponentiated <- function(out, conf.int) {
+  out$estimate <- exp(out$estimate)
+  if (conf.int) {
+    out$conf.low <- exp(out$conf.low)
+    out$conf.high <- exp(out$conf.high)
+  }
+  out
 }
