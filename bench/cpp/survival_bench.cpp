@@ -24,6 +24,7 @@
 #include "solver/ccd_solver.h"
 
 #include "bench_support.h"
+#include "survival_design.h"
 
 using namespace argus;
 using argus::bench::PrintSink;
@@ -31,66 +32,7 @@ using argus::bench::median;
 
 namespace {
 
-struct Problem {
-  DesignStorage storage;
-  std::vector<double> y, time;
-  std::vector<std::int32_t> stratum;
-  std::vector<std::int64_t> stratumStart;
-  Dataset data;
-};
-
-void simulate(Problem* pr, std::int64_t n, int p, double density, ModelType model,
-              TieMethod ties, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unif(0.0, 1.0);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<std::vector<std::int32_t>> userRows(static_cast<std::size_t>(p));
-  std::vector<double> eta(static_cast<std::size_t>(n), 0.0);
-  for (int j = 0; j < p; ++j) {
-    const double beta = unif(rng) < 0.2 ? normal(rng) : 0.0;
-    // Each row independently with probability `density`: geometric gaps between entries.
-    std::geometric_distribution<std::int64_t> gap(density);
-    for (std::int64_t r = gap(rng); r < n; r += 1 + gap(rng)) {
-      userRows[j].push_back(static_cast<std::int32_t>(r));
-      eta[r] += beta;
-    }
-  }
-  std::vector<double> y(static_cast<std::size_t>(n)), time(static_cast<std::size_t>(n));
-  for (std::int64_t r = 0; r < n; ++r) {
-    const double event = -std::log(unif(rng)) * 300.0 / std::exp(eta[r]);
-    const double censor = 500.0 * unif(rng);
-    y[r] = event <= censor ? 1.0 : 0.0;
-    if (model == ModelType::FineGray && y[r] == 1.0 && unif(rng) < 0.3) y[r] = 2.0;
-    time[r] = std::ceil(std::min(event, censor));
-  }
-  const RowPlan plan = planRows(model, n, y.data(), time.data(), nullptr, 0);
-  for (const std::int64_t u : plan.order) {
-    pr->y.push_back(y[u]);
-    pr->time.push_back(time[u]);
-  }
-  pr->stratum = plan.stratum;
-  pr->stratumStart = plan.stratumStart;
-  DesignStorage& s = pr->storage;
-  s.nRows = n;
-  for (int j = 0; j < p; ++j) {
-    s.kinds.push_back(static_cast<int>(ColumnKind::Indicator));
-    std::vector<std::int32_t> rows;
-    for (const std::int32_t u : userRows[j]) rows.push_back(plan.internalOfUser[u]);
-    std::sort(rows.begin(), rows.end());
-    s.rows.insert(s.rows.end(), rows.begin(), rows.end());
-    s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
-    s.valueStart.push_back(0);
-  }
-  Dataset& d = pr->data;
-  d.model = model;
-  d.ties = ties;
-  d.design = s.view();
-  d.outcomes.y = pr->y.data();
-  d.outcomes.time = pr->time.data();
-  d.outcomes.stratum = pr->stratum.data();
-  d.outcomes.stratumStart = pr->stratumStart.data();
-  d.outcomes.nStrata = plan.nStrata;
-}
+using Problem = argus::bench::SurvivalProblem;
 
 FitResult fit(const Problem& pr, double variance, int maxCycles) {
   FitRequest req;
@@ -117,7 +59,7 @@ int main(int argc, char** argv) {
   const ModelType model = modelName == "fgr" ? ModelType::FineGray : ModelType::Cox;
   const TieMethod ties = tiesName == "efron" ? TieMethod::Efron : TieMethod::Breslow;
   Problem pr;
-  simulate(&pr, n, p, density, model, ties, 42);
+  argus::bench::simulateSurvival(&pr, n, p, density, model, ties, true, 42);
   std::vector<double> full, one, cpu;
   FitResult f;
   for (int k = 0; k < reps; ++k) {

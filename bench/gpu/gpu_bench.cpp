@@ -21,6 +21,7 @@
 
 #include "data/design_storage.h"
 #include "data/row_plan.h"
+#include "survival_design.h"
 #include "device/compute_device.h"
 #include "solver/ccd_solver.h"
 
@@ -120,59 +121,12 @@ void simulateLr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
   pr->data.model = ModelType::Logistic;
 }
 
-// Paper 003's design: beta ~ N(0, 1) x Bernoulli(0.2) per column; rows in the engine's
-// survival order (planRows: by stratum, time descending).
-void simulateSurvival(Problem* pr, std::int64_t n, int columns, ModelType model, bool integerTimes,
-                      unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unif(0.0, 1.0);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<std::vector<std::int32_t>> userRows(columns);
-  std::vector<double> eta(n, 0.0);
-  std::geometric_distribution<std::int64_t> gap(0.05);
-  for (int j = 0; j < columns; ++j) {
-    const double beta = unif(rng) < 0.2 ? normal(rng) : 0.0;
-    for (std::int64_t r = gap(rng); r < n; r += 1 + gap(rng)) {
-      userRows[j].push_back(static_cast<std::int32_t>(r));
-      eta[r] += beta;
-    }
-  }
-  std::vector<double> y(n), time(n);
-  for (std::int64_t r = 0; r < n; ++r) {
-    const double event = -std::log(unif(rng)) * 300.0 / std::exp(eta[r]);
-    const double censor = 500.0 * unif(rng);
-    y[r] = event <= censor ? 1.0 : 0.0;
-    if (model == ModelType::FineGray && y[r] == 1.0 && unif(rng) < 0.3) y[r] = 2.0;
-    const double t = std::min(event, censor);
-    time[r] = integerTimes ? std::ceil(t) : t;
-  }
-  const RowPlan plan = planRows(model, n, y.data(), time.data(), nullptr, 0);
-  for (const std::int64_t u : plan.order) {
-    pr->y.push_back(y[u]);
-    pr->time.push_back(time[u]);
-  }
-  pr->stratum = plan.stratum;
-  pr->stratumStart = plan.stratumStart;
-  std::vector<std::vector<std::int32_t>> rowsOf(columns);
-  for (int j = 0; j < columns; ++j) {
-    for (const std::int32_t u : userRows[j]) rowsOf[j].push_back(plan.internalOfUser[u]);
-    std::sort(rowsOf[j].begin(), rowsOf[j].end());
-  }
-  pr->storage.nRows = n;
-  addIndicators(pr->storage, rowsOf);
-  pr->data.model = model;
-  pr->data.outcomes.time = pr->time.data();
-  pr->data.outcomes.stratum = pr->stratum.data();
-  pr->data.outcomes.stratumStart = pr->stratumStart.data();
-  pr->data.outcomes.nStrata = plan.nStrata;
-}
-
-FitResult fitOn(const Problem& pr, const std::string& device) {
+FitResult fitOn(const Dataset& data, const std::string& device) {
   FitRequest req;
-  req.data = &pr.data;
-  const std::size_t p = pr.data.design.nColumns();
+  req.data = &data;
+  const std::size_t p = data.design.nColumns();
   req.prior.assign(p, CoordinatePrior{PriorKind::Laplace, 1.0});
-  if (pr.data.design.columns[0].kind == ColumnKind::Intercept) req.prior[0] = CoordinatePrior{};
+  if (data.design.columns[0].kind == ColumnKind::Intercept) req.prior[0] = CoordinatePrior{};
   req.device = parseComputeDevice(device);
   return fitCcd(req);
 }
@@ -196,9 +150,13 @@ int main(int argc, char** argv) {
   const int columns = argc > 4 ? std::atoi(argv[4]) : 200;
   const int reps = argc > 5 ? std::atoi(argv[5]) : 3;
   Problem pr;
-  if (design == "cox" || design == "fgr" || design == "cox-continuous" || design == "fgr-continuous") {
+  bench::SurvivalProblem survival;
+  const bool isSurvival =
+      design == "cox" || design == "fgr" || design == "cox-continuous" || design == "fgr-continuous";
+  if (isSurvival) {
     const ModelType model = design.rfind("fgr", 0) == 0 ? ModelType::FineGray : ModelType::Cox;
-    simulateSurvival(&pr, size, columns, model, design.find("continuous") == std::string::npos, 42);
+    bench::simulateSurvival(&survival, size, columns, 0.05, model, TieMethod::Breslow,
+                            design.find("continuous") == std::string::npos, 42);
   } else if (design == "sccs") {
     simulateSccs(&pr, size, columns, 42);
   } else if (design == "lr") {
@@ -207,12 +165,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown design '%s'\n", design.c_str());
     return 2;
   }
-  pr.data.design = pr.storage.view();
-  pr.data.outcomes.y = pr.y.data();
+  if (!isSurvival) {
+    pr.data.design = pr.storage.view();
+    pr.data.outcomes.y = pr.y.data();
+  }
+  const Dataset& data = isSurvival ? survival.data : pr.data;
   std::int64_t entries = 0;
-  for (const ColumnView& c : pr.data.design.columns) entries += c.nnz;
+  for (const ColumnView& c : data.design.columns) entries += c.nnz;
   std::printf("%s: %lld rows, %zu columns, %lld entries\n", design.c_str(),
-              static_cast<long long>(pr.data.nRows()), pr.data.design.nColumns(),
+              static_cast<long long>(data.nRows()), data.design.nColumns(),
               static_cast<long long>(entries));
   FitResult on[2];
   double ms[2];
@@ -220,7 +181,7 @@ int main(int argc, char** argv) {
   for (int d = 0; d < 2; ++d) {
     std::vector<double> t;
     for (int k = 0; k < reps; ++k) {
-      on[d] = fitOn(pr, devices[d]);
+      on[d] = fitOn(data, devices[d]);
       t.push_back(1000.0 * on[d].seconds);
     }
     ms[d] = median(t);
