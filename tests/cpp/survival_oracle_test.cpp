@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -220,6 +221,48 @@ TEST(SurvivalOracle, ChunkedScansMatchTheOracleForAnyThreadCount) {
       expectMatchesOracle(*p, *one, beta, 1e-10, what + " after 300 steps");
       expectMatchesOracle(*p, *two, beta, 1e-10, what + " after 300 steps, 2 threads");
       EXPECT_EQ(one->logLikelihood(), two->logLikelihood()) << what;
+    }
+  }
+}
+
+// The refresh of the slot arrays cut into parts (survival_refresh.h): with a part every 1, 2
+// or 5 slots, parts split strata and strata split parts in every way these data allow. The
+// parts are fixed by the data, so 1, 2 and 3 threads must agree to the bit, step after step,
+// and all must match the oracle.
+TEST(SurvivalOracle, PartedRefreshMatchesTheOracleBitIdenticalForOneToThreeThreads) {
+  for (const SurvivalCase& c : survivalCases()) {
+    for (const std::int64_t partSlots : {1, 2, 5}) {
+      const std::string what = c.name + ", parts of " + std::to_string(partSlots) + " slots";
+      auto p = makeSurvivalProblem(c.spec);
+      std::vector<std::unique_ptr<Likelihood>> liks;
+      for (int threads = 1; threads <= 3; ++threads) {
+        liks.push_back(makeLikelihood(p->data, p->weightPtr()));
+        auto& lik = dynamic_cast<SurvivalLikelihood&>(*liks.back());
+        lik.setPartSlots(partSlots);
+        lik.setChunkItems(7);
+        lik.setThreads(threads);
+      }
+      std::vector<double> beta = p->randomBeta(0.6);
+      for (auto& lik : liks) lik->reset(beta);
+      expectMatchesOracle(*p, *liks[0], beta, 1e-10, what);
+      std::uniform_real_distribution<double> step(-0.05, 0.05);
+      std::uniform_int_distribution<std::size_t> pick(0, p->nColumns() - 1);
+      for (int k = 0; k < 200; ++k) {
+        const std::size_t j = pick(p->rng());
+        const double delta = step(p->rng());
+        beta[j] += delta;
+        const GradHess a = liks[0]->gradHess(j);
+        for (int t = 1; t < 3; ++t) {
+          const GradHess b = liks[t]->gradHess(j);
+          ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << what << ", " << t + 1 << " threads, step " << k;
+        }
+        for (auto& lik : liks) lik->applyStep(j, delta);
+      }
+      for (int t = 0; t < 3; ++t) {
+        expectMatchesOracle(*p, *liks[t], beta, 1e-10,
+                            what + " after 200 steps, " + std::to_string(t + 1) + " threads");
+        EXPECT_EQ(liks[0]->logLikelihood(), liks[t]->logLikelihood()) << what;
+      }
     }
   }
 }

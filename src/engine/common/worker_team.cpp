@@ -2,6 +2,8 @@
 
 #include <exception>
 
+#include "common/errors.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -21,9 +23,17 @@ inline void relax() {
 #endif
 }
 
-// About 100 microseconds of pause instructions: longer than the gap between two coordinates,
-// shorter than anything a user would notice as a busy core.
+// Some tens of microseconds of pause instructions: longer than the gap between two
+// coordinates, short enough that an idle team leaves the cores to others.
 constexpr int kSpins = 2000;
+
+// Waits for done(): spins, then yields the core (the piece it waits on may need it).
+template <typename Done>
+void await(Done&& done) {
+  for (int spins = 0; !done(); ++spins) {
+    if (spins < kSpins) relax(); else std::this_thread::yield();
+  }
+}
 
 }  // namespace
 
@@ -48,27 +58,53 @@ void WorkerTeam::stopAll() {
   workers_.clear();
 }
 
-void WorkerTeam::run(const std::function<void(int)>& job) {
-  if (workers_.empty()) {
-    job(0);
+void WorkerTeam::takePieces(int member, std::exception_ptr* error) {
+  const auto own = share(pieces_, size(), member);
+  auto take = [&](int i) {
+    if (claimed_[i].exchange(1, std::memory_order_acq_rel) != 0) return;
+    if (error && !*error) {
+      try {
+        (*job_)(i);
+      } catch (...) {
+        *error = std::current_exception();
+      }
+    } else if (!error) {
+      (*job_)(i);
+    }
+    done_.fetch_add(1, std::memory_order_release);
+  };
+  for (int i = own.first; i < own.second; ++i) take(i);
+  // Then the others' pieces, from the far end (their owners start at the near one).
+  for (int i = pieces_ - 1; i >= 0; --i)
+    if (i < own.first || i >= own.second) take(i);
+}
+
+void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
+  ARGUS_REQUIRE(pieces >= 0 && pieces <= kMaxPieces, "too many pieces for a worker team");
+  if (workers_.empty() || pieces <= 1) {
+    for (int i = 0; i < pieces; ++i) f(i);
     return;
   }
-  job_ = &job;
-  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  job_ = &f;
+  pieces_ = pieces;
+  for (int i = 0; i < pieces; ++i) claimed_[i].store(0, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  gate_.store((generation & 0xffffffffu) << 32, std::memory_order_release);
   {
     // Under the lock, so that a worker about to sleep cannot miss the new generation.
     std::lock_guard<std::mutex> lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_release);
+    generation_.store(generation, std::memory_order_release);
   }
   wake_.notify_all();
-  // The workers read the caller's job and its data: wait for them even if job(0) throws.
   std::exception_ptr error;
-  try {
-    job(0);
-  } catch (...) {
-    error = std::current_exception();
+  takePieces(0, &error);
+  await([&] { return done_.load(std::memory_order_acquire) == pieces; });
+  // Close the call, then wait for the workers inside it: they read job_ and the claims.
+  std::uint64_t g = gate_.load(std::memory_order_relaxed);
+  while (!gate_.compare_exchange_weak(g, g | kClosed, std::memory_order_acq_rel)) {
   }
-  while (pending_.load(std::memory_order_acquire) != 0) relax();
+  await([&] { return (gate_.load(std::memory_order_acquire) & kInside) == 0; });
   if (error) std::rethrow_exception(error);
 }
 
@@ -86,8 +122,18 @@ void WorkerTeam::loop(int member) {
       if (stop_) return;
     }
     seen = generation_.load(std::memory_order_acquire);
-    (*job_)(member);
-    pending_.fetch_sub(1, std::memory_order_release);
+    const std::uint64_t mine = (seen & 0xffffffffu) << 32;
+    std::uint64_t g = gate_.load(std::memory_order_acquire);
+    bool inside = false;
+    while ((g & ~kInside) == mine) {  // this call, not closed
+      if (gate_.compare_exchange_weak(g, g + 1, std::memory_order_acq_rel)) {
+        inside = true;
+        break;
+      }
+    }
+    if (!inside) continue;
+    takePieces(member, nullptr);
+    gate_.fetch_sub(1, std::memory_order_release);
   }
 }
 

@@ -369,7 +369,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     auto m = [](thrust::device_vector<double>& v) { return thrust::raw_pointer_cast(v.data()); };
     return {m(exitRisk_), m(competingRisk_), m(tiedRisk_), device::raw(events_), device::raw(eventCount_),
             device::raw(slotG_), m(den_), thrust::raw_pointer_cast(terms_.data()), m(c1_), m(c2_),
-            m(cumG_), m(tail1_), m(tail2_)};
+            m(cumG_), m(tail1_), m(tail2_), m(tail2_)};
   }
   SlotSums slotSums() const {
     return {device::raw(c1_), device::raw(c2_), device::raw(cumG_), device::raw(tail1_), device::raw(tail2_),

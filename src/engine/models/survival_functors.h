@@ -47,11 +47,13 @@ struct EventSlotTerms {
   double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
 };
 
+// One reciprocal serves A and Q0; no branch, so that a loop over slots vectorizes.
 ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double den) {
   EventSlotTerms t;
-  if (events == 0.0) return t;
-  t.a = events / den;
-  t.q0 = t.a / den;
+  // A slot without events (den possibly 0) divides by den + 1 and multiplies by 0.
+  const double inverse = 1.0 / (den + static_cast<double>(events == 0.0));
+  t.a = events * inverse;
+  t.q0 = t.a * inverse;
   return t;
 }
 

@@ -17,6 +17,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
     : Likelihood(data, weights),
       stratum_(data.outcomes.stratum),
       index_(buildRiskSetIndex(data)),
+      refresh_(index_),
       efron_(data.ties == TieMethod::Efron),
       fineGray_(data.model == ModelType::FineGray),
       eventFlags_(data.nRows()),
@@ -31,7 +32,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
   for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &events_, &eventCount_, &den_, &c1_,
                   &c2_, &cumG_, &tail1_, &tail2_, &slotG_})
     v->assign(slots, 0.0);
-  terms_.assign(slots, EventSlotTerms{});
+  if (efron_) terms_.assign(slots, EventSlotTerms{});
   SurvivalFitConstants constants = survivalFitConstants(data, weights, index_);
   events_ = std::move(constants.events);
   eventCount_ = std::move(constants.eventCount);
@@ -162,11 +163,7 @@ void SurvivalLikelihood::scatterRows() {
                        efron_, fineGray_);
 }
 
-void SurvivalLikelihood::refreshSlots() {
-  const SurvivalSlotState st = slotState();
-  for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s)
-    refreshStratumSlots(st, index_.slotStart[s], index_.slotStart[s + 1], efron_, fineGray_);
-}
+void SurvivalLikelihood::refreshSlots() { refresh_.run(slotState(), efron_, fineGray_, team_.get()); }
 
 void SurvivalLikelihood::setThreads(int threads) {
   const int members = std::min(threads, kMaxChunks);
@@ -211,13 +208,7 @@ void SurvivalLikelihood::forChunks(int chunks, F&& f) const {
     for (int i = 0; i < chunks; ++i) f(i);
     return;
   }
-  // Never more members than chunks, so that the calling thread (member 0) always has one.
-  const int members = std::min(team_->size(), chunks);
-  team_->run([&](int m) {
-    if (m >= members) return;
-    const auto share = WorkerTeam::share(chunks, members, m);
-    for (int i = share.first; i < share.second; ++i) f(i);
-  });
+  team_->run(chunks, f);
 }
 
 template <bool Efron, bool FineGray>

@@ -21,6 +21,7 @@
 #include "models/column_linear_terms.h"
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
+#include "models/survival_refresh.h"
 #include "models/survival_scan.h"
 #include "models/survival_slots.h"
 
@@ -54,12 +55,15 @@ class SurvivalLikelihood final : public Likelihood {
   void forEachHazardJump(F&& f) const {
     for (std::int32_t s = 0; s + 1 < static_cast<std::int32_t>(index_.slotStart.size()); ++s)
       for (std::int32_t k = index_.slotStart[s] + 1; k < index_.slotStart[s + 1]; ++k)
-        f(s, index_.slotTime[k], terms_[k].a * std::exp(-shift_[s]));
+        f(s, index_.slotTime[k], eventTerms(k).a * std::exp(-shift_[s]));
   }
   void setThreads(int threads) override;
   // Entries per chunk from which a column is split (default kChunkItems); the tests lower it
   // to run the chunked scan on small data.
   void setChunkItems(std::int64_t items);
+  // Slots per part of the refresh (default SlotRefresh::kPartSlots); the tests lower it to
+  // run the parted refresh on small data.
+  void setPartSlots(std::int64_t slots) { refresh_ = SlotRefresh(index_, slots); }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
@@ -73,7 +77,12 @@ class SurvivalLikelihood final : public Likelihood {
   SurvivalSlotState slotState() {
     return {exitRisk_.data(), competingRisk_.data(), tiedRisk_.data(), events_.data(),
             eventCount_.data(), slotG_.data(), den_.data(), terms_.data(), c1_.data(), c2_.data(),
-            cumG_.data(), tail1_.data(), tail2_.data()};
+            cumG_.data(), tail1_.data(), tail2_.data(), tail2_.data()};
+  }
+  // Slot k's A, B, Q0, Q1, Q2 at the current den (the refresh keeps them only for Efron).
+  EventSlotTerms eventTerms(std::int64_t k) const {
+    return efron_ ? efronEventTerms(events_[k], eventCount_[k], den_[k], tiedRisk_[k])
+                  : breslowEventTerms(events_[k], den_[k]);
   }
 
   // Large columns are scanned and stepped in up to kMaxChunks chunks of about kChunkItems
@@ -98,13 +107,14 @@ class SurvivalLikelihood final : public Likelihood {
 
   void rebuildFromEta() override;
   void scatterRows();   // D, competing and tied sums from u
-  void refreshSlots();  // den, terms, cumulative arrays: O(slots + events)
+  void refreshSlots();  // den, terms, cumulative arrays: O(slots + events), on team_
   void buildEntryOrder();
   bool isEvent(std::int64_t r) const { return data_.outcomes.y[r] == 1.0; }
   std::vector<double> weightedEvents() const;  // w_r on events, else 0
 
   const std::int32_t* stratum_;
   RiskSetIndex index_;
+  SlotRefresh refresh_;
   const bool efron_;
   const bool fineGray_;
 
@@ -157,7 +167,7 @@ class SurvivalLikelihood final : public Likelihood {
   std::vector<double> events_;         // d_e
   std::vector<double> eventCount_;     // m_e: events with positive weight
   std::vector<double> den_;
-  std::vector<EventSlotTerms> terms_;  // logTerm left 0: logLikelihood() computes it
+  std::vector<EventSlotTerms> terms_;  // Efron only: the scan reads B, Q1, Q2
   std::vector<double> c1_, c2_;        // cumulative A and Q0 within the stratum
   std::vector<double> cumG_;           // Fine-Gray: cumulative Q0 G
   std::vector<double> tail1_, tail2_;  // Fine-Gray: sum_{e > k} G A and G^2 Q0

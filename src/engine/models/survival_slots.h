@@ -1,11 +1,11 @@
-// The per-slot state of the survival likelihoods (survival_likelihood.h) and the two passes
-// that rebuild it, one stratum at a time, written once for the CPU likelihood and a device
-// thread per stratum:
+// The two steps that rebuild the survival likelihoods' per-slot state (survival_slot_state.h),
+// one stratum at a time, written once for the CPU likelihood and a device thread per stratum:
 //   scatterStratumRows: the rows' u into their exit slots (D; with counting-process data minus
 //     u at the entry slot), the tied events' share (Efron's F) and the competing rows' u / G;
 //   refreshStratumSlots: den (suffix sums of D, plus Fine-Gray's competing rows weighted by
 //     G(t_e)), the event-slot terms, their cumulative sums c1, c2 (and cumG), and Fine-Gray's
-//     tails, O(slots + events) per stratum.
+//     tails, O(slots + events) per stratum, as the passes of survival_slot_passes.h (which
+//     the CPU also runs on parts of the slots, survival_refresh.h).
 // Within a stratum the rows of one slot are visited in row order, so the sums are the same
 // whichever of the two runs them.
 #pragma once
@@ -19,24 +19,10 @@
 #include "data/censoring_survival.h"
 #include "data/risk_set_index.h"
 #include "models/survival_functors.h"
+#include "models/survival_slot_passes.h"
+#include "models/survival_slot_state.h"
 
 namespace argus {
-
-struct SurvivalSlotState {
-  double* exitRisk;       // D
-  double* competingRisk;  // sum of u / G of competing rows exiting there (Fine-Gray)
-  double* tiedRisk;       // F, u of the events there (Efron)
-  const double* events;   // d_e
-  const double* eventCount;  // m_e
-  const double* slotG;    // G(t_e-) (Fine-Gray)
-  double* den;
-  EventSlotTerms* terms;
-  double* c1;
-  double* c2;
-  double* cumG;
-  double* tail1;
-  double* tail2;
-};
 
 // Rows [first, end) of one stratum into the slot sums (which the caller has zeroed). `rows`
 // gives each row's u(r), exitSlot(r), entrySlot(r) (read only with counting-process data),
@@ -55,35 +41,14 @@ ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, st
   }
 }
 
-// Slots [lo, hi) of one stratum (lo its base slot).
+// Slots [lo, hi) of one stratum (lo its base slot), in one piece: the passes of
+// survival_slot_passes.h with nothing carried in.
 ARGUS_HOST_DEVICE inline void refreshStratumSlots(const SurvivalSlotState& st, std::int64_t lo,
                                                   std::int64_t hi, bool efron, bool fineGray) {
-  // Fine-Gray: competing rows that exited below e, weighted by G(t_e).
-  double competingBelow = 0.0;
-  for (std::int64_t k = lo; k < hi; ++k) {
-    st.den[k] = fineGray ? st.slotG[k] * competingBelow : 0.0;
-    competingBelow += st.competingRisk[k];
-  }
-  double atRisk = 0.0;
-  for (std::int64_t k = hi - 1; k > lo; --k) {
-    atRisk += st.exitRisk[k];
-    st.den[k] += atRisk;
-    st.terms[k] = efron ? efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k])
-                        : breslowEventTerms(st.events[k], st.den[k]);
-  }
-  st.c1[lo] = st.c2[lo] = st.cumG[lo] = 0.0;
-  for (std::int64_t k = lo + 1; k < hi; ++k) {
-    st.c1[k] = st.c1[k - 1] + st.terms[k].a;
-    st.c2[k] = st.c2[k - 1] + st.terms[k].q0;
-    if (fineGray) st.cumG[k] = st.cumG[k - 1] + st.terms[k].q0 * st.slotG[k];
-  }
-  if (fineGray) {
-    st.tail1[hi - 1] = st.tail2[hi - 1] = 0.0;
-    for (std::int64_t k = hi - 1; k > lo; --k) {
-      st.tail1[k - 1] = st.tail1[k] + st.slotG[k] * st.terms[k].a;
-      st.tail2[k - 1] = st.tail2[k] + st.slotG[k] * st.slotG[k] * st.terms[k].q0;
-    }
-  }
+  localAtRisk(st, lo, hi);
+  if (fineGray) localCompetingBelow(st, lo, hi);
+  eventTermsPass(st, lo, hi, 0.0, 0.0, efron, fineGray);
+  cumulativePass(st, lo, hi, fineGray);
 }
 
 // What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per

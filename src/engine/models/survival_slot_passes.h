@@ -1,0 +1,147 @@
+// The passes that rebuild the survival likelihoods' slot arrays (survival_slots.h), each over
+// one segment [k0, k1) of one stratum's slots, with its running sums started at 0:
+//   1. localAtRisk (descending): den = suffix sums of D;
+//      localCompetingBelow (ascending, Fine-Gray): the competing rows' u / G that exited
+//      strictly below each slot;
+//   2. eventTermsPass (ascending, no carried dependency: vectorizable): den completed with
+//      the carries from outside the segment, the event-slot terms A and Q0 written raw into
+//      c1 and c2, Efron's B, Q1, Q2 into `terms`;
+//   3. cumulativePass: Fine-Gray's tails (descending, from the raw terms), then c1, c2 and
+//      cumG as prefix sums (ascending, in place);
+//   4. addCarries: what the segments below (prefix sums) and above (suffix sums) owe it.
+// A stratum in one piece is the four passes with carries 0 (refreshStratumSlots, one device
+// thread per stratum); the CPU cuts the slots into parts fixed by the data and runs the parts'
+// passes on its threads, computing the carries in between (survival_refresh.h). Either way
+// the arithmetic is these functions: the scans differ only in where a running sum restarts.
+//
+// Why passes rather than one loop per slot: a suffix sum (den) feeds a prefix sum (c1, c2),
+// so no single pass can do both, and the divisions in between are independent per slot. In
+// their own loop they vectorize and overlap; inside a running sum they waited on it. One
+// reciprocal per slot serves A and Q0 (breslowEventTerms).
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+#include "models/survival_functors.h"
+#include "models/survival_slot_state.h"
+
+namespace argus {
+
+// What a segment's running sums reach at its far end (in each sum's own direction).
+struct SlotSegmentTotals {
+  double atRisk = 0.0;          // sum of D over the segment (descending)
+  double competingBelow = 0.0;  // sum of u / G of competing exits (ascending)
+  double c1 = 0.0, c2 = 0.0, cumG = 0.0;  // ascending
+  double tail1 = 0.0, tail2 = 0.0;        // descending
+};
+
+ARGUS_HOST_DEVICE inline double localAtRisk(const SurvivalSlotState& st, std::int64_t k0,
+                                            std::int64_t k1) {
+  double run = 0.0;
+  for (std::int64_t k = k1 - 1; k >= k0; --k) {
+    run += st.exitRisk[k];
+    st.den[k] = run;
+  }
+  return run;
+}
+
+ARGUS_HOST_DEVICE inline double localCompetingBelow(const SurvivalSlotState& st, std::int64_t k0,
+                                                    std::int64_t k1) {
+  double below = 0.0;
+  for (std::int64_t k = k0; k < k1; ++k) {
+    st.competingBelow[k] = below;
+    below += st.competingRisk[k];
+  }
+  return below;
+}
+
+// atRiskAbove: D of the stratum's slots above the segment; competingUnder: competing u / G of
+// its slots under the segment. A stratum's base slot has no events, so its terms are 0 and
+// its cumulative sums start at 0.
+ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::int64_t k0,
+                                             std::int64_t k1, double atRiskAbove,
+                                             double competingUnder, bool efron, bool fineGray) {
+  if (!efron && !fineGray) {
+    ARGUS_SIMD
+    for (std::int64_t k = k0; k < k1; ++k) {
+      const double den = st.den[k] + atRiskAbove;
+      st.den[k] = den;
+      const EventSlotTerms t = breslowEventTerms(st.events[k], den);
+      st.c1[k] = t.a;
+      st.c2[k] = t.q0;
+    }
+    return;
+  }
+  for (std::int64_t k = k0; k < k1; ++k) {
+    double den = st.den[k] + atRiskAbove;
+    // Fine-Gray: competing rows that exited below the slot stay at risk, weighted by G(t_e).
+    if (fineGray) den += st.slotG[k] * (st.competingBelow[k] + competingUnder);
+    st.den[k] = den;
+    const EventSlotTerms t = efron ? efronEventTerms(st.events[k], st.eventCount[k], den, st.tiedRisk[k])
+                                   : breslowEventTerms(st.events[k], den);
+    st.c1[k] = t.a;
+    st.c2[k] = t.q0;
+    if (efron) st.terms[k] = t;
+  }
+}
+
+// Turns the raw terms of the segment into its local cumulative sums and tails.
+ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotState& st,
+                                                          std::int64_t k0, std::int64_t k1,
+                                                          bool fineGray) {
+  SlotSegmentTotals t;
+  if (fineGray) {
+    // tail1 = sum_{e > k} G A, tail2 = sum_{e > k} G^2 Q0 (exclusive suffix sums).
+    double run1 = 0.0, run2 = 0.0;
+    for (std::int64_t k = k1 - 1; k >= k0; --k) {
+      st.tail1[k] = run1;
+      st.tail2[k] = run2;
+      run1 += st.slotG[k] * st.c1[k];
+      run2 += st.slotG[k] * st.slotG[k] * st.c2[k];
+    }
+    t.tail1 = run1;
+    t.tail2 = run2;
+  }
+  double c1 = 0.0, c2 = 0.0, cumG = 0.0;
+  for (std::int64_t k = k0; k < k1; ++k) {
+    const double q0 = st.c2[k];
+    c1 += st.c1[k];
+    c2 += q0;
+    st.c1[k] = c1;
+    st.c2[k] = c2;
+    if (fineGray) {
+      cumG += q0 * st.slotG[k];
+      st.cumG[k] = cumG;
+    }
+  }
+  t.c1 = c1;
+  t.c2 = c2;
+  t.cumG = cumG;
+  return t;
+}
+
+// under: the ascending sums of the stratum's slots under the segment (c1, c2, cumG); above:
+// the descending ones above it (tail1, tail2). Zero carries are skipped.
+ARGUS_HOST_DEVICE inline void addCarries(const SurvivalSlotState& st, std::int64_t k0,
+                                         std::int64_t k1, const SlotSegmentTotals& under,
+                                         const SlotSegmentTotals& above, bool fineGray) {
+  if (under.c1 != 0.0 || under.c2 != 0.0 || under.cumG != 0.0) {
+    ARGUS_SIMD
+    for (std::int64_t k = k0; k < k1; ++k) {
+      st.c1[k] += under.c1;
+      st.c2[k] += under.c2;
+    }
+    if (fineGray)
+      for (std::int64_t k = k0; k < k1; ++k) st.cumG[k] += under.cumG;
+  }
+  if (fineGray && (above.tail1 != 0.0 || above.tail2 != 0.0)) {
+    ARGUS_SIMD
+    for (std::int64_t k = k0; k < k1; ++k) {
+      st.tail1[k] += above.tail1;
+      st.tail2[k] += above.tail2;
+    }
+  }
+}
+
+}  // namespace argus
