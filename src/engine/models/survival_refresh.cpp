@@ -70,10 +70,12 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
       if (parts_[p].continuesAbove)
         above_[p].*field = bottom_[p + 1].*field + (parts_[p + 1].oneSegment ? above_[p + 1].*field : 0.0);
   };
+  auto carryBelow = [&](int p, auto field) {
+    if (p > 0 && parts_[p].continuesBelow)
+      under_[p].*field = top_[p - 1].*field + (parts_[p - 1].oneSegment ? under_[p - 1].*field : 0.0);
+  };
   auto carryFromBelow = [&](auto field) {
-    for (int p = 1; p < k; ++p)
-      if (parts_[p].continuesBelow)
-        under_[p].*field = top_[p - 1].*field + (parts_[p - 1].oneSegment ? under_[p - 1].*field : 0.0);
+    for (int p = 1; p < k; ++p) carryBelow(p, field);
   };
 
   forParts(team, [&](int p) {
@@ -89,11 +91,17 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
   carryFromAbove(&SlotSegmentTotals::atRisk);
   if (fineGray) carryFromBelow(&SlotSegmentTotals::competingBelow);
 
+  // Without a team the parts run in ascending order, so the ascending carries are known when
+  // a part starts and cumulativePass adds them as it stores (the same sums as addCarries).
+  const bool inOrder = !team || k == 1;
   forParts(team, [&](int p) {
+    if (inOrder)
+      for (auto field : {&SlotSegmentTotals::c1, &SlotSegmentTotals::c2, &SlotSegmentTotals::cumG})
+        carryBelow(p, field);
     forSegments(parts_[p], [&](std::int64_t k0, std::int64_t k1, bool bottom, bool top) {
       eventTermsPass(st, k0, k1, top ? above_[p].atRisk : 0.0, bottom ? under_[p].competingBelow : 0.0,
                      efron, fineGray);
-      const SlotSegmentTotals t = cumulativePass(st, k0, k1, fineGray);
+      const SlotSegmentTotals t = cumulativePass(st, k0, k1, fineGray, inOrder && bottom ? &under_[p] : nullptr);
       if (bottom) {
         bottom_[p].tail1 = t.tail1;
         bottom_[p].tail2 = t.tail2;
@@ -106,18 +114,23 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
     });
   });
   if (k == 1) return;
-  carryFromBelow(&SlotSegmentTotals::c1);
-  carryFromBelow(&SlotSegmentTotals::c2);
+  if (!inOrder) {
+    carryFromBelow(&SlotSegmentTotals::c1);
+    carryFromBelow(&SlotSegmentTotals::c2);
+    if (fineGray) carryFromBelow(&SlotSegmentTotals::cumG);
+  }
   if (fineGray) {
-    carryFromBelow(&SlotSegmentTotals::cumG);
     carryFromAbove(&SlotSegmentTotals::tail1);
     carryFromAbove(&SlotSegmentTotals::tail2);
   }
+  if (inOrder && !fineGray) return;
 
+  // What is left: every carry with a team, Fine-Gray's tails (descending) without one.
   const SlotSegmentTotals none;
   forParts(team, [&](int p) {
     forSegments(parts_[p], [&](std::int64_t k0, std::int64_t k1, bool bottom, bool top) {
-      if (bottom || top) addCarries(st, k0, k1, bottom ? under_[p] : none, top ? above_[p] : none, fineGray);
+      const bool below = bottom && !inOrder;
+      if (below || top) addCarries(st, k0, k1, below ? under_[p] : none, top ? above_[p] : none, fineGray);
     });
   });
 }

@@ -13,6 +13,8 @@
 //   B. per part: the event-slot terms with those carries, then local cumulative sums and tails;
 //      carries: c1, c2, cumG from below, tails from above;
 //   C. per part: the carries added.
+// Without a team the parts run in ascending order and B stores c1, c2 and cumG with their
+// carries added (the same sums C forms), so only Fine-Gray's tails wait for C.
 // A data set with fewer than 2 partSlots slots is one part, the same arithmetic as the
 // device's one thread per stratum.
 #pragma once

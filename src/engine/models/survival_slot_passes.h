@@ -86,10 +86,13 @@ ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::i
   }
 }
 
-// Turns the raw terms of the segment into its local cumulative sums and tails.
+// Turns the raw terms of the segment into its local cumulative sums and tails, and returns
+// the local totals. `under` (may be null): ascending sums already known from the segments
+// below, stored as local + carry, the very sum addCarries() would form afterwards.
 ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotState& st,
                                                           std::int64_t k0, std::int64_t k1,
-                                                          bool fineGray) {
+                                                          bool fineGray,
+                                                          const SlotSegmentTotals* under = nullptr) {
   SlotSegmentTotals t;
   if (fineGray) {
     // tail1 = sum_{e > k} G A, tail2 = sum_{e > k} G^2 Q0 (exclusive suffix sums).
@@ -103,16 +106,18 @@ ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotStat
     t.tail1 = run1;
     t.tail2 = run2;
   }
+  const SlotSegmentTotals none;
+  const SlotSegmentTotals& carry = under ? *under : none;
   double c1 = 0.0, c2 = 0.0, cumG = 0.0;
   for (std::int64_t k = k0; k < k1; ++k) {
     const double q0 = st.c2[k];
     c1 += st.c1[k];
     c2 += q0;
-    st.c1[k] = c1;
-    st.c2[k] = c2;
+    st.c1[k] = c1 + carry.c1;
+    st.c2[k] = c2 + carry.c2;
     if (fineGray) {
       cumG += q0 * st.slotG[k];
-      st.cumG[k] = cumG;
+      st.cumG[k] = cumG + carry.cumG;
     }
   }
   t.c1 = c1;
@@ -122,7 +127,7 @@ ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotStat
 }
 
 // under: the ascending sums of the stratum's slots under the segment (c1, c2, cumG); above:
-// the descending ones above it (tail1, tail2). Zero carries are skipped.
+// the descending ones above it (tail1, tail2). Zero carries are skipped: x + 0 is x.
 ARGUS_HOST_DEVICE inline void addCarries(const SurvivalSlotState& st, std::int64_t k0,
                                          std::int64_t k1, const SlotSegmentTotals& under,
                                          const SlotSegmentTotals& above, bool fineGray) {

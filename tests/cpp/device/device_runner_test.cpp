@@ -34,12 +34,13 @@ using testing_data::ProblemSpec;
 const char* const kDevice = ARGUS_DEVICE_UNDER_TEST;
 
 // Survival models sum a column's chunks in another grouping than the CPU's four chunks, so even
-// the serial system agrees with them to rounding only.
+// the serial system agrees with them to rounding only; through a few cycles of block Newton
+// steps on Fine-Gray's strata that rounding grows to a few 1e-9 of sum w y eta.
 bool gSurvival = false;
 bool serialSums() {
   return std::string(kDevice) == "emulated" && emulatedDeviceSystem() == "cpp" && !gSurvival;
 }
-double tolerance() { return serialSums() ? 0.0 : 1e-9; }
+double tolerance() { return serialSums() ? 0.0 : gSurvival ? 1e-8 : 1e-9; }
 bool close(double a, double b) { return std::fabs(a - b) <= tolerance() * std::fmax(1.0, std::fabs(b)); }
 struct SurvivalScope {
   SurvivalScope() { gSurvival = true; }
@@ -134,7 +135,7 @@ void expectSameCycles(const Dataset& data, const double* weights, const std::vec
     // A step that is exactly 0 on one side can be rounding noise on the other (tree sums).
     if (serialSums()) EXPECT_EQ(rb.coordinatesMoved, ra.coordinatesMoved) << at;
     EXPECT_TRUE(close(rb.logLikelihood, ra.logLikelihood)) << at << ": " << rb.logLikelihood << " vs " << ra.logLikelihood;
-    EXPECT_TRUE(close(rb.weightedOutcomeEta, ra.weightedOutcomeEta)) << at;
+    EXPECT_TRUE(close(rb.weightedOutcomeEta, ra.weightedOutcomeEta)) << at << ": " << rb.weightedOutcomeEta << " vs " << ra.weightedOutcomeEta;
     EXPECT_TRUE(close(rb.sumAbsEta, ra.sumAbsEta)) << at;
     // A difference of two nearly equal etas: on the scale of eta itself.
     EXPECT_LE(std::fabs(rb.sumAbsEtaChange - ra.sumAbsEtaChange), tolerance() * std::fmax(1.0, ra.sumAbsEta)) << at;

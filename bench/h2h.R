@@ -1,0 +1,96 @@
+# Head-to-head against the incumbent (Cyclops) on the same simulated data in the same run
+# (issue 14). One configuration per call; prints one markdown row (bench/h2h.sh runs the
+# table). Cyclops is used when it is installed (bash ../shared/peers/install-peers.sh puts
+# 3.7.0 in ~/peers-Rlib); without it only Argus is timed and the incumbent's columns say NA.
+#
+#   Rscript bench/h2h.R --model=cox --n=1e5 --times=exp --threads=1 --reps=3
+#
+# Options: --model cox | fgr | sccs | lr; --n (cases for sccs); --times exp (continuous, the
+# papers' design) | days (rounded up to whole days, as OHDSI data are); --threads (Argus);
+# --reps (fits per package, alternating, medians reported); --gen (the shared simulator,
+# default ../shared/peers/gen.R: both packages see its data, seed 123, P = 1000 at 5%, sccs
+# 200 drugs); --peerLib (default ~/peers-Rlib).
+# Both fit a Laplace prior with variance 1 at each package's default control; lr has an
+# unpenalized intercept. Reported: data build seconds (long tables to each package's data
+# object), fit seconds (median), cycles or iterations, status, the ratios fit and build +
+# fit, and max |beta difference| over the covariates.
+#
+# Environment: ARGUS_LIB = library holding the Argus build to test (prepended to .libPaths()).
+
+local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  source(file.path(if (length(f)) dirname(f[1]) else "bench", "simulate.R"))
+})
+opts <- parseBenchArgs(list(model = "cox", n = 1e5, times = "exp", threads = 1, reps = 3,
+                            gen = "../shared/peers/gen.R",
+                            peerLib = file.path(Sys.getenv("HOME"), "peers-Rlib"),
+                            header = FALSE))
+lib <- Sys.getenv("ARGUS_LIB")
+.libPaths(c(if (nzchar(lib)) lib, opts$peerLib, .libPaths()))
+suppressPackageStartupMessages(library(Argus))
+haveCyclops <- requireNamespace("Cyclops", quietly = TRUE)
+if (!file.exists(opts$gen)) stop("the shared simulator is not at ", opts$gen, " (--gen=)")
+source(opts$gen)
+
+columns <- c("model", "N", "times", "threads", "incumbent build s", "incumbent fit s",
+             "iter", "Argus build s", "Argus fit s", "cycles", "status", "fit ratio",
+             "build + fit ratio", "max abs dbeta")
+if (isTRUE(as.logical(opts$header))) mdHeader(columns)
+
+d <- simulate(opts$model, opts$n)
+if (opts$model %in% c("cox", "fgr") && opts$times == "days")
+  d$outcomes$time <- ceiling(d$outcomes$time * 365)
+outcomes <- d$outcomes
+covariates <- d$covariates
+d <- NULL
+invisible(gc())
+
+elapsed <- function(expr) {
+  t0 <- proc.time()[["elapsed"]]
+  force(expr)
+  proc.time()[["elapsed"]] - t0
+}
+
+argusBuild <- elapsed(ad <- createData(outcomes, covariates, modelType = opts$model))
+argusFit <- function() {
+  fitModel(ad, prior = createPrior("laplace", variance = 1),
+           control = createControl(threads = as.integer(opts$threads)))
+}
+if (haveCyclops) {
+  cyModel <- if (opts$model == "sccs") "cpr" else opts$model
+  cyBuild <- elapsed(cd <- Cyclops::convertToCyclopsData(outcomes, covariates, modelType = cyModel,
+                                                         addIntercept = opts$model == "lr",
+                                                         quiet = TRUE))
+  cyPrior <- Cyclops::createPrior("laplace", variance = 1,
+                                  exclude = if (opts$model == "lr") "(Intercept)" else c())
+  cyFit <- function() Cyclops::fitCyclopsModel(cd, prior = cyPrior, forceNewObject = TRUE)
+}
+
+# Alternate the packages, so that a slow spell of the machine hits both.
+argusTimes <- cyTimes <- numeric(0)
+for (rep in seq_len(opts$reps)) {
+  invisible(gc())
+  if (haveCyclops) cyTimes <- c(cyTimes, elapsed(cf <- cyFit()))
+  invisible(gc())
+  argusTimes <- c(argusTimes, elapsed(af <- argusFit()))
+}
+
+argusBeta <- coef(af)
+if (haveCyclops) {
+  cyBeta <- coef(cf)
+  common <- setdiff(intersect(names(cyBeta), names(argusBeta)), "(Intercept)")
+  dbeta <- max(abs(cyBeta[common] - argusBeta[common]))
+  cyIter <- cf$iterations
+} else {
+  cyBuild <- NA_real_
+  cyTimes <- NA_real_
+  cyIter <- NA
+  dbeta <- NA_real_
+}
+cyT <- stats::median(cyTimes)
+arT <- stats::median(argusTimes)
+mdRow(opts$model, fmtN(opts$n), opts$times, opts$threads, fmtS(cyBuild, 2), fmtS(cyT, 2),
+      if (is.na(cyIter)) "NA" else cyIter, fmtS(argusBuild, 2), fmtS(arT, 3), af$iterations,
+      af$status, fmtS(cyT / arT, 1), fmtS((cyBuild + cyT) / (argusBuild + arT), 1), fmtG(dbeta))
+note("fit seconds, incumbent: %s; Argus: %s", paste(fmtS(cyTimes, 2), collapse = ", "),
+     paste(fmtS(argusTimes, 3), collapse = ", "))
