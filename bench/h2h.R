@@ -17,6 +17,8 @@
 #
 # Environment: ARGUS_LIB = library holding the Argus build to test (prepended to .libPaths()).
 
+lib <- Sys.getenv("ARGUS_LIB")
+if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   source(file.path(if (length(f)) dirname(f[1]) else "bench", "simulate.R"))
@@ -25,7 +27,6 @@ opts <- parseBenchArgs(list(model = "cox", n = 1e5, times = "exp", threads = 1, 
                             gen = "../shared/peers/gen.R",
                             peerLib = file.path(Sys.getenv("HOME"), "peers-Rlib"),
                             header = FALSE))
-lib <- Sys.getenv("ARGUS_LIB")
 .libPaths(c(if (nzchar(lib)) lib, opts$peerLib, .libPaths()))
 suppressPackageStartupMessages(library(Argus))
 haveCyclops <- requireNamespace("Cyclops", quietly = TRUE)

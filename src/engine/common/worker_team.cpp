@@ -1,5 +1,6 @@
 #include "common/worker_team.h"
 
+#include <chrono>
 #include <exception>
 
 #include "common/errors.h"
@@ -81,10 +82,13 @@ void WorkerTeam::takePieces(int member, std::exception_ptr* error) {
 
 void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
   ARGUS_REQUIRE(pieces >= 0 && pieces <= kMaxPieces, "too many pieces for a worker team");
-  if (workers_.empty() || pieces <= 1) {
+  if (workers_.empty() || pieces <= 1 || solo_ > 0) {
+    if (solo_ > 0) --solo_;
     for (int i = 0; i < pieces; ++i) f(i);
     return;
   }
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
   job_ = &f;
   pieces_ = pieces;
   for (int i = 0; i < pieces; ++i) claimed_[i].store(0, std::memory_order_relaxed);
@@ -99,13 +103,28 @@ void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
   wake_.notify_all();
   std::exception_ptr error;
   takePieces(0, &error);
+  const Clock::time_point ownDone = Clock::now();
   await([&] { return done_.load(std::memory_order_acquire) == pieces; });
+  noteWait(ownDone - start, Clock::now() - ownDone);
   // Close the call, then wait for the workers inside it: they read job_ and the claims.
   std::uint64_t g = gate_.load(std::memory_order_relaxed);
   while (!gate_.compare_exchange_weak(g, g | kClosed, std::memory_order_acq_rel)) {
   }
   await([&] { return (gate_.load(std::memory_order_acquire) & kInside) == 0; });
   if (error) std::rethrow_exception(error);
+}
+
+// A worker whose pieces finish long after the caller's own (of the same size) was not
+// running: another process has its core. Cut into pieces the work then costs the caller the
+// waits on whatever that worker started; after a few such calls in a row the caller runs the
+// next kSoloCalls calls alone, then tries the team again.
+void WorkerTeam::noteWait(std::chrono::nanoseconds own, std::chrono::nanoseconds wait) {
+  const bool starved = wait > own + std::chrono::microseconds(20);
+  strikes_ = starved ? strikes_ + 1 : 0;
+  if (strikes_ >= kStrikes) {
+    strikes_ = 0;
+    solo_ = kSoloCalls;
+  }
 }
 
 void WorkerTeam::loop(int member) {

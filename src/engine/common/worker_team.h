@@ -11,7 +11,8 @@
 // it runs the unstarted pieces itself and waits only for pieces already running. Between
 // calls the workers spin for a short while (coordinates follow each other within
 // microseconds), then sleep until the next call; a caller waiting on a running piece spins
-// briefly, then yields its core.
+// briefly, then yields its core. When the workers keep finishing far behind the caller (their
+// cores are busy with other work), the caller runs the next calls alone for a while.
 //
 // Results must not depend on the team's size or on who ran a piece: callers cut their work
 // into pieces fixed by the data alone and combine the pieces' results in piece order on the
@@ -22,6 +23,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -55,6 +57,7 @@ class WorkerTeam {
   void stopAll();
   // Claims and runs pieces for member m, its own block first; false once f threw.
   void takePieces(int member, std::exception_ptr* error);
+  void noteWait(std::chrono::nanoseconds own, std::chrono::nanoseconds wait);
 
   std::vector<std::thread> workers_;
   const std::function<void(int)>* job_ = nullptr;
@@ -69,6 +72,12 @@ class WorkerTeam {
   static constexpr std::uint64_t kInside = kClosed - 1;
   std::atomic<std::uint64_t> gate_{kClosed};
   std::atomic<std::uint64_t> generation_{0};
+  // The caller's record of starved calls (worker_team.cpp, noteWait): consecutive ones, and
+  // how many calls it still runs alone.
+  static constexpr int kStrikes = 3;
+  static constexpr int kSoloCalls = 1000;
+  int strikes_ = 0;
+  int solo_ = 0;
   bool stop_ = false;  // guarded by mutex_
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -57,10 +57,12 @@ ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double 
   return t;
 }
 
+// Without tied events (m <= 1) Efron's terms are Breslow's, with B = Q1 = Q2 = 0.
 ARGUS_HOST_DEVICE inline EventSlotTerms efronEventTerms(double events, double count, double den,
                                                         double tiedRisk) {
+  if (count <= 1.0) return breslowEventTerms(events, den);
   EventSlotTerms t;
-  if (events == 0.0 || count == 0.0) return t;
+  if (events == 0.0) return t;
   const int m = static_cast<int>(count);
   for (int k = 0; k < m; ++k) {
     const double f = static_cast<double>(k) / m;

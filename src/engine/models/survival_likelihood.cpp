@@ -20,7 +20,7 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
       refresh_(index_),
       efron_(data.ties == TieMethod::Efron),
       fineGray_(data.model == ModelType::FineGray),
-      eventFlags_(data.nRows()),
+      tiedEventFlags_(data.nRows()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       linearTerm_(data.design, weightedEvents()) {
   if (fineGray_) {
@@ -41,7 +41,10 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
     for (std::int64_t r = 0; r < nRows(); ++r) fineGrayRows_[r].inverseG = constants.inverseG[r];
   }
   for (std::int64_t r = 0; r < nRows(); ++r)
-    if (isEvent(r)) eventFlags_.set(r);
+    if (isEvent(r) && eventCount_[index_.exitSlot[r]] > 1.0) tiedEventFlags_.set(r);
+  if (efron_)
+    for (std::int32_t k = 0; k < index_.nSlots; ++k)
+      if (eventCount_[k] > 1.0) tiedSlots_.push_back(k);
   if (index_.countingProcess()) buildEntryOrder();
 }
 
@@ -224,7 +227,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
     CoordinateScan<Efron, FineGray> scan(slotSums(), scratch_[i].data());
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
     forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
-      scan.visit(slotOf(r), stateOf(rows[r]).u * x, x, Efron && eventFlags_[r],
+      scan.visit(slotOf(r), stateOf(rows[r]).u * x, x, Efron && tiedEventFlags_[r],
                  inverseGOf(rows[r]));
     });
     parts[i] = scan.partial();
@@ -292,7 +295,7 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
       const std::int32_t slot = slotOf(r);
       exitRisk_[slot] += du;
       if (counting) exitRisk_[index_.entrySlot[r]] -= du;
-      if (Efron && eventFlags_[r]) tiedRisk_[slot] += du;
+      if (Efron && tiedEventFlags_[r]) tiedRisk_[slot] += du;
       if (FineGray) competingRisk_[slot] += du * inverseGOf(rows[r]);
     });
   });

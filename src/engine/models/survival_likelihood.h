@@ -77,7 +77,8 @@ class SurvivalLikelihood final : public Likelihood {
   SurvivalSlotState slotState() {
     return {exitRisk_.data(), competingRisk_.data(), tiedRisk_.data(), events_.data(),
             eventCount_.data(), slotG_.data(), den_.data(), terms_.data(), c1_.data(), c2_.data(),
-            cumG_.data(), tail1_.data(), tail2_.data(), tail2_.data()};
+            cumG_.data(), tail1_.data(), tail2_.data(), tail2_.data(), tiedSlots_.data(),
+            static_cast<std::int64_t>(tiedSlots_.size())};
   }
   // Slot k's A, B, Q0, Q1, Q2 at the current den (the refresh keeps them only for Efron).
   EventSlotTerms eventTerms(std::int64_t k) const {
@@ -121,8 +122,8 @@ class SurvivalLikelihood final : public Likelihood {
   // What a coordinate reads or writes about one row, in as few bytes as the model allows: at
   // N = 1e6 the scan waits on these loads (one per nonzero), and the smaller the array the
   // more of it the shared cache holds (Cox with 32-byte records took twice the time per
-  // nonzero). The row's exit slot comes from the index (ExitSlotCursor), its event flag from
-  // a bitset small enough to stay in L2. Fine-Gray adds 1/G to the same cache line (a
+  // nonzero). The row's exit slot comes from the index (ExitSlotCursor), its tied-event flag
+  // from a bitset small enough to stay in L2. Fine-Gray adds 1/G to the same cache line (a
   // separate array cost a second miss per competing row: 1.7x the time at N = 1e5).
   // eta here is current; the base class's eta_ is synchronized by reset() and refreshSums().
   struct alignas(16) RowState {
@@ -158,7 +159,11 @@ class SurvivalLikelihood final : public Likelihood {
   }
   std::vector<RowState> rows_;                   // Cox
   std::vector<FineGrayRowState> fineGrayRows_;  // Fine-Gray
-  RowFlags eventFlags_;                          // y == 1
+  // y == 1 at a slot with tied events (m > 1): the only rows whose u enters Efron's terms B,
+  // Q1, Q2 and F (0 elsewhere), so the scan and the step skip the rest (continuous times:
+  // nearly all).
+  RowFlags tiedEventFlags_;
+  std::vector<std::int32_t> tiedSlots_;  // Efron: slots with m > 1, ascending
   std::vector<double> shift_;          // per stratum: max eta, against exp overflow
   std::vector<double> slotG_;          // per slot: G(t_e-) (Fine-Gray)
   std::vector<double> exitRisk_;       // D

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 
+#include "common/force_inline.h"
 #include "common/host_device.h"
 #include "models/survival_functors.h"
 #include "models/survival_slot_state.h"
@@ -36,14 +37,40 @@ struct SlotSegmentTotals {
   double tail1 = 0.0, tail2 = 0.0;        // descending
 };
 
-ARGUS_HOST_DEVICE inline double localAtRisk(const SurvivalSlotState& st, std::int64_t k0,
-                                            std::int64_t k1) {
+// Running sums over slots [k0, k1), ascending or descending: store(k, sum of value(i) over
+// the slots visited up to and including k), returning the total. Four slots at a time: their
+// partial sums do not wait on the running sum, which takes one addition per four slots, so
+// the loop is not held to one slot per addition latency (its rounding is fixed by the code,
+// the same on every thread and device).
+template <bool Descending, typename Value, typename Store>
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE double blockedRunningSum(std::int64_t k0, std::int64_t k1,
+                                                              Value&& value, Store&& store) {
   double run = 0.0;
-  for (std::int64_t k = k1 - 1; k >= k0; --k) {
-    run += st.exitRisk[k];
-    st.den[k] = run;
+  const std::int64_t n = k1 - k0;
+  std::int64_t i = 0;
+  auto at = [&](std::int64_t m) { return Descending ? k1 - 1 - m : k0 + m; };
+  for (; i + 4 <= n; i += 4) {
+    const double v0 = value(at(i)), v1 = value(at(i + 1)), v2 = value(at(i + 2)), v3 = value(at(i + 3));
+    const double p1 = v0 + v1;
+    const double p2 = p1 + v2;
+    const double p3 = p1 + (v2 + v3);
+    store(at(i), run + v0);
+    store(at(i + 1), run + p1);
+    store(at(i + 2), run + p2);
+    run += p3;
+    store(at(i + 3), run);
+  }
+  for (; i < n; ++i) {
+    run += value(at(i));
+    store(at(i), run);
   }
   return run;
+}
+
+ARGUS_HOST_DEVICE inline double localAtRisk(const SurvivalSlotState& st, std::int64_t k0,
+                                            std::int64_t k1) {
+  return blockedRunningSum<true>(k0, k1, [&](std::int64_t k) { return st.exitRisk[k]; },
+                                 [&](std::int64_t k, double sum) { st.den[k] = sum; });
 }
 
 ARGUS_HOST_DEVICE inline double localCompetingBelow(const SurvivalSlotState& st, std::int64_t k0,
@@ -62,7 +89,7 @@ ARGUS_HOST_DEVICE inline double localCompetingBelow(const SurvivalSlotState& st,
 ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::int64_t k0,
                                              std::int64_t k1, double atRiskAbove,
                                              double competingUnder, bool efron, bool fineGray) {
-  if (!efron && !fineGray) {
+  if (!fineGray) {
     ARGUS_SIMD
     for (std::int64_t k = k0; k < k1; ++k) {
       const double den = st.den[k] + atRiskAbove;
@@ -70,6 +97,28 @@ ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::i
       const EventSlotTerms t = breslowEventTerms(st.events[k], den);
       st.c1[k] = t.a;
       st.c2[k] = t.q0;
+    }
+    // Efron differs only where events are tied (m > 1): with continuous times, hardly
+    // anywhere. Elsewhere B = Q1 = Q2 = 0 for the whole fit, as `terms` was set up.
+    if (efron) {
+      auto tied = [&](std::int64_t k) {
+        const EventSlotTerms t = efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k]);
+        st.c1[k] = t.a;
+        st.c2[k] = t.q0;
+        st.terms[k] = t;
+      };
+      if (st.tiedSlots) {
+        // The first listed slot at or above k0 (binary search), then the listed ones below k1.
+        std::int64_t lo = 0, hi = st.tiedSlotCount;
+        while (lo < hi) {
+          const std::int64_t mid = lo + (hi - lo) / 2;
+          if (st.tiedSlots[mid] < k0) lo = mid + 1; else hi = mid;
+        }
+        for (std::int64_t i = lo; i < st.tiedSlotCount && st.tiedSlots[i] < k1; ++i) tied(st.tiedSlots[i]);
+      } else {
+        for (std::int64_t k = k0; k < k1; ++k)
+          if (st.eventCount[k] > 1.0) tied(k);
+      }
     }
     return;
   }
@@ -94,6 +143,9 @@ ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotStat
                                                           bool fineGray,
                                                           const SlotSegmentTotals* under = nullptr) {
   SlotSegmentTotals t;
+  const SlotSegmentTotals none;
+  const SlotSegmentTotals& carry = under ? *under : none;
+  // Everything that reads the raw A and Q0 first, then c1 and c2 in place.
   if (fineGray) {
     // tail1 = sum_{e > k} G A, tail2 = sum_{e > k} G^2 Q0 (exclusive suffix sums).
     double run1 = 0.0, run2 = 0.0;
@@ -105,24 +157,14 @@ ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotStat
     }
     t.tail1 = run1;
     t.tail2 = run2;
+    t.cumG = blockedRunningSum<false>(
+        k0, k1, [&](std::int64_t k) { return st.c2[k] * st.slotG[k]; },
+        [&](std::int64_t k, double sum) { st.cumG[k] = sum + carry.cumG; });
   }
-  const SlotSegmentTotals none;
-  const SlotSegmentTotals& carry = under ? *under : none;
-  double c1 = 0.0, c2 = 0.0, cumG = 0.0;
-  for (std::int64_t k = k0; k < k1; ++k) {
-    const double q0 = st.c2[k];
-    c1 += st.c1[k];
-    c2 += q0;
-    st.c1[k] = c1 + carry.c1;
-    st.c2[k] = c2 + carry.c2;
-    if (fineGray) {
-      cumG += q0 * st.slotG[k];
-      st.cumG[k] = cumG + carry.cumG;
-    }
-  }
-  t.c1 = c1;
-  t.c2 = c2;
-  t.cumG = cumG;
+  t.c1 = blockedRunningSum<false>(k0, k1, [&](std::int64_t k) { return st.c1[k]; },
+                                  [&](std::int64_t k, double sum) { st.c1[k] = sum + carry.c1; });
+  t.c2 = blockedRunningSum<false>(k0, k1, [&](std::int64_t k) { return st.c2[k]; },
+                                  [&](std::int64_t k, double sum) { st.c2[k] = sum + carry.c2; });
   return t;
 }
 

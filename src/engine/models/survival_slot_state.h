@@ -3,6 +3,8 @@
 // (survival_slots.h, survival_slot_passes.h) on the CPU and on a device alike.
 #pragma once
 
+#include <cstdint>
+
 #include "models/survival_functors.h"
 
 namespace argus {
@@ -25,6 +27,9 @@ struct SurvivalSlotState {
   // (survival_slot_passes.h). It may alias tail2, which the refresh writes only after it has
   // read this: the device does so to save an array.
   double* competingBelow;
+  // Efron: the slots with tied events (m > 1), ascending; null: found by reading eventCount.
+  const std::int32_t* tiedSlots = nullptr;
+  std::int64_t tiedSlotCount = 0;
 };
 
 }  // namespace argus
