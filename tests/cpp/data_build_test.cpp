@@ -126,6 +126,21 @@ TEST(DataBuild, SortedEntriesGiveTheDesignOfAnyOrder) {
   EXPECT_EQ(reference.storage.kinds.size(), static_cast<std::size_t>(nColumns) + 1);
 }
 
+TEST(DataBuild, AnIdentityRowMapGivesTheUnmappedDesign) {
+  std::mt19937 rng(12);
+  const Entries e = randomEntries(30, 9, &rng);
+  std::vector<std::size_t> shuffled(e.row.size());
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  const Entries input = permuted(e, shuffled);
+  std::vector<std::int32_t> identity(30);
+  std::iota(identity.begin(), identity.end(), 0);
+  const BuiltDesign plain = build(input, 30, 9, nullptr);
+  const BuiltDesign viaMap = build(input, 30, 9, &identity);
+  expectSameStorage(viaMap, plain);
+  EXPECT_EQ(viaMap.firstDuplicate, plain.firstDuplicate);
+}
+
 TEST(DataBuild, MappedRowsAreChecked) {
   const std::vector<std::int32_t> map = {0, -1, 1};
   Entries e;

@@ -55,15 +55,15 @@ DesignView DesignStorage::view() const {
 namespace {
 
 // Stable counting sort of entry indices by key; returns the permuted indices.
-std::vector<std::int64_t> countingSort(const std::vector<std::int64_t>& entries,
-                                       const std::int32_t* key, std::int64_t nKeys,
-                                       std::vector<std::int64_t>* bucketStart) {
+template <typename Index>
+std::vector<Index> countingSort(const std::vector<Index>& entries, const std::int32_t* key,
+                                std::int64_t nKeys, std::vector<std::int64_t>* bucketStart) {
   std::vector<std::int64_t> start(nKeys + 1, 0);
-  for (std::int64_t e : entries) ++start[key[e] + 1];
+  for (Index e : entries) ++start[key[e] + 1];
   for (std::int64_t k = 0; k < nKeys; ++k) start[k + 1] += start[k];
   std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-  std::vector<std::int64_t> sorted(entries.size());
-  for (std::int64_t e : entries) sorted[next[key[e]]++] = e;
+  std::vector<Index> sorted(entries.size());
+  for (Index e : entries) sorted[next[key[e]]++] = e;
   if (bucketStart) *bucketStart = std::move(start);
   return sorted;
 }
@@ -151,6 +151,40 @@ void storeSortedEntries(const TripletInput& in, BuiltDesign* out) {
   }
 }
 
+// Whether the row plan maps every user row to itself.
+bool isIdentity(const std::int32_t* internalOfUser, std::int64_t nUserRows, std::int64_t nRows) {
+  if (nUserRows != nRows) return false;
+  for (std::int64_t u = 0; u < nUserRows; ++u)
+    if (internalOfUser[u] != u) return false;
+  return true;
+}
+
+// Entries in any other order: sorted by row (OHDSI tables sorted by row skip this), then
+// stably by column, so each column's rows come out increasing. `row` holds internal rows
+// (-1: skipped). Index is 32-bit whenever the entries allow: the sorts move half the bytes.
+template <typename Index>
+void storeUnsortedEntries(const TripletInput& in, const std::int32_t* row,
+                          const EntryScan& scan, BuiltDesign* out) {
+  std::vector<Index> kept;
+  kept.reserve(static_cast<std::size_t>(scan.kept));
+  for (std::int64_t e = 0; e < in.nEntries; ++e)
+    if (row[e] >= 0 && !(in.value && in.value[e] == 0.0)) kept.push_back(static_cast<Index>(e));
+  if (!scan.sortedByRow) kept = countingSort(kept, row, in.nRows, nullptr);
+  std::vector<std::int64_t> colStart;
+  const std::vector<Index> byColumn = countingSort(kept, in.column, in.nColumns, &colStart);
+  kept = std::vector<Index>();  // release before the storage grows
+
+  std::vector<DesignEntry> column;
+  for (std::int32_t j = 0; j < in.nColumns; ++j) {
+    column.clear();
+    for (std::int64_t k = colStart[j]; k < colStart[j + 1]; ++k) {
+      const Index entry = byColumn[k];
+      column.push_back({row[entry], in.value ? in.value[entry] : 1.0, entry});
+    }
+    storeColumn(column, j, in.value != nullptr, in.denseFraction, out);
+  }
+}
+
 }  // namespace
 
 BuiltDesign buildDesign(const TripletInput& in) {
@@ -187,32 +221,17 @@ BuiltDesign buildDesign(const TripletInput& in) {
     return out;
   }
 
-  // Otherwise sort by row, then stably by column: each column's rows come out increasing.
-  // OHDSI tables sorted by row skip the first sort.
+  // Otherwise sort by row, then stably by column. A row plan that keeps the user's order
+  // (no strata, no survival times) needs no mapped copy of the rows.
   std::vector<std::int32_t> mappedRows;  // internal rows, when the input holds user rows
-  if (in.internalOfUser) {
+  const bool mapped = in.internalOfUser && !isIdentity(in.internalOfUser, in.nUserRows, in.nRows);
+  if (mapped) {
     mappedRows.resize(static_cast<std::size_t>(in.nEntries));
     for (std::int64_t e = 0; e < in.nEntries; ++e) mappedRows[e] = internalRow(in, e);
   }
-  const std::int32_t* row = in.internalOfUser ? mappedRows.data() : in.row;
-  std::vector<std::int64_t> kept;
-  kept.reserve(static_cast<std::size_t>(scan.kept));
-  for (std::int64_t e = 0; e < in.nEntries; ++e)
-    if (row[e] >= 0 && !(in.value && in.value[e] == 0.0)) kept.push_back(e);
-  if (!scan.sortedByRow) kept = countingSort(kept, row, in.nRows, nullptr);
-  std::vector<std::int64_t> colStart;
-  std::vector<std::int64_t> byColumn = countingSort(kept, in.column, in.nColumns, &colStart);
-  kept = std::vector<std::int64_t>();  // release before the storage grows
-
-  std::vector<DesignEntry> column;
-  for (std::int32_t j = 0; j < in.nColumns; ++j) {
-    column.clear();
-    for (std::int64_t k = colStart[j]; k < colStart[j + 1]; ++k) {
-      const std::int64_t entry = byColumn[k];
-      column.push_back({row[entry], in.value ? in.value[entry] : 1.0, entry});
-    }
-    storeColumn(column, j, in.value != nullptr, in.denseFraction, &out);
-  }
+  const std::int32_t* row = mapped ? mappedRows.data() : in.row;
+  if (in.nEntries <= INT32_MAX) storeUnsortedEntries<std::int32_t>(in, row, scan, &out);
+  else storeUnsortedEntries<std::int64_t>(in, row, scan, &out);
   return out;
 }
 
