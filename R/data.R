@@ -338,8 +338,10 @@ checkWeightedEvents <- function(y, weights, modelType) {
 }
 
 # Shared by all routes. `input` holds per-row vectors in the user's row order, and the
-# covariate entries as 1-based user row (`entryRow`), 1-based column (`entryColumn`) and
-# value (`entryValue`, NULL = all 1), plus the column identifiers.
+# covariate entries as 0-based user row (`entryRow`), 0-based column (`entryColumn`) and
+# value (`entryValue`, NULL = all 1), plus the column identifiers. The engine maps user rows
+# to internal rows itself: on millions of entries, R's index and offset arithmetic would
+# each make another vector as long as the table.
 assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
   columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
@@ -355,8 +357,8 @@ assembleData <- function(input, modelType, addIntercept) {
   nColumns <- length(input$columnNames)
   # A database covariates table streams its entries in now (R/database_input.R).
   design <- if (is.null(input$streamDesign)) {
-    .Call(argus_build_design, nKept, plan$internalOfUser[input$entryRow],
-          as.integer(input$entryColumn - 1L), input$entryValue, nColumns, addIntercept)
+    .Call(argus_build_design, nKept, input$entryRow, input$entryColumn, input$entryValue,
+          nColumns, addIntercept, plan$internalOfUser)
   } else {
     input$streamDesign(plan$internalOfUser, nKept, addIntercept)
   }
@@ -399,12 +401,16 @@ assembleData <- function(input, modelType, addIntercept) {
 
 # Covariate values whose square over- or underflows in the Hessian cannot be fitted
 # reliably: a column whose largest absolute value is above 1e100, or nonzero but below
-# 1e-100, is refused (createData()'s details).
+# 1e-100, is refused (createData()'s details). `column` is 0-based. The engine's one pass
+# (smallest nonzero and largest |value|) clears the usual case without abs(value) and its
+# comparisons, each a vector as long as the table.
 checkColumnScale <- function(value, column, names) {
   if (is.null(value) || length(value) == 0) return(invisible())
+  range <- .Call(argus_absolute_range, value)
+  if (range[1] >= 1e-100 && range[2] <= 1e100) return(invisible())
+  column <- column + 1L
   size <- abs(value)
   tiny <- size < 1e-100 & size > 0
-  if (max(size) <= 1e100 && !any(tiny)) return(invisible())
   suspects <- column %in% unique(column[size > 1e100 | tiny])
   checkLargestValues(tapply(size[suspects], column[suspects], max), names)
 }

@@ -1,6 +1,6 @@
 # The three ways into createData(). Each returns the same list for assembleData(): per-row
-# vectors in the user's row order, the covariate entries (1-based user row and column, value
-# or NULL for all ones), and the column identifiers.
+# vectors in the user's row order, the covariate entries (0-based user row and column, as the
+# engine's lookups give them; value or NULL for all ones), and the column identifiers.
 
 longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
@@ -27,7 +27,7 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
     entries)
 }
 
-# The covariate entries of a covariates data frame: 1-based row (in `rowIds`), column and
+# The covariate entries of a covariates data frame: 0-based row (in `rowIds`), column and
 # value, and the column identifiers.
 covariateEntries <- function(covariates, rowIds) {
   # Row ids given as labels (character or factor) in either table are matched by their text.
@@ -46,7 +46,7 @@ covariateEntries <- function(covariates, rowIds) {
   values <- NULL
   if (!is.null(covariates$covariateValue))
     values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")
-  list(entryRow = found$position + 1L, entryColumn = coded$code + 1L, entryValue = values,
+  list(entryRow = found$position, entryColumn = coded$code, entryValue = values,
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
 
@@ -132,17 +132,17 @@ interceptColumn <- function(x, modelType, addIntercept) {
   list(x = x, addIntercept = TRUE)
 }
 
-# Nonzero entries of a dense or sparse matrix as 1-based (row, column, value) triplets.
+# Nonzero entries of a dense or sparse matrix as 0-based (row, column, value) triplets.
 # NA entries are kept (they are not zero) so that the caller can report them.
 matrixEntries <- function(x) {
   if (is.matrix(x)) {
     at <- which(is.na(x) | x != 0)
     n <- nrow(x)
-    return(list(row = as.integer((at - 1) %% n + 1), column = as.integer((at - 1) %/% n + 1),
+    return(list(row = as.integer((at - 1) %% n), column = as.integer((at - 1) %/% n),
                 value = as.double(x[at])))
   }
   sparse <- methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix")
-  list(row = sparse@i + 1L, column = rep.int(seq_len(ncol(x)), diff(sparse@p)),
+  list(row = sparse@i, column = rep.int(seq_len(ncol(x)) - 1L, diff(sparse@p)),
        value = sparse@x)
 }
 

@@ -12,10 +12,14 @@ checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE) {
   if (!is.numeric(x)) stopf("'%s' must be numeric, not %s", name, class(x)[1])
   if (!is.null(length) && length(x) != length)
     stopf("'%s' has length %d but %d values are needed", name, length(x), length)
-  bad <- which(!is.finite(x))
-  if (length(bad) > 0)
-    stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
-          name, length(bad), bad[1])
+  # min() and max() are finite exactly when every value is: two passes that allocate nothing,
+  # where which(!is.finite(x)) makes two vectors as long as x (millions of covariate values)
+  if (length(x) == 0 || !is.finite(min(x)) || !is.finite(max(x))) {
+    bad <- which(!is.finite(x))
+    if (length(bad) > 0)
+      stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
+            name, length(bad), bad[1])
+  }
   as.double(x)
 }
 
@@ -64,11 +68,20 @@ checkIds <- function(x, name) {
   if (!is.numeric(x))
     stopf("'%s' must be numeric, bit64::integer64, character or a factor, not %s", name,
           class(x)[1])
-  bad <- which(!is.finite(x))
-  if (length(bad)) stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
-                         name, length(bad), bad[1])
-  if (any(x != trunc(x))) stopf("'%s' must hold whole numbers", name)
-  if (any(abs(x) > 2^53)) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
+  # The checks below run on every covariate entry, so none allocates a vector as long as x
+  # (those temporaries once took most of createData()'s time): min/max find non-finite and
+  # too large values, the engine finds fractions, and which() runs only to word an error.
+  range <- if (length(x)) c(min(x), max(x)) else c(0, 0)
+  if (!all(is.finite(range))) {
+    bad <- which(!is.finite(x))
+    stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
+          name, length(bad), bad[1])
+  }
+  # Integers are whole and within 2^53 by type; the engine reads them as they are (no
+  # double copy), and codes and looks them up as the same numbers.
+  if (is.integer(x)) return(as.integer(x))
+  if (.Call(argus_first_fractional, x) >= 0) stopf("'%s' must hold whole numbers", name)
+  if (max(abs(range)) > 2^53) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
   as.double(x)
 }
 

@@ -8,7 +8,9 @@ SEXP argus_code_ids(SEXP, SEXP);
 SEXP argus_lookup_ids(SEXP, SEXP, SEXP);
 SEXP argus_first_duplicate(SEXP, SEXP);
 SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
-SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_first_fractional(SEXP);
+SEXP argus_absolute_range(SEXP);
 SEXP argus_design_appender(SEXP, SEXP, SEXP);
 SEXP argus_design_append(SEXP, SEXP, SEXP, SEXP);
 SEXP argus_design_finish(SEXP);
@@ -29,7 +31,9 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_lookup_ids", (DL_FUNC)&argus_lookup_ids, 3},
     {"argus_first_duplicate", (DL_FUNC)&argus_first_duplicate, 2},
     {"argus_plan_rows", (DL_FUNC)&argus_plan_rows, 5},
-    {"argus_build_design", (DL_FUNC)&argus_build_design, 6},
+    {"argus_build_design", (DL_FUNC)&argus_build_design, 7},
+    {"argus_first_fractional", (DL_FUNC)&argus_first_fractional, 1},
+    {"argus_absolute_range", (DL_FUNC)&argus_absolute_range, 1},
     {"argus_design_appender", (DL_FUNC)&argus_design_appender, 3},
     {"argus_design_append", (DL_FUNC)&argus_design_append, 4},
     {"argus_design_finish", (DL_FUNC)&argus_design_finish, 1},

@@ -28,6 +28,20 @@ Rcpp::NumericVector fromInt64(const std::vector<std::int64_t>& ids, bool isInteg
   return out;
 }
 
+IdColumn idColumn(SEXP ids, bool isInteger64) {
+  IdColumn out;
+  out.n = static_cast<std::int64_t>(Rf_xlength(ids));
+  if (TYPEOF(ids) == INTSXP && !isInteger64) {
+    out.type = IdColumn::Type::Int32;
+    out.data = INTEGER(ids);
+  } else {
+    ARGUS_REQUIRE(TYPEOF(ids) == REALSXP, "identifiers must be numbers");
+    out.type = isInteger64 ? IdColumn::Type::Int64 : IdColumn::Type::Double;
+    out.data = REAL(ids);
+  }
+  return out;
+}
+
 const double* optionalDoubles(SEXP x, R_xlen_t expectedLength, const char* what) {
   if (Rf_isNull(x)) return nullptr;
   ARGUS_REQUIRE(TYPEOF(x) == REALSXP, std::string(what) + " must be a double vector");

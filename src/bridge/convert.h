@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/id_index.h"
 #include "solver/ccd_solver.h"
 
 namespace argus {
@@ -17,6 +18,9 @@ namespace bridge {
 // bits are an int64); R has checked which, and that doubles are whole.
 std::vector<std::int64_t> toInt64(const Rcpp::NumericVector& ids, bool isInteger64);
 Rcpp::NumericVector fromInt64(const std::vector<std::int64_t>& ids, bool isInteger64);
+
+// The same identifiers read in place (no copy): R integers, doubles, or integer64's bits.
+IdColumn idColumn(SEXP ids, bool isInteger64);
 
 // Optional numeric vector: nullptr for R NULL.
 const double* optionalDoubles(SEXP x, R_xlen_t expectedLength, const char* what);

@@ -3,6 +3,7 @@
 #include "data/design_storage.h"
 #include "data/id_index.h"
 #include "data/row_plan.h"
+#include "data/value_checks.h"
 
 using namespace Rcpp;
 
@@ -23,26 +24,44 @@ List designList(const argus::BuiltDesign& built) {
 
 }  // namespace
 
+// Codes and positions are written straight into R vectors: on millions of covariate
+// entries a copy in and a copy out each cost as much as the lookup.
 extern "C" SEXP argus_code_ids(SEXP idsSexp, SEXP isInteger64) {
   BEGIN_RCPP
   const bool i64 = as<bool>(isInteger64);
-  const std::vector<std::int64_t> ids = argus::bridge::toInt64(NumericVector(idsSexp), i64);
-  const argus::IdCodes codes = argus::codeIds(ids.data(), static_cast<std::int64_t>(ids.size()));
-  return List::create(_["unique"] = argus::bridge::fromInt64(codes.unique, i64),
-                      _["code"] = wrap(codes.code));
+  const argus::IdColumn ids = argus::bridge::idColumn(idsSexp, i64);
+  IntegerVector code(no_init(static_cast<R_xlen_t>(ids.n)));
+  const std::vector<std::int64_t> unique = argus::codeIds(ids, code.begin());
+  return List::create(_["unique"] = argus::bridge::fromInt64(unique, i64), _["code"] = code);
   END_RCPP
 }
 
 extern "C" SEXP argus_lookup_ids(SEXP keysSexp, SEXP tableSexp, SEXP isInteger64) {
   BEGIN_RCPP
   const bool i64 = as<bool>(isInteger64);
-  const auto keys = argus::bridge::toInt64(NumericVector(keysSexp), i64);
-  const auto table = argus::bridge::toInt64(NumericVector(tableSexp), i64);
-  const argus::IdLookup found =
-      argus::lookupIds(keys.data(), static_cast<std::int64_t>(keys.size()), table.data(),
-                       static_cast<std::int64_t>(table.size()));
-  return List::create(_["position"] = wrap(found.position),
-                      _["firstMissing"] = static_cast<double>(found.firstMissing));
+  const argus::IdColumn keys = argus::bridge::idColumn(keysSexp, i64);
+  IntegerVector position(no_init(static_cast<R_xlen_t>(keys.n)));
+  const std::int64_t firstMissing =
+      argus::lookupIds(keys, argus::bridge::idColumn(tableSexp, i64), position.begin());
+  return List::create(_["position"] = position,
+                      _["firstMissing"] = static_cast<double>(firstMissing));
+  END_RCPP
+}
+
+// Whether long identifier and value vectors pass createData()'s checks, in one pass each
+// (R/validate.R words the errors).
+extern "C" SEXP argus_first_fractional(SEXP x) {
+  BEGIN_RCPP
+  const NumericVector v(x);
+  return wrap(static_cast<double>(argus::firstFractional(v.begin(), v.size())));
+  END_RCPP
+}
+
+extern "C" SEXP argus_absolute_range(SEXP x) {
+  BEGIN_RCPP
+  const NumericVector v(x);
+  const argus::AbsoluteRange r = argus::absoluteRange(v.begin(), v.size());
+  return NumericVector::create(r.smallestNonzero, r.largest);
   END_RCPP
 }
 
@@ -72,16 +91,20 @@ extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP timeSexp, SEXP 
   END_RCPP
 }
 
+// `rowSexp` holds 0-based user rows, mapped to internal rows by the row plan's
+// `internalOfUser` (-1: dropped) inside the engine.
 extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SEXP valueSexp,
-                                   SEXP nColumns, SEXP addIntercept) {
+                                   SEXP nColumns, SEXP addIntercept, SEXP internalOfUser) {
   BEGIN_RCPP
-  const IntegerVector row(rowSexp), column(columnSexp);
+  const IntegerVector row(rowSexp), column(columnSexp), map(internalOfUser);
   argus::TripletInput in;
   in.nRows = static_cast<std::int64_t>(as<double>(nRows));
   in.nColumns = as<int>(nColumns);
   in.nEntries = row.size();
   if (column.size() != row.size()) Rcpp::stop("row and column indices differ in length");
   in.row = row.begin();
+  in.internalOfUser = map.begin();
+  in.nUserRows = map.size();
   in.column = column.begin();
   in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
   in.addIntercept = as<bool>(addIntercept);

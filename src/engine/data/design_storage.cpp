@@ -55,15 +55,15 @@ DesignView DesignStorage::view() const {
 namespace {
 
 // Stable counting sort of entry indices by key; returns the permuted indices.
-std::vector<std::int64_t> countingSort(const std::vector<std::int64_t>& entries,
-                                       const std::int32_t* key, std::int64_t nKeys,
-                                       std::vector<std::int64_t>* bucketStart) {
+template <typename Index>
+std::vector<Index> countingSort(const std::vector<Index>& entries, const std::int32_t* key,
+                                std::int64_t nKeys, std::vector<std::int64_t>* bucketStart) {
   std::vector<std::int64_t> start(nKeys + 1, 0);
-  for (std::int64_t e : entries) ++start[key[e] + 1];
+  for (Index e : entries) ++start[key[e] + 1];
   for (std::int64_t k = 0; k < nKeys; ++k) start[k + 1] += start[k];
   std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-  std::vector<std::int64_t> sorted(entries.size());
-  for (std::int64_t e : entries) sorted[next[key[e]]++] = e;
+  std::vector<Index> sorted(entries.size());
+  for (Index e : entries) sorted[next[key[e]]++] = e;
   if (bucketStart) *bucketStart = std::move(start);
   return sorted;
 }
@@ -109,49 +109,129 @@ void storeColumn(const std::vector<DesignEntry>& entries, std::int32_t j, bool h
 
 }  // namespace
 
+namespace {
+
+// Internal row of entry e, or -1 when its row was dropped upstream; indices checked.
+std::int32_t internalRow(const TripletInput& in, std::int64_t e) {
+  std::int32_t r = in.row[e];
+  if (in.internalOfUser) {
+    ARGUS_REQUIRE(r >= 0 && r < in.nUserRows, "covariate entry " + std::to_string(e + 1) +
+                                                  " refers to a row that does not exist");
+    r = in.internalOfUser[r];
+  }
+  if (r >= 0)
+    ARGUS_REQUIRE(r < in.nRows, "covariate entry " + std::to_string(e + 1) +
+                                    " refers to a row that does not exist");
+  return r;
+}
+
+// What the first pass over the entries learns: which are kept, and whether they already
+// come in the order the storage needs.
+struct EntryScan {
+  std::int64_t kept = 0;
+  bool sortedByRow = true;
+  bool sortedByColumnThenRow = true;
+};
+
+// Entries already sorted by column, rows increasing within each (a covariates table sorted
+// by covariateId and rowId, as OHDSI extracts and database queries give it): the columns are
+// stored in one sequential pass, without the index arrays and scatters of the sorts.
+void storeSortedEntries(const TripletInput& in, BuiltDesign* out) {
+  std::vector<DesignEntry> column;
+  std::int64_t e = 0;
+  for (std::int32_t j = 0; j < in.nColumns; ++j) {
+    column.clear();
+    for (; e < in.nEntries; ++e) {
+      const std::int32_t r = internalRow(in, e);
+      if (r < 0 || (in.value && in.value[e] == 0.0)) continue;
+      if (in.column[e] != j) break;
+      column.push_back({r, in.value ? in.value[e] : 1.0, e});
+    }
+    storeColumn(column, j, in.value != nullptr, in.denseFraction, out);
+  }
+}
+
+// Whether the row plan maps every user row to itself.
+bool isIdentity(const std::int32_t* internalOfUser, std::int64_t nUserRows, std::int64_t nRows) {
+  if (nUserRows != nRows) return false;
+  for (std::int64_t u = 0; u < nUserRows; ++u)
+    if (internalOfUser[u] != u) return false;
+  return true;
+}
+
+// Entries in any other order: sorted by row (OHDSI tables sorted by row skip this), then
+// stably by column, so each column's rows come out increasing. `row` holds internal rows
+// (-1: skipped). Index is 32-bit whenever the entries allow: the sorts move half the bytes.
+template <typename Index>
+void storeUnsortedEntries(const TripletInput& in, const std::int32_t* row,
+                          const EntryScan& scan, BuiltDesign* out) {
+  std::vector<Index> kept;
+  kept.reserve(static_cast<std::size_t>(scan.kept));
+  for (std::int64_t e = 0; e < in.nEntries; ++e)
+    if (row[e] >= 0 && !(in.value && in.value[e] == 0.0)) kept.push_back(static_cast<Index>(e));
+  if (!scan.sortedByRow) kept = countingSort(kept, row, in.nRows, nullptr);
+  std::vector<std::int64_t> colStart;
+  const std::vector<Index> byColumn = countingSort(kept, in.column, in.nColumns, &colStart);
+  kept = std::vector<Index>();  // release before the storage grows
+
+  std::vector<DesignEntry> column;
+  for (std::int32_t j = 0; j < in.nColumns; ++j) {
+    column.clear();
+    for (std::int64_t k = colStart[j]; k < colStart[j + 1]; ++k) {
+      const Index entry = byColumn[k];
+      column.push_back({row[entry], in.value ? in.value[entry] : 1.0, entry});
+    }
+    storeColumn(column, j, in.value != nullptr, in.denseFraction, out);
+  }
+}
+
+}  // namespace
+
 BuiltDesign buildDesign(const TripletInput& in) {
   ARGUS_REQUIRE(in.nRows > 0, "the data have no rows");
   ARGUS_REQUIRE(in.nRows <= INT32_MAX, "more than 2^31 - 1 rows are not supported");
   BuiltDesign out;
 
-  // Keep the entries that carry information, checking indices as we go.
-  std::vector<std::int64_t> kept;
-  kept.reserve(static_cast<std::size_t>(in.nEntries));
+  // Check every index and count what is kept, noting the order the kept entries come in.
+  EntryScan scan;
+  std::int32_t lastRow = -1, lastColumn = -1;
   for (std::int64_t e = 0; e < in.nEntries; ++e) {
-    const std::int32_t r = in.row[e];
     const std::int32_t c = in.column[e];
     ARGUS_REQUIRE(c >= 0 && c < in.nColumns, "covariate entry " + std::to_string(e + 1) +
                                            " refers to a column that does not exist");
+    const std::int32_t r = internalRow(in, e);
     if (r < 0) { ++out.skippedEntries; continue; }
-    ARGUS_REQUIRE(r < in.nRows, "covariate entry " + std::to_string(e + 1) +
-                              " refers to a row that does not exist");
     if (in.value && in.value[e] == 0.0) { ++out.zeroEntries; continue; }
-    kept.push_back(e);
+    if (scan.kept > 0) {
+      scan.sortedByRow = scan.sortedByRow && lastRow <= r;
+      scan.sortedByColumnThenRow =
+          scan.sortedByColumnThenRow && (lastColumn < c || (lastColumn == c && lastRow <= r));
+    }
+    lastRow = r;
+    lastColumn = c;
+    ++scan.kept;
   }
-
-  // Sort by row, then stably by column: each column's rows come out increasing. OHDSI
-  // tables usually arrive sorted by row already, and then the first sort is skipped.
-  bool sortedByRow = true;
-  for (std::size_t k = 1; k < kept.size() && sortedByRow; ++k)
-    sortedByRow = in.row[kept[k - 1]] <= in.row[kept[k]];
-  if (!sortedByRow) kept = countingSort(kept, in.row, in.nRows, nullptr);
-  std::vector<std::int64_t> colStart;
-  std::vector<std::int64_t> byColumn = countingSort(kept, in.column, in.nColumns, &colStart);
-  kept = std::vector<std::int64_t>();  // release before the storage grows
 
   DesignStorage& s = out.storage;
   s.nRows = in.nRows;
-  s.rows.reserve(byColumn.size());
+  s.rows.reserve(static_cast<std::size_t>(scan.kept));
   if (in.addIntercept) appendIntercept(s);
-  std::vector<DesignEntry> column;
-  for (std::int32_t j = 0; j < in.nColumns; ++j) {
-    column.clear();
-    for (std::int64_t k = colStart[j]; k < colStart[j + 1]; ++k) {
-      const std::int64_t entry = byColumn[k];
-      column.push_back({in.row[entry], in.value ? in.value[entry] : 1.0, entry});
-    }
-    storeColumn(column, j, in.value != nullptr, in.denseFraction, &out);
+  if (scan.sortedByColumnThenRow) {
+    storeSortedEntries(in, &out);
+    return out;
   }
+
+  // Otherwise sort by row, then stably by column. A row plan that keeps the user's order
+  // (no strata, no survival times) needs no mapped copy of the rows.
+  std::vector<std::int32_t> mappedRows;  // internal rows, when the input holds user rows
+  const bool mapped = in.internalOfUser && !isIdentity(in.internalOfUser, in.nUserRows, in.nRows);
+  if (mapped) {
+    mappedRows.resize(static_cast<std::size_t>(in.nEntries));
+    for (std::int64_t e = 0; e < in.nEntries; ++e) mappedRows[e] = internalRow(in, e);
+  }
+  const std::int32_t* row = mapped ? mappedRows.data() : in.row;
+  if (in.nEntries <= INT32_MAX) storeUnsortedEntries<std::int32_t>(in, row, scan, &out);
+  else storeUnsortedEntries<std::int64_t>(in, row, scan, &out);
   return out;
 }
 

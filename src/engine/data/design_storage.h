@@ -37,6 +37,10 @@ struct TripletInput {
   std::int32_t nColumns = 0;   // columns referenced by `column`
   std::int64_t nEntries = 0;
   const std::int32_t* row = nullptr;     // internal row of each entry, or -1 to skip it
+  // When set, row[e] is instead a 0-based user row and its internal row (or -1) is
+  // internalOfUser[row[e]]: R hands over the row plan's map rather than a mapped copy.
+  const std::int32_t* internalOfUser = nullptr;
+  std::int64_t nUserRows = 0;            // length of internalOfUser
   const std::int32_t* column = nullptr;  // 0-based column of each entry
   const double* value = nullptr;         // nullptr means every value is 1
   bool addIntercept = false;             // prepend an Intercept column

@@ -14,11 +14,13 @@ namespace {
 // a direct table replaces hashing: one indexed load per lookup. Otherwise an unordered_map.
 class IdMap {
  public:
-  IdMap(const std::int64_t* ids, std::int64_t n) {
+  template <typename T>
+  IdMap(const T* ids, std::int64_t n) {
     if (n == 0) return;
     const auto [lo, hi] = std::minmax_element(ids, ids + n);
-    min_ = *lo;
-    const std::uint64_t span = static_cast<std::uint64_t>(*hi) - static_cast<std::uint64_t>(*lo);
+    min_ = static_cast<std::int64_t>(*lo);
+    const std::uint64_t span = static_cast<std::uint64_t>(static_cast<std::int64_t>(*hi)) -
+                               static_cast<std::uint64_t>(min_);
     dense_ = span < 8 * static_cast<std::uint64_t>(n) + 1024;
     if (dense_) table_.assign(static_cast<std::size_t>(span) + 1, -1);
     else hash_.reserve(static_cast<std::size_t>(n));
@@ -53,35 +55,71 @@ class IdMap {
   std::unordered_map<std::int64_t, std::int32_t> hash_;
 };
 
+// Calls f with the column's values as a typed pointer, so each loop below is compiled
+// once per storage type and reads the caller's memory directly.
+template <typename F>
+auto visitIds(const IdColumn& ids, F&& f) {
+  switch (ids.type) {
+    case IdColumn::Type::Double: return f(static_cast<const double*>(ids.data));
+    case IdColumn::Type::Int32: return f(static_cast<const std::int32_t*>(ids.data));
+    case IdColumn::Type::Int64: break;
+  }
+  return f(static_cast<const std::int64_t*>(ids.data));
+}
+
+template <typename T>
+std::int64_t key(T id) { return static_cast<std::int64_t>(id); }
+
 }  // namespace
 
+std::vector<std::int64_t> codeIds(const IdColumn& ids, std::int32_t* code) {
+  ARGUS_REQUIRE(ids.n < INT32_MAX, "too many identifiers");
+  return visitIds(ids, [&](const auto* x) {
+    std::vector<std::int64_t> unique;
+    IdMap seen(x, ids.n);
+    for (std::int64_t i = 0; i < ids.n; ++i)
+      if (seen.insert(key(x[i]), 0)) unique.push_back(key(x[i]));
+    std::sort(unique.begin(), unique.end());
+    for (std::size_t k = 0; k < unique.size(); ++k)
+      seen.set(unique[k], static_cast<std::int32_t>(k));
+    for (std::int64_t i = 0; i < ids.n; ++i) code[i] = seen.find(key(x[i]));
+    return unique;
+  });
+}
+
 IdCodes codeIds(const std::int64_t* ids, std::int64_t n) {
-  ARGUS_REQUIRE(n < INT32_MAX, "too many identifiers");
   IdCodes out;
-  IdMap seen(ids, n);
-  for (std::int64_t i = 0; i < n; ++i)
-    if (seen.insert(ids[i], 0)) out.unique.push_back(ids[i]);
-  std::sort(out.unique.begin(), out.unique.end());
-  for (std::size_t k = 0; k < out.unique.size(); ++k)
-    seen.set(out.unique[k], static_cast<std::int32_t>(k));
   out.code.resize(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) out.code[i] = seen.find(ids[i]);
+  out.unique = codeIds(IdColumn{IdColumn::Type::Int64, ids, n}, out.code.data());
   return out;
+}
+
+std::int64_t lookupIds(const IdColumn& keys, const IdColumn& table, std::int32_t* position) {
+  ARGUS_REQUIRE(table.n < INT32_MAX, "too many identifiers");
+  IdMap map = visitIds(table, [&](const auto* t) {
+    IdMap m(t, table.n);
+    for (std::int64_t i = 0; i < table.n; ++i)
+      if (!m.insert(key(t[i]), static_cast<std::int32_t>(i)))
+        throw ArgusError("identifier " + std::to_string(key(t[i])) + " appears more than once");
+    return m;
+  });
+  return visitIds(keys, [&](const auto* k) {
+    std::int64_t firstMissing = -1;
+    for (std::int64_t i = 0; i < keys.n; ++i) {
+      position[i] = map.find(key(k[i]));
+      if (position[i] < 0 && firstMissing < 0) firstMissing = i;
+    }
+    return firstMissing;
+  });
 }
 
 IdLookup lookupIds(const std::int64_t* keys, std::int64_t nKeys, const std::int64_t* table,
                    std::int64_t nTable) {
-  ARGUS_REQUIRE(nTable < INT32_MAX, "too many identifiers");
-  IdMap map(table, nTable);
-  for (std::int64_t i = 0; i < nTable; ++i)
-    if (!map.insert(table[i], static_cast<std::int32_t>(i)))
-      throw ArgusError("identifier " + std::to_string(table[i]) + " appears more than once");
   IdLookup out;
   out.position.resize(static_cast<std::size_t>(nKeys));
-  for (std::int64_t i = 0; i < nKeys; ++i) {
-    out.position[i] = map.find(keys[i]);
-    if (out.position[i] < 0 && out.firstMissing < 0) out.firstMissing = i;
-  }
+  out.firstMissing = lookupIds(IdColumn{IdColumn::Type::Int64, keys, nKeys},
+                               IdColumn{IdColumn::Type::Int64, table, nTable},
+                               out.position.data());
   return out;
 }
 
