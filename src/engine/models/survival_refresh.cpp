@@ -6,6 +6,39 @@
 
 namespace argus {
 
+namespace {
+
+// The passes compiled for several instruction sets, the best one picked when the library
+// loads (GCC's target_clones, Linux on x86-64): R builds packages for the baseline x86-64,
+// whose two-lane SIMD halves what the vectorized division of the terms pass and the carries
+// do per instruction. Every thread of a process runs the same clone, so results stay
+// independent of the threads.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define ARGUS_SLOT_PASS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ARGUS_SLOT_PASS
+#endif
+
+ARGUS_SLOT_PASS double atRiskPass(const SurvivalSlotState& st, std::int64_t k0, std::int64_t k1) {
+  return localAtRisk(st, k0, k1);
+}
+
+ARGUS_SLOT_PASS SlotSegmentTotals termsPass(const SurvivalSlotState& st, std::int64_t k0,
+                                            std::int64_t k1, double atRiskAbove,
+                                            double competingUnder, bool efron, bool fineGray,
+                                            const SlotSegmentTotals* under) {
+  eventTermsPass(st, k0, k1, atRiskAbove, competingUnder, efron, fineGray);
+  return cumulativePass(st, k0, k1, fineGray, under);
+}
+
+ARGUS_SLOT_PASS void carryPass(const SurvivalSlotState& st, std::int64_t k0, std::int64_t k1,
+                               const SlotSegmentTotals& under, const SlotSegmentTotals& above,
+                               bool fineGray) {
+  addCarries(st, k0, k1, under, above, fineGray);
+}
+
+}  // namespace
+
 SlotRefresh::SlotRefresh(const RiskSetIndex& index, std::int64_t partSlots)
     : slotStart_(index.slotStart.data()),
       nStrata_(static_cast<std::int32_t>(index.slotStart.size()) - 1) {
@@ -80,7 +113,7 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
 
   forParts(team, [&](int p) {
     forSegments(parts_[p], [&](std::int64_t k0, std::int64_t k1, bool bottom, bool top) {
-      const double atRisk = localAtRisk(st, k0, k1);
+      const double atRisk = atRiskPass(st, k0, k1);
       if (bottom) bottom_[p].atRisk = atRisk;
       if (fineGray) {
         const double below = localCompetingBelow(st, k0, k1);
@@ -99,9 +132,9 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
       for (auto field : {&SlotSegmentTotals::c1, &SlotSegmentTotals::c2, &SlotSegmentTotals::cumG})
         carryBelow(p, field);
     forSegments(parts_[p], [&](std::int64_t k0, std::int64_t k1, bool bottom, bool top) {
-      eventTermsPass(st, k0, k1, top ? above_[p].atRisk : 0.0, bottom ? under_[p].competingBelow : 0.0,
-                     efron, fineGray);
-      const SlotSegmentTotals t = cumulativePass(st, k0, k1, fineGray, inOrder && bottom ? &under_[p] : nullptr);
+      const SlotSegmentTotals t =
+          termsPass(st, k0, k1, top ? above_[p].atRisk : 0.0, bottom ? under_[p].competingBelow : 0.0,
+                    efron, fineGray, inOrder && bottom ? &under_[p] : nullptr);
       if (bottom) {
         bottom_[p].tail1 = t.tail1;
         bottom_[p].tail2 = t.tail2;
@@ -130,7 +163,7 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
   forParts(team, [&](int p) {
     forSegments(parts_[p], [&](std::int64_t k0, std::int64_t k1, bool bottom, bool top) {
       const bool below = bottom && !inOrder;
-      if (below || top) addCarries(st, k0, k1, below ? under_[p] : none, top ? above_[p] : none, fineGray);
+      if (below || top) carryPass(st, k0, k1, below ? under_[p] : none, top ? above_[p] : none, fineGray);
     });
   });
 }

@@ -37,40 +37,48 @@ struct SlotSegmentTotals {
   double tail1 = 0.0, tail2 = 0.0;        // descending
 };
 
+// Two running sums advanced together (c1 and c2).
+struct SlotSumPair {
+  double first = 0.0, second = 0.0;
+};
+ARGUS_HOST_DEVICE inline SlotSumPair operator+(const SlotSumPair& x, const SlotSumPair& y) {
+  return {x.first + y.first, x.second + y.second};
+}
+
 // Running sums over slots [k0, k1), ascending or descending: store(k, sum of value(i) over
-// the slots visited up to and including k), returning the total. Four slots at a time: their
-// partial sums do not wait on the running sum, which takes one addition per four slots, so
-// the loop is not held to one slot per addition latency (its rounding is fixed by the code,
-// the same on every thread and device).
-template <bool Descending, typename Value, typename Store>
-ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE double blockedRunningSum(std::int64_t k0, std::int64_t k1,
-                                                              Value&& value, Store&& store) {
-  double run = 0.0;
+// the slots visited up to and including k), returning the total; T is double or SlotSumPair.
+// Four slots at a time: their partial sums do not wait on the running sum, which takes one
+// addition per four slots, so the loop is not held to one slot per addition latency (its
+// rounding is fixed by the code, the same on every thread and device).
+template <bool Descending, typename T, typename Value, typename Store>
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE T blockedRunningSum(std::int64_t k0, std::int64_t k1,
+                                                         Value&& value, Store&& store) {
+  T run{};
   const std::int64_t n = k1 - k0;
   std::int64_t i = 0;
   auto at = [&](std::int64_t m) { return Descending ? k1 - 1 - m : k0 + m; };
   for (; i + 4 <= n; i += 4) {
-    const double v0 = value(at(i)), v1 = value(at(i + 1)), v2 = value(at(i + 2)), v3 = value(at(i + 3));
-    const double p1 = v0 + v1;
-    const double p2 = p1 + v2;
-    const double p3 = p1 + (v2 + v3);
+    const T v0 = value(at(i)), v1 = value(at(i + 1)), v2 = value(at(i + 2)), v3 = value(at(i + 3));
+    const T p1 = v0 + v1;
+    const T p2 = p1 + v2;
+    const T p3 = p1 + (v2 + v3);
     store(at(i), run + v0);
     store(at(i + 1), run + p1);
     store(at(i + 2), run + p2);
-    run += p3;
+    run = run + p3;
     store(at(i + 3), run);
   }
   for (; i < n; ++i) {
-    run += value(at(i));
+    run = run + value(at(i));
     store(at(i), run);
   }
   return run;
 }
 
-ARGUS_HOST_DEVICE inline double localAtRisk(const SurvivalSlotState& st, std::int64_t k0,
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE double localAtRisk(const SurvivalSlotState& st, std::int64_t k0,
                                             std::int64_t k1) {
-  return blockedRunningSum<true>(k0, k1, [&](std::int64_t k) { return st.exitRisk[k]; },
-                                 [&](std::int64_t k, double sum) { st.den[k] = sum; });
+  return blockedRunningSum<true, double>(k0, k1, [&](std::int64_t k) { return st.exitRisk[k]; },
+                                         [&](std::int64_t k, double sum) { st.den[k] = sum; });
 }
 
 ARGUS_HOST_DEVICE inline double localCompetingBelow(const SurvivalSlotState& st, std::int64_t k0,
@@ -86,7 +94,7 @@ ARGUS_HOST_DEVICE inline double localCompetingBelow(const SurvivalSlotState& st,
 // atRiskAbove: D of the stratum's slots above the segment; competingUnder: competing u / G of
 // its slots under the segment. A stratum's base slot has no events, so its terms are 0 and
 // its cumulative sums start at 0.
-ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::int64_t k0,
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void eventTermsPass(const SurvivalSlotState& st, std::int64_t k0,
                                              std::int64_t k1, double atRiskAbove,
                                              double competingUnder, bool efron, bool fineGray) {
   if (!fineGray) {
@@ -138,7 +146,7 @@ ARGUS_HOST_DEVICE inline void eventTermsPass(const SurvivalSlotState& st, std::i
 // Turns the raw terms of the segment into its local cumulative sums and tails, and returns
 // the local totals. `under` (may be null): ascending sums already known from the segments
 // below, stored as local + carry, the very sum addCarries() would form afterwards.
-ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotState& st,
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE SlotSegmentTotals cumulativePass(const SurvivalSlotState& st,
                                                           std::int64_t k0, std::int64_t k1,
                                                           bool fineGray,
                                                           const SlotSegmentTotals* under = nullptr) {
@@ -157,20 +165,24 @@ ARGUS_HOST_DEVICE inline SlotSegmentTotals cumulativePass(const SurvivalSlotStat
     }
     t.tail1 = run1;
     t.tail2 = run2;
-    t.cumG = blockedRunningSum<false>(
+    t.cumG = blockedRunningSum<false, double>(
         k0, k1, [&](std::int64_t k) { return st.c2[k] * st.slotG[k]; },
         [&](std::int64_t k, double sum) { st.cumG[k] = sum + carry.cumG; });
   }
-  t.c1 = blockedRunningSum<false>(k0, k1, [&](std::int64_t k) { return st.c1[k]; },
-                                  [&](std::int64_t k, double sum) { st.c1[k] = sum + carry.c1; });
-  t.c2 = blockedRunningSum<false>(k0, k1, [&](std::int64_t k) { return st.c2[k]; },
-                                  [&](std::int64_t k, double sum) { st.c2[k] = sum + carry.c2; });
+  const SlotSumPair total = blockedRunningSum<false, SlotSumPair>(
+      k0, k1, [&](std::int64_t k) { return SlotSumPair{st.c1[k], st.c2[k]}; },
+      [&](std::int64_t k, const SlotSumPair& sum) {
+        st.c1[k] = sum.first + carry.c1;
+        st.c2[k] = sum.second + carry.c2;
+      });
+  t.c1 = total.first;
+  t.c2 = total.second;
   return t;
 }
 
 // under: the ascending sums of the stratum's slots under the segment (c1, c2, cumG); above:
 // the descending ones above it (tail1, tail2). Zero carries are skipped: x + 0 is x.
-ARGUS_HOST_DEVICE inline void addCarries(const SurvivalSlotState& st, std::int64_t k0,
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void addCarries(const SurvivalSlotState& st, std::int64_t k0,
                                          std::int64_t k1, const SlotSegmentTotals& under,
                                          const SlotSegmentTotals& above, bool fineGray) {
   if (under.c1 != 0.0 || under.c2 != 0.0 || under.cumG != 0.0) {
