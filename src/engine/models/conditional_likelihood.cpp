@@ -1,5 +1,7 @@
 #include "models/conditional_likelihood.h"
 
+#include "common/prefetch.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -83,7 +85,11 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm)
     total.g += t.g;
     total.h += t.h;
   };
-  forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
+  auto ahead = [&](std::int64_t r) {
+    ARGUS_PREFETCH(&u_[r]);
+    ARGUS_PREFETCH(&stratum_[r]);
+  };
+  forEachEntryPrefetched(c, nRows(), ahead, [&](std::int64_t r, double x) {
     const std::int32_t s = stratum_[r];
     if (s != current) {
       flush();
@@ -121,7 +127,12 @@ template <TieMethod Ties>
 void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   std::int32_t current = -1;
-  forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
+  auto ahead = [&](std::int64_t r) {
+    ARGUS_PREFETCH(&u_[r]);
+    ARGUS_PREFETCH(&eta_[r]);
+    ARGUS_PREFETCH(&stratum_[r]);
+  };
+  forEachEntryPrefetched(c, nRows(), ahead, [&](std::int64_t r, double x) {
     const double du = moveRiskEntry(eta_[r], u_[r], x, delta, unitFactor);
     const std::int32_t s = stratum_[r];
     den_[s] += du;

@@ -43,11 +43,13 @@ Likelihood::EtaMovement Likelihood::takeEtaMovement() {
   const std::vector<double>& now = eta();
   EtaMovement out;
   if (etaMark_.size() != now.size()) etaMark_.assign(now.size(), 0.0);
+  // One pass that also moves the mark (a separate copy was a second pass over N doubles).
+  double* mark = etaMark_.data();
   for (std::size_t r = 0; r < now.size(); ++r) {
     out.sumAbsEta += std::fabs(now[r]);
-    out.sumAbsChange += std::fabs(now[r] - etaMark_[r]);
+    out.sumAbsChange += std::fabs(now[r] - mark[r]);
+    mark[r] = now[r];
   }
-  etaMark_ = now;
   return out;
 }
 
