@@ -267,6 +267,56 @@ TEST(SurvivalOracle, PartedRefreshMatchesTheOracleBitIdenticalForOneToThreeThrea
   }
 }
 
+// The same with thousands of slots (continuous times, one stratum and three): parts of more
+// than one of the refresh's 512-slot blocks, as in real fits. The reference is the same
+// likelihood in one part (the oracle, O(N^2), checks that one in the tests above).
+TEST(SurvivalOracle, PartedRefreshOnThousandsOfSlotsIsBitIdenticalForOneToThreeThreads) {
+  for (const bool fineGray : {false, true}) {
+    for (const std::int32_t strata : {1, 3}) {
+      SurvivalSpec spec;
+      spec.model = fineGray ? ModelType::FineGray : ModelType::Cox;
+      spec.nRows = 4000;
+      spec.nStrata = strata;
+      spec.integerTimes = false;
+      spec.kinds = {ColumnKind::Indicator, ColumnKind::Sparse, ColumnKind::Dense};
+      const std::string what = std::string(fineGray ? "fgr" : "cox") + ", " + std::to_string(strata) + " strata";
+      auto p = makeSurvivalProblem(spec);
+      std::vector<std::unique_ptr<Likelihood>> liks;
+      for (int threads = 1; threads <= 3; ++threads) {
+        liks.push_back(makeLikelihood(p->data, p->weightPtr()));
+        auto& lik = dynamic_cast<SurvivalLikelihood&>(*liks.back());
+        lik.setPartSlots(520);
+        lik.setChunkItems(500);
+        lik.setThreads(threads);
+      }
+      std::vector<double> beta = p->randomBeta(0.5);
+      auto whole = makeLikelihood(p->data, p->weightPtr());
+      ASSERT_EQ(dynamic_cast<SurvivalLikelihood&>(*whole).refreshParts(), 1) << what;
+      whole->reset(beta);
+      for (auto& lik : liks) lik->reset(beta);
+      // At least two parts of more than one block (512 slots) each.
+      ASSERT_GE(dynamic_cast<SurvivalLikelihood&>(*liks[0]).refreshParts(), 2) << what;
+      std::uniform_real_distribution<double> step(-0.05, 0.05);
+      std::uniform_int_distribution<std::size_t> pick(0, p->nColumns() - 1);
+      for (int k = 0; k < 30; ++k) {
+        const std::size_t j = pick(p->rng());
+        const double delta = step(p->rng());
+        beta[j] += delta;
+        const GradHess a = liks[0]->gradHess(j), w = whole->gradHess(j);
+        EXPECT_TRUE(closeRel(a.g, w.g, 1e-11) && closeRel(a.h, w.h, 1e-11)) << what << ", step " << k;
+        for (int t = 1; t < 3; ++t) {
+          const GradHess b = liks[t]->gradHess(j);
+          ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << what << ", " << t + 1 << " threads, step " << k;
+        }
+        for (auto& lik : liks) lik->applyStep(j, delta);
+        whole->applyStep(j, delta);
+      }
+      EXPECT_TRUE(closeRel(liks[0]->logLikelihood(), whole->logLikelihood(), 1e-12)) << what;
+      for (int t = 1; t < 3; ++t) EXPECT_EQ(liks[0]->logLikelihood(), liks[t]->logLikelihood()) << what;
+    }
+  }
+}
+
 TEST(SurvivalData, RejectsBadSurvivalInput) {
   SurvivalSpec spec;
   spec.countingProcess = true;

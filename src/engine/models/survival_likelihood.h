@@ -64,6 +64,7 @@ class SurvivalLikelihood final : public Likelihood {
   // Slots per part of the refresh (default SlotRefresh::kPartSlots); the tests lower it to
   // run the parted refresh on small data.
   void setPartSlots(std::int64_t slots) { refresh_ = SlotRefresh(index_, slots); }
+  int refreshParts() const { return refresh_.parts(); }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;

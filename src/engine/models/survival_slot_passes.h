@@ -144,15 +144,20 @@ ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void eventTermsPass(const SurvivalSlotState
 }
 
 // Turns the raw terms of the segment into its local cumulative sums and tails, and returns
-// the local totals. `under` (may be null): ascending sums already known from the segments
-// below, stored as local + carry, the very sum addCarries() would form afterwards.
+// the local totals. `within` (may be null): the ascending sums of earlier blocks of the same
+// segment, added to each sum first; `under` (may be null): those of the segments below,
+// added next, the very addition addCarries() would make afterwards (so that the sums do not
+// depend on whether the carry was known in time).
 ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE SlotSegmentTotals cumulativePass(const SurvivalSlotState& st,
                                                           std::int64_t k0, std::int64_t k1,
                                                           bool fineGray,
-                                                          const SlotSegmentTotals* under = nullptr) {
+                                                          const SlotSegmentTotals* under = nullptr,
+                                                          const SlotSegmentTotals* within = nullptr) {
   SlotSegmentTotals t;
+  // x + 0 is x: a missing carry adds nothing, so one expression serves every case.
   const SlotSegmentTotals none;
   const SlotSegmentTotals& carry = under ? *under : none;
+  const SlotSegmentTotals& earlier = within ? *within : none;
   // Everything that reads the raw A and Q0 first, then c1 and c2 in place.
   if (fineGray) {
     // tail1 = sum_{e > k} G A, tail2 = sum_{e > k} G^2 Q0 (exclusive suffix sums).
@@ -167,13 +172,13 @@ ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE SlotSegmentTotals cumulativePass(const Surv
     t.tail2 = run2;
     t.cumG = blockedRunningSum<false, double>(
         k0, k1, [&](std::int64_t k) { return st.c2[k] * st.slotG[k]; },
-        [&](std::int64_t k, double sum) { st.cumG[k] = sum + carry.cumG; });
+        [&](std::int64_t k, double sum) { st.cumG[k] = (sum + earlier.cumG) + carry.cumG; });
   }
   const SlotSumPair total = blockedRunningSum<false, SlotSumPair>(
       k0, k1, [&](std::int64_t k) { return SlotSumPair{st.c1[k], st.c2[k]}; },
       [&](std::int64_t k, const SlotSumPair& sum) {
-        st.c1[k] = sum.first + carry.c1;
-        st.c2[k] = sum.second + carry.c2;
+        st.c1[k] = (sum.first + earlier.c1) + carry.c1;
+        st.c2[k] = (sum.second + earlier.c2) + carry.c2;
       });
   t.c1 = total.first;
   t.c2 = total.second;
