@@ -82,8 +82,11 @@ void WorkerTeam::takePieces(int member, std::exception_ptr* error) {
 
 void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
   ARGUS_REQUIRE(pieces >= 0 && pieces <= kMaxPieces, "too many pieces for a worker team");
-  if (workers_.empty() || pieces <= 1 || solo_ > 0) {
-    if (solo_ > 0) --solo_;
+  if (workers_.empty() || pieces <= 1) {
+    for (int i = 0; i < pieces; ++i) f(i);
+    return;
+  }
+  if (!together_) {
     for (int i = 0; i < pieces; ++i) f(i);
     return;
   }
@@ -105,7 +108,10 @@ void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
   takePieces(0, &error);
   const Clock::time_point ownDone = Clock::now();
   await([&] { return done_.load(std::memory_order_acquire) == pieces; });
-  noteWait(ownDone - start, Clock::now() - ownDone);
+  const Clock::time_point allDone = Clock::now();
+  // A worker whose pieces finish long after the caller's own (of the same size) was not
+  // running: another process has its core.
+  if (allDone - ownDone > ownDone - start + std::chrono::microseconds(20)) starvedInRound_ = true;
   // Close the call, then wait for the workers inside it: they read job_ and the claims.
   std::uint64_t g = gate_.load(std::memory_order_relaxed);
   while (!gate_.compare_exchange_weak(g, g | kClosed, std::memory_order_acq_rel)) {
@@ -114,16 +120,37 @@ void WorkerTeam::run(int pieces, const std::function<void(int)>& f) {
   if (error) std::rethrow_exception(error);
 }
 
-// A worker whose pieces finish long after the caller's own (of the same size) was not
-// running: another process has its core. Cut into pieces the work then costs the caller the
-// waits on whatever that worker started; after a few such calls in a row the caller runs the
-// next kSoloCalls calls alone, then tries the team again.
-void WorkerTeam::noteWait(std::chrono::nanoseconds own, std::chrono::nanoseconds wait) {
-  const bool starved = wait > own + std::chrono::microseconds(20);
-  strikes_ = starved ? strikes_ + 1 : 0;
-  if (strikes_ >= kStrikes) {
-    strikes_ = 0;
-    solo_ = kSoloCalls;
+WorkerTeam::Round::Round(WorkerTeam* team) : team_(team) {
+  if (!team_) return;
+  team_->together_ = team_->pacing_.teamNow();
+  team_->starvedInRound_ = false;
+  start_ = std::chrono::steady_clock::now();
+}
+
+WorkerTeam::Round::~Round() {
+  if (!team_) return;
+  team_->pacing_.record(std::chrono::steady_clock::now() - start_, team_->starvedInRound_);
+  team_->together_ = true;
+}
+
+void WorkerTeam::TeamPacing::record(std::chrono::nanoseconds took, bool starvedCall) {
+  if (probing_) {
+    (teamNow() ? team_ : solo_) += took;
+    if (--left_ == 0) {
+      teamWins_ = team_ < solo_;
+      probing_ = false;
+      left_ = kExploitRounds;
+      strikes_ = 0;
+      starved_ = false;
+    }
+    return;
+  }
+  strikes_ = starvedCall ? strikes_ + 1 : 0;
+  if (strikes_ >= 3) starved_ = true;
+  if (--left_ == 0) {
+    probing_ = true;
+    left_ = kProbeRounds;
+    team_ = solo_ = std::chrono::nanoseconds{0};
   }
 }
 

@@ -11,8 +11,9 @@
 // it runs the unstarted pieces itself and waits only for pieces already running. Between
 // calls the workers spin for a short while (coordinates follow each other within
 // microseconds), then sleep until the next call; a caller waiting on a running piece spins
-// briefly, then yields its core. When the workers keep finishing far behind the caller (their
-// cores are busy with other work), the caller runs the next calls alone for a while.
+// briefly, then yields its core. The caller also times its calls with the team and alone, in
+// turns, and runs the next calls the faster way (TeamPacing): a second thread never costs
+// more than the probes.
 //
 // Results must not depend on the team's size or on who ran a piece: callers cut their work
 // into pieces fixed by the data alone and combine the pieces' results in piece order on the
@@ -43,8 +44,26 @@ class WorkerTeam {
   WorkerTeam& operator=(const WorkerTeam&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-  // f(i) for i in [0, pieces), pieces <= kMaxPieces.
+  // f(i) for i in [0, pieces), pieces <= kMaxPieces: on the team, or in piece order on the
+  // calling thread when the current round runs alone.
   void run(int pieces, const std::function<void(int piece)>& f);
+
+  // A round: a unit of work of one or more run() calls (a coordinate's scan; its step and the
+  // refresh after it) that runs either all on the team or all alone, as TeamPacing decides
+  // at its start, and is timed as a whole. Without a round, run() uses the team.
+  class Round {
+   public:
+    explicit Round(WorkerTeam* team);
+    ~Round();
+    Round(const Round&) = delete;
+    Round& operator=(const Round&) = delete;
+
+   private:
+    WorkerTeam* team_;
+    std::chrono::steady_clock::time_point start_;
+  };
+  // Whether run() calls of the current round use the team.
+  bool together() const { return together_; }
 
   // Pieces [first, last) of `pieces` that member m of `members` takes first: contiguous
   // blocks, as even as possible.
@@ -57,7 +76,6 @@ class WorkerTeam {
   void stopAll();
   // Claims and runs pieces for member m, its own block first; false once f threw.
   void takePieces(int member, std::exception_ptr* error);
-  void noteWait(std::chrono::nanoseconds own, std::chrono::nanoseconds wait);
 
   std::vector<std::thread> workers_;
   const std::function<void(int)>* job_ = nullptr;
@@ -72,12 +90,35 @@ class WorkerTeam {
   static constexpr std::uint64_t kInside = kClosed - 1;
   std::atomic<std::uint64_t> gate_{kClosed};
   std::atomic<std::uint64_t> generation_{0};
-  // The caller's record of starved calls (worker_team.cpp, noteWait): consecutive ones, and
-  // how many calls it still runs alone.
-  static constexpr int kStrikes = 3;
-  static constexpr int kSoloCalls = 1000;
-  int strikes_ = 0;
-  int solo_ = 0;
+  // Whether the team pays (worker_team.cpp, TeamPacing): the caller times its calls with the
+  // team and alone, in turns, and runs the next many calls the faster way. Per fit the
+  // answer depends on the machine (cores busy with other work, caches shared or not) and on
+  // the work per call, which no constant foresees; the results are the same either way.
+  class TeamPacing {
+   public:
+    // Probe rounds alternate in pairs (a coordinate's scan and step together), with the team
+    // and alone, so that both see the same mix of columns.
+    static constexpr int kProbeRounds = 600;
+    static constexpr int kExploitRounds = 20000;
+    bool teamNow() const {
+      if (probing_) return (left_ / 2) % 2 == 0;
+      return teamWins_ && !starved_;
+    }
+    // After each round: its time, and whether a worker kept the caller waiting well beyond
+    // its own share (three rounds in a row: alone until the next probe).
+    void record(std::chrono::nanoseconds took, bool starvedCall);
+
+   private:
+    bool probing_ = true;
+    int left_ = kProbeRounds;
+    std::chrono::nanoseconds team_{0}, solo_{0};
+    bool teamWins_ = true;
+    int strikes_ = 0;
+    bool starved_ = false;
+  };
+  TeamPacing pacing_;
+  bool together_ = true;
+  bool starvedInRound_ = false;
   bool stop_ = false;  // guarded by mutex_
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -236,6 +236,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
 }
 
 GradHess SurvivalLikelihood::gradHess(std::size_t j) const {
+  const WorkerTeam::Round round(team_.get());
   if (index_.countingProcess()) return scanCountingProcess(column(j), entryOrder_[j], linearTerm_(j));
   return scanView(column(j), linearTerm_(j));
 }
@@ -303,6 +304,7 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
 }
 
 void SurvivalLikelihood::applyStep(std::size_t j, double delta) {
+  const WorkerTeam::Round round(team_.get());
   stepView(column(j), delta);
 }
 

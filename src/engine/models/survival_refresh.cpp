@@ -96,7 +96,7 @@ void SlotRefresh::forSegments(const Part& p, F&& f) const {
 template <typename F>
 void SlotRefresh::forParts(WorkerTeam* team, F&& f) {
   const int k = parts();
-  if (!team || k == 1) {
+  if (!team || k == 1 || !team->together()) {
     for (int p = 0; p < k; ++p) f(p);
     return;
   }
@@ -144,7 +144,7 @@ void SlotRefresh::run(const SurvivalSlotState& st, bool efron, bool fineGray, Wo
 
   // Without a team the parts run in ascending order, so the ascending carries are known when
   // a part starts and cumulativePass adds them as it stores (the same sums as addCarries).
-  const bool inOrder = !team || k == 1;
+  const bool inOrder = !team || k == 1 || !team->together();
   forParts(team, [&](int p) {
     if (inOrder)
       for (auto field : {&SlotSegmentTotals::c1, &SlotSegmentTotals::c2, &SlotSegmentTotals::cumG})
