@@ -347,7 +347,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
 
   // ---- directions and the block (host-assisted, once per cycle) ----
   bool supportsDirection() const override { return true; }
-  bool extrapolatesCycles() const override { return false; }  // as the CPU GLMs
+  bool extrapolatesCycles() const override { return true; }  // as the CPU GLMs
   GradHess gradHessAlong(const std::vector<double>& d) const override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
     GlmDeviceScalars* sc = scalarsPtr();

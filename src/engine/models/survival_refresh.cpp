@@ -23,30 +23,11 @@ ARGUS_SLOT_PASS double atRiskPass(const SurvivalSlotState& st, std::int64_t k0, 
   return localAtRisk(st, k0, k1);
 }
 
-// Slots per block of the terms pass: the raw terms a block writes into c1 and c2 are summed
-// while they are still in the first-level cache, so at N = 1e6 (half a million slots, arrays
-// far beyond the caches) c1 and c2 travel to memory once per refresh, not three times.
-constexpr std::int64_t kTermsBlock = 512;
-
 ARGUS_SLOT_PASS SlotSegmentTotals termsPass(const SurvivalSlotState& st, std::int64_t k0,
                                             std::int64_t k1, double atRiskAbove,
                                             double competingUnder, bool efron, bool fineGray,
                                             const SlotSegmentTotals* under) {
-  if (fineGray) {  // its tails are suffix sums over the whole segment
-    eventTermsPass(st, k0, k1, atRiskAbove, competingUnder, efron, fineGray);
-    return cumulativePass(st, k0, k1, fineGray, under);
-  }
-  // Block by block, each block's sums continuing the previous blocks' (blocks start at the
-  // segment's first slot, which the parts fix: the same sums for any number of threads).
-  SlotSegmentTotals total;
-  for (std::int64_t b0 = k0; b0 < k1; b0 += kTermsBlock) {
-    const std::int64_t b1 = std::min(b0 + kTermsBlock, k1);
-    eventTermsPass(st, b0, b1, atRiskAbove, 0.0, efron, false);
-    const SlotSegmentTotals t = cumulativePass(st, b0, b1, false, under, &total);
-    total.c1 += t.c1;
-    total.c2 += t.c2;
-  }
-  return total;
+  return termsAndSums(st, k0, k1, atRiskAbove, competingUnder, efron, fineGray, under);
 }
 
 ARGUS_SLOT_PASS void carryPass(const SurvivalSlotState& st, std::int64_t k0, std::int64_t k1,

@@ -185,6 +185,33 @@ ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE SlotSegmentTotals cumulativePass(const Surv
   return t;
 }
 
+// Slots per block of termsAndSums: the raw terms a block writes into c1 and c2 are summed
+// while they are still in the first-level cache, so at N = 1e6 (half a million slots, arrays
+// far beyond the caches) c1 and c2 travel to memory once per refresh, not three times.
+constexpr std::int64_t kTermsBlock = 512;
+
+// eventTermsPass then cumulativePass over a segment, block by block, each block's sums
+// continuing the earlier blocks' (blocks start at the segment's first slot, which the parts
+// fix: the same sums for any number of threads, and on a device). Fine-Gray in one piece:
+// its tails are suffix sums over the whole segment.
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE SlotSegmentTotals termsAndSums(
+    const SurvivalSlotState& st, std::int64_t k0, std::int64_t k1, double atRiskAbove,
+    double competingUnder, bool efron, bool fineGray, const SlotSegmentTotals* under) {
+  if (fineGray) {
+    eventTermsPass(st, k0, k1, atRiskAbove, competingUnder, efron, fineGray);
+    return cumulativePass(st, k0, k1, fineGray, under);
+  }
+  SlotSegmentTotals total;
+  for (std::int64_t b0 = k0; b0 < k1; b0 += kTermsBlock) {
+    const std::int64_t b1 = b0 + kTermsBlock < k1 ? b0 + kTermsBlock : k1;
+    eventTermsPass(st, b0, b1, atRiskAbove, 0.0, efron, false);
+    const SlotSegmentTotals t = cumulativePass(st, b0, b1, false, under, &total);
+    total.c1 += t.c1;
+    total.c2 += t.c2;
+  }
+  return total;
+}
+
 // under: the ascending sums of the stratum's slots under the segment (c1, c2, cumG); above:
 // the descending ones above it (tail1, tail2). Zero carries are skipped: x + 0 is x.
 ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void addCarries(const SurvivalSlotState& st, std::int64_t k0,

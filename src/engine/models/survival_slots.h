@@ -47,8 +47,7 @@ ARGUS_HOST_DEVICE inline void refreshStratumSlots(const SurvivalSlotState& st, s
                                                   std::int64_t hi, bool efron, bool fineGray) {
   localAtRisk(st, lo, hi);
   if (fineGray) localCompetingBelow(st, lo, hi);
-  eventTermsPass(st, lo, hi, 0.0, 0.0, efron, fineGray);
-  cumulativePass(st, lo, hi, fineGray);
+  termsAndSums(st, lo, hi, 0.0, 0.0, efron, fineGray, nullptr);
 }
 
 // What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per

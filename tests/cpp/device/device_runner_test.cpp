@@ -120,10 +120,12 @@ CyclePlan planFor(const Dataset& data) {
 // bounds, moves and readouts must agree.
 void expectSameCycles(const Dataset& data, const double* weights, const std::vector<CoordinatePrior>& prior,
                       const std::vector<unsigned char>& fixed, bool blockNewton, int cycles,
-                      const std::string& what) {
+                      const std::string& what, bool extrapolate = true) {
   auto cpu = makeCycleRunner(parseComputeDevice("cpu"), data, weights);
   auto device = makeCycleRunner(parseComputeDevice(kDevice), data, weights);
-  CycleState a = initialState(prior, fixed, data, blockNewton), b = a;
+  CycleState a = initialState(prior, fixed, data, blockNewton);
+  a.extrapolate = extrapolate;
+  CycleState b = a;
   const CyclePlan plan = planFor(data);
   const CycleReadout ra0 = cpu->reset(a), rb0 = device->reset(b);
   ASSERT_TRUE(close(rb0.logLikelihood, ra0.logLikelihood)) << what;
@@ -505,7 +507,11 @@ TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
       std::vector<unsigned char> fixed;
       makePriors(PriorCase::Normal, p->data, &prior, &fixed);
       const std::string what = modelTypeName(m) + (ties == TieMethod::Efron ? " efron" : " breslow");
-      expectSameCycles(p->data, p->weightPtr(), prior, fixed, false, 4, what + " many chunks");
+      // Without the cycle extrapolation: whether it accepts its step is a comparison of two
+      // nearly equal objectives, which the two sides' rounding (many chunks against the
+      // CPU's two) may decide differently (Cox Breslow here, cycle 4). The extrapolation
+      // itself is host code, compared on the other cases.
+      expectSameCycles(p->data, p->weightPtr(), prior, fixed, false, 4, what + " many chunks", false);
       auto cpu = makeCycleRunner(parseComputeDevice("cpu"), p->data, p->weightPtr());
       auto device = makeCycleRunner(parseComputeDevice(kDevice), p->data, p->weightPtr());
       CycleState s = initialState(prior, fixed, p->data, false);
