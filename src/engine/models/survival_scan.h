@@ -171,49 +171,68 @@ class CoordinateScan {
   double c2v_ = 0.0, q1Tied_ = 0.0, competingB_ = 0.0, competingBCumG_ = 0.0;
 };
 
-// Adds the chunks up in order. A chunk whose first slot lies below the previous chunk's last
-// slot continues that stratum: its prefix sums should have started from the carried sums
-// (P = sum v, PC = sum v cumG, T = sum tail2 b of the stratum so far), which adds
+// Two adjacent chunks' partials as one, `a`'s items first. Where b's first slot lies below
+// a's last slot (or on it), b continues a's last stratum: b's prefix sums should have started from a's
+// carried sums (P = sum v, PC = sum v cumG, T = sum tail2 b of the stratum so far), which adds
 //   2 P sum c2 v              to the squared term (summation by parts),
 //   -2 P sum q1 N1            to Efron's tied squared term,
 //   2 (PC sum b - P sum b cumG) to Fine-Gray's cross term,
 //   2 T sum b                 to Fine-Gray's competing squared term,
-// all sums over the chunk's head (its items in that stratum).
-ARGUS_HOST_DEVICE inline GradHess combineScans(const ScanPartial* parts, std::int64_t n, double linearTerm) {
-  double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
-  double tiedGradient = 0.0, tiedSquared = 0.0;
-  double carryPrefix = 0.0, carryPrefixCG = 0.0, carryT2B = 0.0;
-  std::int32_t lastSlot = -1;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const ScanPartial& p = parts[i];
-    if (p.firstSlot < 0) continue;
-    gradient += p.gradient;
-    first += p.first;
-    squared += p.squared;
-    cross += p.cross;
-    tiedGradient += p.tiedGradient;
-    tiedSquared += p.tiedSquared;
-    const bool continues = lastSlot >= 0 && p.firstSlot < lastSlot;
-    if (continues) {
-      squared += 2.0 * (carryPrefix * p.headC2V + carryT2B * p.headB);
-      tiedSquared -= 2.0 * carryPrefix * p.headQ1Tied;
-      cross += 2.0 * (carryPrefixCG * p.headB - carryPrefix * p.headBCumG);
-    }
-    if (continues && p.oneStratum) {
-      carryPrefix += p.tailPrefix;
-      carryPrefixCG += p.tailPrefixCG;
-      carryT2B += p.tailT2B;
-    } else {
-      carryPrefix = p.tailPrefix;
-      carryPrefixCG = p.tailPrefixCG;
-      carryT2B = p.tailT2B;
-    }
-    lastSlot = p.lastSlot;
+// all sums over b's head (its items in that stratum). The merged chunk's head is a's, grown
+// by b's where a lies in that one stratum; its tail is b's, grown by a's where b does. The
+// merge is associative (an empty partial, firstSlot -1, is its identity), so the CPU folds
+// its few chunks left to right and a device reduces its many in a tree, in the same order.
+ARGUS_HOST_DEVICE inline ScanPartial mergeScanPartials(const ScanPartial& a, const ScanPartial& b) {
+  if (b.firstSlot < 0) return a;
+  if (a.firstSlot < 0) return b;
+  ScanPartial m;
+  m.gradient = a.gradient + b.gradient;
+  m.first = a.first + b.first;
+  m.squared = a.squared + b.squared;
+  m.cross = a.cross + b.cross;
+  m.tiedGradient = a.tiedGradient + b.tiedGradient;
+  m.tiedSquared = a.tiedSquared + b.tiedSquared;
+  // (Equal slots: a device split one slot's entries between chunks, which Breslow allows.)
+  const bool continues = b.firstSlot <= a.lastSlot;
+  if (continues) {
+    m.squared += 2.0 * (a.tailPrefix * b.headC2V + a.tailT2B * b.headB);
+    m.tiedSquared -= 2.0 * a.tailPrefix * b.headQ1Tied;
+    m.cross += 2.0 * (a.tailPrefixCG * b.headB - a.tailPrefix * b.headBCumG);
   }
-  double second = first - (squared + cross + tiedSquared);
+  m.firstSlot = a.firstSlot;
+  m.lastSlot = b.lastSlot;
+  m.oneStratum = a.oneStratum && b.oneStratum && continues;
+  const bool headGrows = continues && a.oneStratum;
+  m.headC2V = headGrows ? a.headC2V + b.headC2V : a.headC2V;
+  m.headQ1Tied = headGrows ? a.headQ1Tied + b.headQ1Tied : a.headQ1Tied;
+  m.headB = headGrows ? a.headB + b.headB : a.headB;
+  m.headBCumG = headGrows ? a.headBCumG + b.headBCumG : a.headBCumG;
+  const bool tailGrows = continues && b.oneStratum;
+  m.tailPrefix = tailGrows ? a.tailPrefix + b.tailPrefix : b.tailPrefix;
+  m.tailPrefixCG = tailGrows ? a.tailPrefixCG + b.tailPrefixCG : b.tailPrefixCG;
+  m.tailT2B = tailGrows ? a.tailT2B + b.tailT2B : b.tailT2B;
+  return m;
+}
+
+struct MergeScanPartials {
+  ARGUS_HOST_DEVICE ScanPartial operator()(const ScanPartial& a, const ScanPartial& b) const {
+    return mergeScanPartials(a, b);
+  }
+};
+
+// g and h of a coordinate from the merged partial of all its chunks.
+ARGUS_HOST_DEVICE inline GradHess scanGradHess(const ScanPartial& all, double linearTerm) {
+  double second = all.first - (all.squared + all.cross + all.tiedSquared);
   // A covariate constant over every risk set leaves only rounding noise here.
-  if (second <= 1e-12 * fabs(first)) second = 0.0;
-  return {linearTerm - gradient + tiedGradient, -second};
+  if (second <= 1e-12 * fabs(all.first)) second = 0.0;
+  return {linearTerm - all.gradient + all.tiedGradient, -second};
+}
+
+// The chunks merged in order.
+ARGUS_HOST_DEVICE inline GradHess combineScans(const ScanPartial* parts, std::int64_t n, double linearTerm) {
+  ScanPartial all;
+  for (std::int64_t i = 0; i < n; ++i) all = mergeScanPartials(all, parts[i]);
+  return scanGradHess(all, linearTerm);
 }
 
 }  // namespace argus
