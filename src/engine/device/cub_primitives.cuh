@@ -1,20 +1,27 @@
 // The device primitives on CUB, for the CUDA build (nvcc only): the same interface as
 // thrust_primitives.h, so the device models run unchanged.
 //
-// Everything is enqueued on one stream and nothing waits for the host: CUB's algorithms
+// Everything is enqueued on the calling thread's default stream (the CUDA sources are compiled
+// with --default-stream per-thread, so Thrust's copies share it and each host thread, one per
+// cross-validation fold, has its own) and nothing waits for the host: CUB's algorithms
 // write their results to device memory, and the flag-gated reduction reads its flag on the
 // device (two small kernels of our own whose blocks return at once where the flag is 0, so
 // a coordinate that needs no exact sums costs two empty launches, not an O(N) pass), so a
 // coordinate's launches queue back to back. One grow-only scratch buffer serves every CUB
-// call; it is sized on first use. Compiled by nvcc, never run on a GPU yet (DESIGN.md).
+// call; it is sized on first use. Run on an H100 (bench/RESULTS.md, "The device backend on a
+// GPU").
 #pragma once
 
-#include <cub/device/device_for.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/std/functional>
+#include <thrust/iterator/reverse_iterator.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +65,33 @@ __global__ void gatedFinish(const int* flag, const T* partials, int count, T ini
   if (threadIdx.x == 0) *out = total;
 }
 
+template <typename F>
+__global__ void forEachKernel(std::int64_t n, F f) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
+}
+
+// Block b folds first[b * span, (b + 1) * span) in order into out[b]: each thread its
+// contiguous share of `span / kThreads` items, then the shares pairwise, left with right (op
+// is associative, never commuted).
+template <typename It, typename T, typename Op>
+__global__ void orderedFold(It first, std::int64_t n, std::int64_t span, T identity, Op op, T* out) {
+  __shared__ __align__(16) unsigned char storage[kThreads * sizeof(T)];
+  T* share = reinterpret_cast<T*>(storage);
+  const std::int64_t per = span / kThreads;
+  const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * span + static_cast<std::int64_t>(threadIdx.x) * per;
+  const std::int64_t end = begin + per < n ? begin + per : n;
+  T acc = identity;
+  for (std::int64_t k = begin; k < end; ++k) acc = op(acc, first[k]);
+  share[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned width = 1; width < kThreads; width *= 2) {
+    if (threadIdx.x % (2 * width) == 0) share[threadIdx.x] = op(share[threadIdx.x], share[threadIdx.x + width]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = share[0];
+}
+
 }  // namespace cub_detail
 
 class CubPrimitives {
@@ -66,14 +100,20 @@ class CubPrimitives {
   CubPrimitives(const CubPrimitives&) = delete;
   CubPrimitives& operator=(const CubPrimitives&) = delete;
   ~CubPrimitives() {
+    dropGraphs();
     if (scratch_) cudaFree(scratch_);
     if (staging_) cudaFree(staging_);
+    if (fold_) cudaFree(fold_);
   }
 
+  // A plain grid-stride launch: CUB's DeviceFor dispatch cost more host time per call.
   template <typename F>
   void forEach(std::int64_t n, F f) const {
     if (n <= 0) return;
-    cudaCheck(cub::DeviceFor::Bulk(n, f, stream_), "DeviceFor::Bulk");
+    const std::int64_t wanted = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
+    const int blocks = static_cast<int>(wanted < (1 << 20) ? wanted : (1 << 20));
+    cub_detail::forEachKernel<<<blocks, cub_detail::kThreads, 0, stream_>>>(n, f);
+    cudaCheck(cudaGetLastError(), "forEach");
   }
 
   template <typename It, typename T, typename Op>
@@ -93,6 +133,7 @@ class CubPrimitives {
       if (staging_) cudaFree(staging_);
       cudaCheck(cudaMalloc(&staging_, bytes), "cudaMalloc");
       stagingBytes_ = bytes;
+      ++generation_;
     }
     T* partials = static_cast<T*>(staging_);
     const std::int64_t wanted = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
@@ -103,19 +144,142 @@ class CubPrimitives {
     cudaCheck(cudaGetLastError(), "gatedFinish");
   }
 
+  // In two levels where n is large: blocks of kThreads items (one each), then their results
+  // in one block.
+  template <typename It, typename T, typename Op>
+  void foldTo(It first, std::int64_t n, T identity, Op op, T* out) const {
+    constexpr std::int64_t kOneLevel = 4 * cub_detail::kThreads;
+    if (n <= kOneLevel) {
+      cub_detail::orderedFold<<<1, cub_detail::kThreads, 0, stream_>>>(first, n, kOneLevel, identity, op, out);
+      cudaCheck(cudaGetLastError(), "orderedFold");
+      return;
+    }
+    const std::int64_t blocks = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
+    const std::size_t bytes = static_cast<std::size_t>(blocks) * sizeof(T);
+    if (foldBytes_ < bytes) {
+      if (fold_) cudaFree(fold_);
+      cudaCheck(cudaMalloc(&fold_, bytes), "cudaMalloc");
+      foldBytes_ = bytes;
+      ++generation_;
+    }
+    T* level = static_cast<T*>(fold_);
+    cub_detail::orderedFold<<<static_cast<unsigned>(blocks), cub_detail::kThreads, 0, stream_>>>(
+        first, n, cub_detail::kThreads, identity, op, level);
+    cudaCheck(cudaGetLastError(), "orderedFold");
+    const std::int64_t span = (blocks + cub_detail::kThreads - 1) / cub_detail::kThreads * cub_detail::kThreads;
+    cub_detail::orderedFold<<<1, cub_detail::kThreads, 0, stream_>>>(level, blocks, span, identity, op, out);
+    cudaCheck(cudaGetLastError(), "orderedFold");
+  }
+
+  template <typename It, typename T, typename Op>
+  void segmentedReduceTo(It first, const std::int64_t* offsets, std::int64_t segments, T init, Op op,
+                         T* out) const {
+    if (segments <= 0) return;
+    std::size_t bytes = 0;
+    cudaCheck(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, first, out, segments, offsets, offsets + 1, op,
+                                                 init, stream_),
+              "SegmentedReduce (size)");
+    ensure(bytes);
+    cudaCheck(cub::DeviceSegmentedReduce::Reduce(scratch_, bytes, first, out, segments, offsets, offsets + 1, op,
+                                                 init, stream_),
+              "SegmentedReduce");
+  }
+
+  // A sweep makes a dozen small launches per coordinate, each costing the host more than the
+  // GPU; recorded as a graph, the whole sweep is one launch. The first time a key comes it
+  // runs as is (which also sizes every scratch buffer), the second time it is recorded and
+  // launched, then replayed. A scratch buffer that moves (generation_) retires every graph.
+  template <typename F>
+  void replay(std::uint64_t key, F&& enqueue) const {
+    auto it = graphs_.find(key);
+    if (it != graphs_.end() && it->second.generation != generation_) {
+      if (it->second.exec) cudaGraphExecDestroy(it->second.exec);
+      graphs_.erase(it);
+      it = graphs_.end();
+    }
+    if (it == graphs_.end()) {
+      if (graphs_.size() >= kMaxGraphs) dropGraphs();
+      graphs_[key] = Graph{nullptr, generation_};
+      enqueue();
+      return;
+    }
+    if (!it->second.exec) {
+      cudaGraph_t graph = nullptr;
+      cudaCheck(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+      try {
+        enqueue();
+      } catch (...) {
+        cudaStreamEndCapture(stream_, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      cudaCheck(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture");
+      cudaGraphExec_t exec = nullptr;
+      const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      cudaCheck(made, "cudaGraphInstantiate");
+      it->second.exec = exec;
+    }
+    cudaCheck(cudaGraphLaunch(it->second.exec, stream_), "cudaGraphLaunch");
+  }
+
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
+  void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+    if (n <= 0) return;
+    if constexpr (Descending)
+      scan<Exclusive, T>(thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n), n, op,
+                         thrust::make_reverse_iterator(out + n));
+    else
+      scan<Exclusive, T>(keys, values, n, op, out);
+  }
+
  private:
+  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
+  void scan(Keys keys, Values values, std::int64_t n, Op op, Out out) const {
+    const ::cuda::std::equal_to<> same;
+    std::size_t bytes = 0;
+    if constexpr (Exclusive) {
+      cudaCheck(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys, values, out, op, T{}, n, same, stream_),
+                "ExclusiveScanByKey (size)");
+      ensure(bytes);
+      cudaCheck(cub::DeviceScan::ExclusiveScanByKey(scratch_, bytes, keys, values, out, op, T{}, n, same, stream_),
+                "ExclusiveScanByKey");
+    } else {
+      cudaCheck(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, values, out, op, n, same, stream_),
+                "InclusiveScanByKey (size)");
+      ensure(bytes);
+      cudaCheck(cub::DeviceScan::InclusiveScanByKey(scratch_, bytes, keys, values, out, op, n, same, stream_),
+                "InclusiveScanByKey");
+    }
+  }
+
   void ensure(std::size_t bytes) const {
     if (bytes <= scratchBytes_) return;
     if (scratch_) cudaFree(scratch_);
     cudaCheck(cudaMalloc(&scratch_, bytes), "cudaMalloc");
     scratchBytes_ = bytes;
+    ++generation_;
+  }
+  void dropGraphs() const {
+    for (auto& g : graphs_)
+      if (g.second.exec) cudaGraphExecDestroy(g.second.exec);
+    graphs_.clear();
   }
 
-  cudaStream_t stream_ = 0;
+  struct Graph {
+    cudaGraphExec_t exec;  // null: seen once, not recorded yet
+    std::uint64_t generation;
+  };
+  static constexpr std::size_t kMaxGraphs = 8;
+  cudaStream_t stream_ = cudaStreamPerThread;
+  mutable std::map<std::uint64_t, Graph> graphs_;
+  mutable std::uint64_t generation_ = 0;
   mutable void* scratch_ = nullptr;
   mutable std::size_t scratchBytes_ = 0;
   mutable void* staging_ = nullptr;
   mutable std::size_t stagingBytes_ = 0;
+  mutable void* fold_ = nullptr;  // foldTo's first level
+  mutable std::size_t foldBytes_ = 0;
 };
 
 }  // namespace argus

@@ -9,6 +9,21 @@
 //   reduceToIf(flag, first, ..., out)     the same, only where *flag != 0 (a device flag);
 //                                         init must be op's identity (the CUB version starts
 //                                         every thread from it)
+//   foldTo(first, n, identity, op, out)   *out = first[0] op ... op first[n-1] for an op that is
+//                                         associative but not commutative (grouped, never
+//                                         reordered)
+//   segmentedReduceTo(first, offsets, segments, init, op, out)
+//                                         out[s] = init op first[offsets[s]] op ... up to
+//                                         offsets[s + 1]
+//   scanByKey<Descending, Exclusive>(keys, values, n, op, out)
+//                                         out[k] = the op-sum of values over k's run of equal
+//                                         keys (int32) up to k (from the run's top when
+//                                         Descending; without values[k] when Exclusive: T{} at
+//                                         the run's start)
+//   replay(key, enqueue)                  enqueue() the calls of a sweep; the CUB version
+//                                         records them as a CUDA graph once a key comes back,
+//                                         and replays it (the calls must depend on nothing but
+//                                         the key and buffers that stay put)
 // No primitive returns a value to the host: results stay in device memory, where one-thread
 // functors (forEach(1, f)) read them and decide the next step, so a sequence of calls never
 // waits for the host. CCCL is seen only by the device/ headers and the two translation units
@@ -21,7 +36,10 @@
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/reverse_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
 
 #include <cstdint>
 
@@ -36,6 +54,38 @@ struct Store {
   T value;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const { *out = value; }
 };
+template <typename It, typename T, typename Op>
+struct Fold {
+  It first;
+  std::int64_t n;
+  T init;
+  Op op;
+  T* out;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
+    T acc = init;
+    for (std::int64_t k = 0; k < n; ++k) acc = op(acc, first[k]);
+    *out = acc;
+  }
+};
+template <typename It, typename T, typename Op>
+struct SegmentFold {
+  It first;
+  const std::int64_t* offsets;
+  T init;
+  Op op;
+  T* out;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
+    T acc = init;
+    for (std::int64_t k = offsets[s]; k < offsets[s + 1]; ++k) acc = op(acc, first[k]);
+    out[s] = acc;
+  }
+};
+inline bool flagSet(const int* flag) {
+  if (!flag) return true;
+  int set = 0;
+  thrust::copy(thrust::device_pointer_cast(flag), thrust::device_pointer_cast(flag) + 1, &set);
+  return set != 0;
+}
 }  // namespace thrust_detail
 
 struct ThrustPrimitives {
@@ -57,9 +107,46 @@ struct ThrustPrimitives {
   // synchronization (the CUB backend tests it on the device instead).
   template <typename It, typename T, typename Op>
   void reduceToIf(const int* flag, It first, std::int64_t n, T init, Op op, T* out) const {
-    int set = 0;
-    thrust::copy(thrust::device_pointer_cast(flag), thrust::device_pointer_cast(flag) + 1, &set);
-    if (set) reduceTo(first, n, init, op, out);
+    if (thrust_detail::flagSet(flag)) reduceTo(first, n, init, op, out);
+  }
+
+  // Left to right in one thread: the emulated device's reference order.
+  template <typename It, typename T, typename Op>
+  void foldTo(It first, std::int64_t n, T identity, Op op, T* out) const {
+    forEach(1, thrust_detail::Fold<It, T, Op>{first, n, identity, op, out});
+  }
+
+  template <typename It, typename T, typename Op>
+  void segmentedReduceTo(It first, const std::int64_t* offsets, std::int64_t segments, T init, Op op,
+                         T* out) const {
+    forEach(segments, thrust_detail::SegmentFold<It, T, Op>{first, offsets, init, op, out});
+  }
+
+  template <typename F>
+  void replay(std::uint64_t, F&& enqueue) const {
+    enqueue();
+  }
+
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
+  void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+    if (n <= 0) return;
+    auto to = thrust::device_pointer_cast(out);
+    if constexpr (Descending)
+      scan<Exclusive, T>(thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n), n, op,
+                         thrust::make_reverse_iterator(to + n));
+    else
+      scan<Exclusive, T>(keys, values, n, op, to);
+  }
+
+ private:
+  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
+  static void scan(Keys keys, Values values, std::int64_t n, Op op, Out out) {
+    if constexpr (Exclusive)
+      thrust::exclusive_scan_by_key(thrust::device, keys, keys + n, values, out, T{},
+                                    thrust::equal_to<std::int32_t>(), op);
+    else
+      thrust::inclusive_scan_by_key(thrust::device, keys, keys + n, values, out,
+                                    thrust::equal_to<std::int32_t>(), op);
   }
 };
 
