@@ -189,14 +189,16 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
     coef_.upload(state);
     ConditionalDeviceScalars* sc = scalars();
-    prims_.forEach(1, conditional_device::ResetMoves{sc});
-    for (const std::int32_t j : plan.coordinates) {
-      if (state.fixed[j]) continue;
-      enqueueGradHess(runs_.column(j), columns_.entries(j), linear_(j));
-      prims_.forEach(1, conditional_device::CoordinateStep{sc, device::raw(coef_.beta), device::raw(coef_.bound),
-                                                           device::raw(coef_.prior), j});
-      enqueueApply(runs_.column(j), columns_.entries(j));
-    }
+    prims_.replay(device::sweepKey(plan, state.fixed, coef_), [&] {
+      prims_.forEach(1, conditional_device::ResetMoves{sc});
+      for (const std::int32_t j : plan.coordinates) {
+        if (state.fixed[j]) continue;
+        enqueueGradHess(runs_.column(j), columns_.entries(j), linear_(j));
+        prims_.forEach(1, conditional_device::CoordinateStep{sc, device::raw(coef_.beta), device::raw(coef_.bound),
+                                                             device::raw(coef_.prior), j});
+        enqueueApply(runs_.column(j), columns_.entries(j));
+      }
+    });
     coef_.download(state);
     this->etaChanged();
     return hostScalars().moved;

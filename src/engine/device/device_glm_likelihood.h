@@ -269,20 +269,22 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
     coef_.upload(state);
     GlmDeviceScalars* sc = scalarsPtr();
-    prims_.forEach(1, glm_device::ResetMoves{sc});
-    const std::int32_t f = plan.follower;
-    const bool follow = f >= 0 && !state.fixed[f] && isIntercept(f);
-    for (const std::int32_t j : plan.coordinates) {
-      if (state.fixed[j]) continue;
-      const bool intercept = isIntercept(j);
-      enqueueSums(j, &sc->sums);
-      prims_.forEach(1, glm_device::CoordinateStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), j, intercept});
-      if (!intercept) prims_.forEach(columns_.count(j), glm_device::ApplyEntries<Row>{rows(), sc, columns_.entries(j)});
-      if (!follow || j == f) continue;
-      prims_.reduceToIf(&sc->needExact, sumsIterator(columns_.all()), n_, GlmColumnSums{},
-                        GlmColumnSumsPlus{}, &sc->exact);
-      prims_.forEach(1, glm_device::FollowerStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), f});
-    }
+    prims_.replay(device::sweepKey(plan, state.fixed, coef_), [&] {
+      prims_.forEach(1, glm_device::ResetMoves{sc});
+      const std::int32_t f = plan.follower;
+      const bool follow = f >= 0 && !state.fixed[f] && isIntercept(f);
+      for (const std::int32_t j : plan.coordinates) {
+        if (state.fixed[j]) continue;
+        const bool intercept = isIntercept(j);
+        enqueueSums(j, &sc->sums);
+        prims_.forEach(1, glm_device::CoordinateStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), j, intercept});
+        if (!intercept) prims_.forEach(columns_.count(j), glm_device::ApplyEntries<Row>{rows(), sc, columns_.entries(j)});
+        if (!follow || j == f) continue;
+        prims_.reduceToIf(&sc->needExact, sumsIterator(columns_.all()), n_, GlmColumnSums{},
+                          GlmColumnSumsPlus{}, &sc->exact);
+        prims_.forEach(1, glm_device::FollowerStep<Row>{sc, raw(coef_.beta), raw(coef_.bound), raw(coef_.prior), f});
+      }
+    });
     coef_.download(state);
     return hostScalars().moved;
   }

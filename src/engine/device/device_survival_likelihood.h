@@ -2,19 +2,19 @@
 // survival_likelihood.h's bucketed algorithm with its state in device memory and a
 // coordinate sweep that never returns to the host.
 //
-// A column's entries are cut into chunks that end where the exit slot changes (no slot group
-// is split, so no two chunks write one slot), found once per fit (kChunkItems entries or
-// more each). Per coordinate: one thread per chunk runs the CPU's scan over its entries
-// (CoordinateScan, models/survival_scan.h) into a ScanPartial, one thread combines them
-// (combineScans) and takes the Newton step; then one thread per chunk moves its entries (u,
-// eta) and its slots' sums, and one thread per stratum refreshes the stratum's slots
-// (refreshStratumSlots, models/survival_slots.h). All of it is the CPU's code; the partials
-// are many more than the CPU's four chunks, so the sums agree to rounding, not bit for bit.
+// A column's entries are cut into short chunks, found once per fit (device_survival_chunks.h:
+// a GPU thread that walks entries in order waits on memory at each). Per coordinate: the
+// entries' row state is staged one thread per entry; one thread per chunk runs the CPU's scan
+// over its entries (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials
+// are merged in order in a tree (mergeScanPartials, foldTo) and one thread takes the Newton
+// step; then one thread per entry moves its row (u, eta), the chunks add the changes into the
+// slot sums, and scans by stratum refresh the slots (device_slot_scans.h). A rebuild from eta
+// runs per row, per exit run (scatterStratumRows, the CPU's) and the same scans. The formulas
+// are the CPU's; the partials and scans add in other groupings than the CPU's loops, so the
+// sums agree to rounding, not bit for bit.
 //
-// Limits of this first version (DESIGN.md, "The device backend"): counting-process data are
-// not supported (their entries scatter into other chunks' slots); the refresh is one thread
-// per stratum, O(slots) sequential, which a single-stratum design with continuous times turns
-// into the bottleneck on a GPU (segmented scans are the next step).
+// Limit (DESIGN.md, "The device backend"): counting-process data are not supported (their
+// entries scatter into other chunks' slots).
 #pragma once
 
 #include <thrust/device_vector.h>
@@ -27,72 +27,18 @@
 #include "data/risk_set_index.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
+#include "device/device_slot_scans.h"
+#include "device/device_survival_chunks.h"
 #include "models/column_linear_terms.h"
 #include "models/survival_scan.h"
 #include "models/survival_slots.h"
 
 namespace argus {
 
-struct SurvivalDeviceScalars {
-  double step = 0.0;
-  double unitFactor = 1.0;
-  std::int64_t moved = 0;
-  GradHess gh;
-  double reduced = 0.0;
-};
-
 namespace survival_device {
-
-// Chunk i of a column covers its entries [begin[i], begin[i + 1]).
-struct ChunkView {
-  const std::int64_t* begin = nullptr;
-  std::int64_t count = 0;
-};
-
-struct Rows {
-  double* eta;
-  double* u;
-  double* published;
-  const double* w;
-  const double* inverseG;
-  const unsigned char* event;
-  const std::int32_t* exitSlot;
-};
-// The accessors scatterStratumRows reads.
-struct RowAccess {
-  Rows rows;
-  ARGUS_HOST_DEVICE double u(std::int64_t r) const { return rows.u[r]; }
-  ARGUS_HOST_DEVICE std::int32_t exitSlot(std::int64_t r) const { return rows.exitSlot[r]; }
-  ARGUS_HOST_DEVICE std::int32_t entrySlot(std::int64_t) const { return 0; }  // never read
-  ARGUS_HOST_DEVICE bool event(std::int64_t r) const { return rows.event[r] != 0; }
-  ARGUS_HOST_DEVICE double inverseG(std::int64_t r) const { return rows.inverseG[r]; }
-};
-
-template <bool Efron, bool FineGray>
-struct ScanChunks {
-  ChunkView chunks;
-  ColumnEntries col;
-  Rows rows;
-  SlotSums sums;
-  CompetingItem* competing;
-  ScanPartial* out;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t b = chunks.begin[i], e = chunks.begin[i + 1];
-    CoordinateScan<Efron, FineGray> scan(sums, competing + b);
-    for (std::int64_t k = b; k < e; ++k) {
-      const std::int64_t r = col.row(k);
-      const double x = col.value(k);
-      scan.visit(rows.exitSlot[r], rows.u[r] * x, x, Efron && rows.event[r] != 0,
-                 FineGray ? rows.inverseG[r] : 0.0);
-    }
-    out[i] = scan.partial();
-  }
-};
 
 struct CombineAndStep {
   SurvivalDeviceScalars* sc;
-  const ScanPartial* parts;
-  std::int64_t count;
   double linear;
   // The coordinate to step, or -1: only combine (gradHess() from the host).
   std::int32_t j;
@@ -100,7 +46,7 @@ struct CombineAndStep {
   double* bound;
   const CoordinatePrior* prior;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
-    sc->gh = combineScans(parts, count, linear);
+    sc->gh = scanGradHess(sc->merged, linear);
     if (j < 0) return;
     const double delta = trustRegionStep(newtonStep(sc->gh, beta[j], prior[j]), &bound[j]);
     sc->step = delta;
@@ -119,59 +65,44 @@ struct GivenStep {
     sc->unitFactor = exp(delta);
   }
 };
-
-template <bool Efron, bool FineGray>
-struct StepChunks {
-  ChunkView chunks;
-  ColumnEntries col;
-  Rows rows;
-  SurvivalSlotState st;
-  const SurvivalDeviceScalars* sc;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
-    const double delta = sc->step;
-    if (delta == 0.0) return;
-    for (std::int64_t k = chunks.begin[i]; k < chunks.begin[i + 1]; ++k) {
-      const std::int64_t r = col.row(k);
-      const double du = moveRiskEntry(rows.eta[r], rows.u[r], col.value(k), delta, sc->unitFactor);
-      const std::int32_t slot = rows.exitSlot[r];
-      st.exitRisk[slot] += du;
-      if (Efron && rows.event[r]) st.tiedRisk[slot] += du;
-      if (FineGray) st.competingRisk[slot] += du * rows.inverseG[r];
-    }
-  }
+struct MaxOf {
+  ARGUS_HOST_DEVICE double operator()(double a, double b) const { return std::fmax(a, b); }
 };
 
-// Per stratum after a step: its slots refreshed (nothing where the step was 0).
-struct RefreshStrata {
-  SurvivalSlotState st;
-  const std::int32_t* slotStart;
-  const SurvivalDeviceScalars* sc;
-  bool efron, fineGray;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
-    if (sc->step == 0.0) return;
-    refreshStratumSlots(st, slotStart[s], slotStart[s + 1], efron, fineGray);
-  }
-};
-
-// Per stratum from eta: shift, u, the slot sums from scratch, the refresh; eta published.
-struct RebuildStrata {
-  Rows rows;
-  SurvivalSlotState st;
-  const std::int32_t* slotStart;
-  const std::int64_t* stratumStart;
+// A stratum's shift (its largest eta; 0 where that is not finite: stratumShift's rule).
+struct FinishShift {
   double* shift;
-  bool efron, fineGray;
   ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
-    const std::int64_t first = stratumStart[s], end = stratumStart[s + 1];
-    shift[s] = stratumShift(rows.eta, first, end);
-    for (std::int64_t r = first; r < end; ++r) {
-      rows.u[r] = rows.w[r] * exp(rows.eta[r] - shift[s]);
-      rows.published[r] = rows.eta[r];
-    }
-    for (std::int64_t k = slotStart[s]; k < slotStart[s + 1]; ++k)
-      st.exitRisk[k] = st.competingRisk[k] = st.tiedRisk[k] = 0.0;
-    scatterStratumRows(st, first, end, RowAccess{rows}, false, efron, fineGray);
-    refreshStratumSlots(st, slotStart[s], slotStart[s + 1], efron, fineGray);
+    if (!std::isfinite(shift[s])) shift[s] = 0.0;
+  }
+};
+
+// Per row from eta: u and the published eta.
+struct RowsFromEta {
+  Rows rows;
+  const std::int32_t* rowStratum;
+  const double* shift;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
+    rows.u[r] = rows.w[r] * exp(rows.eta[r] - shift[rowStratum[r]]);
+    rows.published[r] = rows.eta[r];
+  }
+};
+
+struct ClearSlotSums {
+  SurvivalSlotState st;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
+    st.exitRisk[k] = st.competingRisk[k] = st.tiedRisk[k] = 0.0;
+  }
+};
+
+// Per exit run (the rows of one slot, in row order): its rows into the slot sums.
+struct RunSums {
+  Rows rows;
+  SurvivalSlotState st;
+  const std::int64_t* runStart;
+  bool efron, fineGray;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    scatterStratumRows(st, runStart[i], runStart[i + 1], RowAccess{rows}, false, efron, fineGray);
   }
 };
 
@@ -215,7 +146,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   using Base::weights_;
   using Base::nRows;
  public:
-  static constexpr std::int64_t kChunkItems = 128;
+  static constexpr std::int64_t kChunkItems = 16;
 
   DeviceSurvivalLikelihood(const Dataset& data, const double* weights)
       : Base(data, weights),
@@ -230,12 +161,17 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
     std::vector<unsigned char> event(n_);
     for (std::int64_t r = 0; r < n_; ++r) event[r] = data.outcomes.y[r] == 1.0;
-    std::vector<std::int32_t> slotStratum(slots, 0);
+    std::vector<std::int32_t> slotStratum(slots, 0), rowStratum(static_cast<std::size_t>(n_), 0), tied;
     std::vector<unsigned char> base(slots, 0);
     for (std::int32_t s = 0; s < strata_; ++s) {
       base[index_.slotStart[s]] = 1;
       for (std::int32_t k = index_.slotStart[s]; k < index_.slotStart[s + 1]; ++k) slotStratum[k] = s;
+      for (std::int64_t r = data.outcomes.stratumStart[s]; r < data.outcomes.stratumStart[s + 1]; ++r)
+        rowStratum[r] = s;
     }
+    if (efron_)
+      for (std::size_t k = 0; k < slots; ++k)
+        if (constants.eventCount[k] > 1.0) tied.push_back(static_cast<std::int32_t>(k));
     device::upload(event_, event);
     device::upload(inverseG_, constants.inverseG);
     device::upload(exitSlot_, index_.exitSlot);
@@ -245,6 +181,10 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     device::upload(slotStart_, index_.slotStart);
     stratumStart_.assign(data.outcomes.stratumStart, data.outcomes.stratumStart + strata_ + 1);
     device::upload(slotStratum_, slotStratum);
+    device::upload(rowStratum_, rowStratum);
+    device::upload(tiedSlots_, tied);
+    device::upload(runStart_, index_.runStart);
+    device::upload(runSlot_, index_.runSlot);
     device::upload(baseSlot_, base);
     for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &den_, &c1_, &c2_, &cumG_, &tail1_, &tail2_})
       v->assign(slots, 0.0);
@@ -259,23 +199,26 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   double deviceBytes() const override {
     return columns_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(inverseG_, event_, exitSlot_, events_, eventCount_, slotG_, slotStart_,
-                           stratumStart_, slotStratum_, baseSlot_, exitRisk_, competingRisk_, tiedRisk_,
+                           stratumStart_, slotStratum_, rowStratum_, tiedSlots_, runStart_, runSlot_, baseSlot_, exitRisk_, competingRisk_, tiedRisk_,
                            den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
-                           direction_, shift_, competing_, chunkBegin_, parts_, scalars_);
+                           direction_, shift_, competing_, chunkBegin_, parts_, staged_, chunkHead_, chunkTail_,
+                           scalars_);
   }
 
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
     coef_.upload(state);
     SurvivalDeviceScalars* sc = scalars();
-    prims_.forEach(1, survival_device::ResetMoves{sc});
-    for (const std::int32_t j : plan.coordinates) {
-      if (state.fixed[j]) continue;
-      enqueueScan(chunks(j), columns_.entries(j));
-      prims_.forEach(1, survival_device::CombineAndStep{sc, device::raw(parts_), chunks(j).count, linear_(j), j,
-                                                        device::raw(coef_.beta), device::raw(coef_.bound),
-                                                        device::raw(coef_.prior)});
-      enqueueStep(chunks(j), columns_.entries(j));
-    }
+    prims_.replay(device::sweepKey(plan, state.fixed, coef_), [&] {
+      prims_.forEach(1, survival_device::ResetMoves{sc});
+      for (const std::int32_t j : plan.coordinates) {
+        if (state.fixed[j]) continue;
+        enqueueScan(chunks(j), columns_.entries(j));
+        mergeChunks(chunks(j).count);
+        prims_.forEach(1, survival_device::CombineAndStep{sc, linear_(j), j, device::raw(coef_.beta),
+                                                          device::raw(coef_.bound), device::raw(coef_.prior)});
+        enqueueStep(chunks(j), columns_.entries(j));
+      }
+    });
     coef_.download(state);
     return hostScalars().moved;
   }
@@ -325,23 +268,27 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return c;
   }
 
-  // Chunks of every column's entries (and of all rows, for directions), cut where the exit
-  // slot changes once a chunk has kChunkItems entries.
+  // Chunks of every column's entries (and of all rows, for directions) of kChunkItems
+  // entries; with Efron ties or Fine-Gray, kChunkItems or more, cut where the exit slot
+  // changes (device_survival_chunks.h).
   void planChunks(const DesignView& design) {
     std::vector<std::int64_t> begin;
+    const bool wholeSlots = efron_ || fineGray_;
     auto plan = [&](std::int64_t entries, auto rowOf) {
       const std::int64_t offset = static_cast<std::int64_t>(begin.size());
       std::int64_t last = 0;
       begin.push_back(0);
       for (std::int64_t k = 1; k < entries; ++k)
-        if (k - last >= kChunkItems && index_.exitSlot[rowOf(k)] != index_.exitSlot[rowOf(k - 1)]) {
+        if (k - last >= kChunkItems &&
+            (!wholeSlots || index_.exitSlot[rowOf(k)] != index_.exitSlot[rowOf(k - 1)])) {
           begin.push_back(k);
           last = k;
         }
       const std::int64_t count = entries > 0 ? static_cast<std::int64_t>(begin.size()) - offset : 0;
       begin.push_back(entries);
       maxChunks_ = count > maxChunks_ ? count : maxChunks_;
-      return std::make_pair(offset, count);
+      maxEntries_ = entries > maxEntries_ ? entries : maxEntries_;
+      return ChunkPlan{offset, count, entries};
     };
     for (const ColumnView& c : design.columns) {
       if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse)
@@ -352,10 +299,14 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     const auto all = plan(design.nRows, [](std::int64_t k) { return k; });
     device::upload(chunkBegin_, begin);
     parts_.resize(static_cast<std::size_t>(maxChunks_ > 0 ? maxChunks_ : 1));
-    allRows_ = survival_device::ChunkView{device::raw(chunkBegin_) + all.first, all.second};
+    staged_.resize(static_cast<std::size_t>(maxEntries_ > 0 ? maxEntries_ : 1));
+    chunkHead_.resize(parts_.size());
+    chunkTail_.resize(parts_.size());
+    allRows_ = survival_device::ChunkView{device::raw(chunkBegin_) + all.offset, all.count, all.entries};
   }
   survival_device::ChunkView chunks(std::int32_t j) const {
-    return {device::raw(chunkBegin_) + chunkPlan_[j].first, chunkPlan_[j].second};
+    const ChunkPlan& c = chunkPlan_[j];
+    return {device::raw(chunkBegin_) + c.offset, c.count, c.entries};
   }
 
   SurvivalDeviceScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
@@ -369,44 +320,64 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     auto m = [](thrust::device_vector<double>& v) { return thrust::raw_pointer_cast(v.data()); };
     return {m(exitRisk_), m(competingRisk_), m(tiedRisk_), device::raw(events_), device::raw(eventCount_),
             device::raw(slotG_), m(den_), thrust::raw_pointer_cast(terms_.data()), m(c1_), m(c2_),
-            m(cumG_), m(tail1_), m(tail2_), m(tail2_)};
+            m(cumG_), m(tail1_), m(tail2_), m(tail2_), device::raw(tiedSlots_),
+            static_cast<std::int64_t>(tiedSlots_.size())};
   }
   SlotSums slotSums() const {
     return {device::raw(c1_), device::raw(c2_), device::raw(cumG_), device::raw(tail1_), device::raw(tail2_),
             device::raw(terms_)};
   }
 
+  survival_device::StagedEntry* staged() const { return thrust::raw_pointer_cast(staged_.data()); }
   void enqueueScan(survival_device::ChunkView ch, ColumnEntries col) const {
     CompetingItem* competing = thrust::raw_pointer_cast(competing_.data());
     ScanPartial* parts = thrust::raw_pointer_cast(parts_.data());
+    prims_.forEach(ch.entries, survival_device::StageScanEntries{col, rows(), staged()});
     if (fineGray_)
-      prims_.forEach(ch.count, survival_device::ScanChunks<false, true>{ch, col, rows(), slotSums(), competing, parts});
+      prims_.forEach(ch.count, survival_device::ScanChunks<false, true>{ch, staged(), slotSums(), competing, parts});
     else if (efron_)
-      prims_.forEach(ch.count, survival_device::ScanChunks<true, false>{ch, col, rows(), slotSums(), competing, parts});
+      prims_.forEach(ch.count, survival_device::ScanChunks<true, false>{ch, staged(), slotSums(), competing, parts});
     else
-      prims_.forEach(ch.count, survival_device::ScanChunks<false, false>{ch, col, rows(), slotSums(), competing, parts});
+      prims_.forEach(ch.count, survival_device::ScanChunks<false, false>{ch, staged(), slotSums(), competing, parts});
   }
   GradHess combined(survival_device::ChunkView ch, ColumnEntries col, double linear) const {
     enqueueScan(ch, col);
-    prims_.forEach(1, survival_device::CombineAndStep{scalars(), device::raw(parts_), ch.count, linear, -1,
-                                                      nullptr, nullptr, nullptr});
+    mergeChunks(ch.count);
+    prims_.forEach(1, survival_device::CombineAndStep{scalars(), linear, -1, nullptr, nullptr, nullptr});
     return hostScalars().gh;
   }
   void enqueueStep(survival_device::ChunkView ch, ColumnEntries col) {
+    prims_.forEach(ch.entries, survival_device::MoveEntries{col, rows(), staged(), scalars()});
     if (fineGray_)
-      prims_.forEach(ch.count, survival_device::StepChunks<false, true>{ch, col, rows(), slotState(), scalars()});
+      stepSlots<false, true>(ch);
     else if (efron_)
-      prims_.forEach(ch.count, survival_device::StepChunks<true, false>{ch, col, rows(), slotState(), scalars()});
+      stepSlots<true, false>(ch);
     else
-      prims_.forEach(ch.count, survival_device::StepChunks<false, false>{ch, col, rows(), slotState(), scalars()});
-    prims_.forEach(strata_, survival_device::RefreshStrata{slotState(), device::raw(slotStart_), scalars(),
-                                                           efron_, fineGray_});
+      stepSlots<false, false>(ch);
+    refreshSlotsByScans(prims_, slotState(), device::raw(slotStratum_), index_.nSlots, efron_, fineGray_);
+  }
+  template <bool Efron, bool FineGray>
+  void stepSlots(survival_device::ChunkView ch) {
+    survival_device::SlotDelta* head = thrust::raw_pointer_cast(chunkHead_.data());
+    survival_device::SlotDelta* tail = thrust::raw_pointer_cast(chunkTail_.data());
+    prims_.forEach(ch.count, survival_device::StepChunkSlots<Efron, FineGray>{ch, staged(), slotState(), head, tail,
+                                                                             scalars()});
+    prims_.forEach(ch.count, survival_device::StepBoundarySlots<Efron, FineGray>{ch.count, slotState(), head, tail,
+                                                                                scalars()});
+  }
+  void mergeChunks(std::int64_t count) const {
+    prims_.foldTo(device::raw(parts_), count, ScanPartial{}, MergeScanPartials{}, &scalars()->merged);
   }
   void enqueueRebuild() {
-    prims_.forEach(strata_, survival_device::RebuildStrata{rows(), slotState(), device::raw(slotStart_),
-                                                           device::raw(stratumStart_),
-                                                           thrust::raw_pointer_cast(shift_.data()), efron_,
-                                                           fineGray_});
+    double* shift = thrust::raw_pointer_cast(shift_.data());
+    prims_.segmentedReduceTo(device::raw(eta_d_), device::raw(stratumStart_), strata_, -HUGE_VAL,
+                             survival_device::MaxOf{}, shift);
+    prims_.forEach(strata_, survival_device::FinishShift{shift});
+    prims_.forEach(n_, survival_device::RowsFromEta{rows(), device::raw(rowStratum_), shift});
+    prims_.forEach(index_.nSlots, survival_device::ClearSlotSums{slotState()});
+    prims_.forEach(static_cast<std::int64_t>(index_.runSlot.size()),
+                   survival_device::RunSums{rows(), slotState(), device::raw(runStart_), efron_, fineGray_});
+    refreshSlotsByScans(prims_, slotState(), device::raw(slotStratum_), index_.nSlots, efron_, fineGray_);
     this->etaChanged();
   }
 
@@ -420,8 +391,8 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   ColumnLinearTerms linear_;  // sum over events of w x_j, on the host once per column
   thrust::device_vector<double> inverseG_;
   thrust::device_vector<unsigned char> event_, baseSlot_;
-  thrust::device_vector<std::int32_t> exitSlot_, slotStart_, slotStratum_;
-  thrust::device_vector<std::int64_t> stratumStart_, chunkBegin_;
+  thrust::device_vector<std::int32_t> exitSlot_, slotStart_, slotStratum_, rowStratum_, tiedSlots_, runSlot_;
+  thrust::device_vector<std::int64_t> stratumStart_, chunkBegin_, runStart_;
   thrust::device_vector<double> events_, eventCount_, slotG_;
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,
       tail2_, eta_d_, u_, published_, direction_, shift_;
@@ -429,8 +400,13 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   mutable thrust::device_vector<CompetingItem> competing_;
   mutable thrust::device_vector<ScanPartial> parts_;
   mutable thrust::device_vector<SurvivalDeviceScalars> scalars_;
-  std::vector<std::pair<std::int64_t, std::int64_t>> chunkPlan_;  // per column: offset, chunks
-  std::int64_t maxChunks_ = 0;
+  struct ChunkPlan {
+    std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
+  };
+  std::vector<ChunkPlan> chunkPlan_;  // per column
+  std::int64_t maxChunks_ = 0, maxEntries_ = 0;
+  mutable thrust::device_vector<survival_device::StagedEntry> staged_;
+  thrust::device_vector<survival_device::SlotDelta> chunkHead_, chunkTail_;  // per chunk of a step
   survival_device::ChunkView allRows_;
   device::DeviceCoefficients coef_;
 };

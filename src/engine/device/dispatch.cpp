@@ -72,13 +72,16 @@ double deviceBytesNeeded(const Dataset& data) {
   double bytes = 4.0 * entries + 8.0 * values + 32.0 * p + 4096.0 + 64.0 * 1048576.0;
   const double strata = static_cast<double>(data.outcomes.nStrata);
   if (data.model == ModelType::Cox || data.model == ModelType::FineGray) {
-    // Rows: 8 doubles, the event flag, the exit slot and a competing item (16 bytes); slots
-    // (at most one per row and stratum): 12 doubles, the event terms (40), stratum and base
-    // flag; chunks of at least 128 entries: their starts (8) and partial sums (128).
+    // Rows: 8 doubles, the event flag, the exit slot, the stratum, a competing item (16 bytes),
+    // an exit run (12) and a staged entry (32); slots (at most one per row and stratum): 12
+    // doubles, the event terms (40), stratum, base flag and a tied-slot entry (4); chunks of
+    // at least 16 entries: their starts (8), and for one column's (at most N / 16) the partial
+    // sums (128) and a step's two slot shares (64).
     const double slots = n + strata;
-    const double chunks = (visits + n) / 128.0 + p + 1.0;
-    bytes += (8.0 * 8.0 + 1.0 + 4.0 + 16.0) * n + (12.0 * 8.0 + 40.0 + 4.0 + 1.0) * slots +
-             (8.0 + 128.0) * (chunks + p + 1.0) + 24.0 * strata;
+    const double chunks = (visits + n) / 16.0 + p + 1.0;
+    bytes += (8.0 * 8.0 + 1.0 + 4.0 + 4.0 + 16.0 + 12.0 + 32.0) * n +
+             (12.0 * 8.0 + 40.0 + 4.0 + 1.0 + 4.0) * slots + 8.0 * (chunks + p + 1.0) +
+             (128.0 + 64.0) * (n / 16.0 + 1.0) + 24.0 * strata;
   } else if (isConditional(data.model)) {
     const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
     bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column
@@ -89,13 +92,55 @@ double deviceBytesNeeded(const Dataset& data) {
   return bytes;
 }
 
-ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {
-  if (device.kind != ComputeDevice::Kind::Auto) return device;
+namespace {
+
+// Distinct event times summed over strata (rows are sorted by stratum, then time descending).
+std::int64_t distinctEventTimes(const Dataset& data) {
+  const OutcomeView& o = data.outcomes;
+  std::int64_t count = 0;
+  for (std::int32_t s = 0; s < o.nStrata; ++s) {
+    bool any = false;
+    double last = 0.0;
+    for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r) {
+      if (o.y[r] != 1.0) continue;
+      if (!any || o.time[r] != last) ++count;
+      any = true;
+      last = o.time[r];
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+bool autoPrefersCuda(const Dataset& data) {
+  if (!deviceSupportsModel(data)) return false;
   std::int64_t entries = 0;
   for (const ColumnView& c : data.design.columns) entries += c.nnz;
+  switch (data.model) {
+    case ModelType::SelfControlledCaseSeries:
+    case ModelType::ConditionalPoisson:
+      return entries >= kAutoConditionalEntries;
+    case ModelType::LeastSquares:
+    case ModelType::Logistic:
+    case ModelType::Poisson:
+      return entries >= kAutoLargeEntries;
+    case ModelType::Cox:
+    case ModelType::FineGray: {
+      if (entries < kAutoSurvivalEntries) return false;
+      const bool distinct = static_cast<double>(distinctEventTimes(data)) >=
+                            kAutoDistinctEventShare * static_cast<double>(data.nRows());
+      return distinct || (data.model == ModelType::Cox && entries >= kAutoLargeEntries);
+    }
+    default:
+      return false;
+  }
+}
+
+ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {
+  if (device.kind != ComputeDevice::Kind::Auto) return device;
   ComputeDevice out;
-  if (kCudaRunnerValidated && builtWithCuda() && cudaDeviceCount() > 0 && deviceSupportsModel(data) &&
-      entries >= kAutoMinimumEntries)
+  if (kCudaRunnerValidated && builtWithCuda() && autoPrefersCuda(data) && cudaDeviceCount() > 0)
     out.kind = ComputeDevice::Kind::Cuda;
   return out;
 }

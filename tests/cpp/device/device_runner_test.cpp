@@ -489,8 +489,10 @@ TEST_P(DeviceSurvival, CyclesAndFitMatchTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Survival, DeviceSurvival, ::testing::ValuesIn(survivalPriors()),
                          [](const ::testing::TestParamInfo<SurvivalPrior>& info) { return survivalName(info.param); });
 
-// Many chunks per column (N = 3000, 128 entries a chunk), unique times and one stratum: the
-// combination of the chunks' partial sums carries each stratum's prefix sums across them.
+// Many chunks per column (N = 3000 in 3 strata, chunks of 16 entries): merging the chunks'
+// partial sums carries each stratum's prefix sums across them; with Breslow's integer times
+// (about 40 rows a day) chunks split a slot's entries, and a step's slot sums are settled
+// across chunks (device_survival_chunks.h).
 TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
   SurvivalScope scope;
   for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {

@@ -1,0 +1,201 @@
+// The survival device model's per-entry and per-chunk work (device_survival_likelihood.h):
+// a column's entries staged one thread per entry, then walked in order one thread per chunk
+// for a coordinate's scan (CoordinateScan, the CPU's) and for a step's slot sums.
+//
+// Chunks: with Breslow ties a chunk is kChunkItems entries wherever it ends, splitting a
+// slot's entries if need be (mergeScanPartials joins the pieces; the step's sums below own
+// each slot once). Efron's tie terms and Fine-Gray's group sums need a slot's entries
+// together, so there a chunk ends only where the exit slot changes. A step's slot sums
+// (SlotDelta) are added in two passes: each chunk adds the slots that lie inside it and
+// keeps its first and last slot's sums aside; then the chunk where a slot's entries begin
+// adds them and those of the chunks after it that continue the slot, so every slot is
+// written by one thread, in entry order, the same on every run.
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+#include "device/device_columns.h"
+#include "models/survival_functors.h"
+#include "models/survival_scan.h"
+#include "models/survival_slot_state.h"
+
+namespace argus {
+
+struct SurvivalDeviceScalars {
+  double step = 0.0;
+  double unitFactor = 1.0;
+  std::int64_t moved = 0;
+  GradHess gh;
+  double reduced = 0.0;
+  ScanPartial merged;  // the coordinate's chunks, merged
+};
+
+namespace survival_device {
+
+// Chunk i of a column covers its entries [begin[i], begin[i + 1]); `entries` in all.
+struct ChunkView {
+  const std::int64_t* begin = nullptr;
+  std::int64_t count = 0;
+  std::int64_t entries = 0;
+};
+
+// An entry's row state, gathered one thread per entry before a chunk's thread walks its
+// entries in order: a GPU thread that loaded the row index, then the row, then the slot sums
+// at every step waited on memory three times per entry; gathered, its loads are contiguous.
+// v: u x for a scan, the change of u for a step.
+struct StagedEntry {
+  double v = 0.0, x = 0.0, inverseG = 0.0;
+  std::int32_t slot = 0, event = 0;
+};
+
+struct Rows {
+  double* eta;
+  double* u;
+  double* published;
+  const double* w;
+  const double* inverseG;
+  const unsigned char* event;
+  const std::int32_t* exitSlot;
+};
+// The accessors scatterStratumRows reads.
+struct RowAccess {
+  Rows rows;
+  ARGUS_HOST_DEVICE double u(std::int64_t r) const { return rows.u[r]; }
+  ARGUS_HOST_DEVICE std::int32_t exitSlot(std::int64_t r) const { return rows.exitSlot[r]; }
+  ARGUS_HOST_DEVICE std::int32_t entrySlot(std::int64_t) const { return 0; }  // never read
+  ARGUS_HOST_DEVICE bool event(std::int64_t r) const { return rows.event[r] != 0; }
+  ARGUS_HOST_DEVICE double inverseG(std::int64_t r) const { return rows.inverseG[r]; }
+};
+
+struct StageScanEntries {
+  ColumnEntries col;
+  Rows rows;
+  StagedEntry* staged;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
+    const std::int64_t r = col.row(k);
+    const double x = col.value(k);
+    staged[k] = StagedEntry{rows.u[r] * x, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
+  }
+};
+
+template <bool Efron, bool FineGray>
+struct ScanChunks {
+  ChunkView chunks;
+  const StagedEntry* staged;
+  SlotSums sums;
+  CompetingItem* competing;
+  ScanPartial* out;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t b = chunks.begin[i], e = chunks.begin[i + 1];
+    CoordinateScan<Efron, FineGray> scan(sums, competing + b);
+    for (std::int64_t k = b; k < e; ++k) {
+      const StagedEntry& s = staged[k];
+      scan.visit(s.slot, s.v, s.x, Efron && s.event != 0, FineGray ? s.inverseG : 0.0);
+    }
+    out[i] = scan.partial();
+  }
+};
+
+
+// A step, per entry: its row's eta and u moved, the change of u staged for its slot.
+struct MoveEntries {
+  ColumnEntries col;
+  Rows rows;
+  StagedEntry* staged;
+  const SurvivalDeviceScalars* sc;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
+    const double delta = sc->step;
+    if (delta == 0.0) return;
+    const std::int64_t r = col.row(k);
+    const double x = col.value(k);
+    const double du = moveRiskEntry(rows.eta[r], rows.u[r], x, delta, sc->unitFactor);
+    staged[k] = StagedEntry{du, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
+  }
+};
+
+// One slot's share of a step: the change of D, of F (Efron: events) and of the competing
+// u / G (Fine-Gray). slot -1: none.
+struct SlotDelta {
+  std::int32_t slot = -1;
+  double risk = 0.0, tied = 0.0, competing = 0.0;
+};
+
+template <bool Efron, bool FineGray>
+ARGUS_HOST_DEVICE inline void addStaged(SlotDelta& d, const StagedEntry& s) {
+  d.risk += s.v;
+  if (Efron && s.event) d.tied += s.v;
+  if (FineGray) d.competing += s.v * s.inverseG;
+}
+
+template <bool Efron, bool FineGray>
+ARGUS_HOST_DEVICE inline void addToSlot(const SurvivalSlotState& st, const SlotDelta& d) {
+  st.exitRisk[d.slot] += d.risk;
+  if (Efron) st.tiedRisk[d.slot] += d.tied;
+  if (FineGray) st.competingRisk[d.slot] += d.competing;
+}
+
+// Pass 1, per chunk in entry order: the slots inside it into the slot sums; its first slot's
+// share to head[i], its last slot's (where it has two or more slots) to tail[i].
+template <bool Efron, bool FineGray>
+struct StepChunkSlots {
+  ChunkView chunks;
+  const StagedEntry* staged;
+  SurvivalSlotState st;
+  SlotDelta* head;
+  SlotDelta* tail;
+  const SurvivalDeviceScalars* sc;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    if (sc->step == 0.0) return;
+    const std::int64_t b = chunks.begin[i], e = chunks.begin[i + 1];
+    SlotDelta first, run;
+    first.slot = run.slot = staged[b].slot;
+    bool inFirst = true;
+    for (std::int64_t k = b; k < e; ++k) {
+      const StagedEntry& s = staged[k];
+      if (s.slot != run.slot) {
+        if (inFirst) first = run; else addToSlot<Efron, FineGray>(st, run);
+        inFirst = false;
+        run = SlotDelta{};
+        run.slot = s.slot;
+      }
+      addStaged<Efron, FineGray>(run, s);
+    }
+    if (inFirst) {
+      head[i] = run;
+      tail[i] = SlotDelta{};
+    } else {
+      head[i] = first;
+      tail[i] = run;
+    }
+  }
+};
+
+// Pass 2, per chunk: the slots whose entries begin here (its last slot, and its first where
+// the chunk before ended on another slot), with the shares of the chunks that continue them.
+template <bool Efron, bool FineGray>
+struct StepBoundarySlots {
+  std::int64_t count;
+  SurvivalSlotState st;
+  const SlotDelta* head;
+  const SlotDelta* tail;
+  const SurvivalDeviceScalars* sc;
+  ARGUS_HOST_DEVICE void settle(SlotDelta d, std::int64_t next) const {
+    for (std::int64_t j = next; j < count && head[j].slot == d.slot; ++j) {
+      d.risk += head[j].risk;
+      d.tied += head[j].tied;
+      d.competing += head[j].competing;
+      if (tail[j].slot >= 0) break;  // chunk j goes on to other slots
+    }
+    addToSlot<Efron, FineGray>(st, d);
+  }
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    if (sc->step == 0.0) return;
+    const std::int32_t before = i == 0 ? -1 : (tail[i - 1].slot >= 0 ? tail[i - 1].slot : head[i - 1].slot);
+    if (head[i].slot != before) settle(head[i], i + 1);
+    if (tail[i].slot >= 0) settle(tail[i], i + 1);
+  }
+};
+
+}  // namespace survival_device
+}  // namespace argus
