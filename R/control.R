@@ -31,7 +31,7 @@
 #'   how many cycles its coefficient needs.
 #' @param device Where to fit: `"cpu"`; `"cuda"` / `"cuda:N"` in a CUDA build; `"emulated"` in a
 #'   build made with `ARGUS_CUDA=emulate` (the device algorithm on the CPU, for testing);
-#'   `"auto"`, a GPU for large problems where one can take the model, else the CPU (see
+#'   `"auto"`, a GPU for large designs of the models it was measured faster on, else the CPU (see
 #'   [listDevices()]). A device that is not there is an error, never a silent fallback.
 #' @param cvType How cross-validation searches the variance: `"grid"` scores `gridSteps`
 #'   variances log-spaced from `lowerLimit` to `upperLimit`; `"auto"` starts at

@@ -16,19 +16,29 @@ namespace argus {
 
 struct ComputeDevice {
   // Emulated: the device models on Thrust's host systems (device/emulated_device.h).
-  // Auto: resolved by makeCycleRunner() (kAutoMinimumEntries).
+  // Auto: resolved by makeCycleRunner() (autoPrefersCuda).
   enum class Kind { Cpu, Cuda, Emulated, Auto } kind = Kind::Cpu;
   int index = 0;
 };
 
-// device = "auto" takes a GPU when the build has CUDA, one is visible, the model has a CUDA
-// runner and the design has at least this many stored entries (below it, launch latency
-// outweighs the GPU's bandwidth); otherwise the CPU. Never the emulated device.
-constexpr std::int64_t kAutoMinimumEntries = 1000000;
-// "auto" takes the CUDA runner only once the device suite has passed on a GPU: it has been
-// compiled (nvcc, CI) and its algorithm tested on the emulated device, but no GPU has run it
-// yet (src/engine/DESIGN.md, "The device backend"). device = "cuda" asks for it explicitly.
-constexpr bool kCudaRunnerValidated = false;
+// device = "auto" takes a visible GPU (CUDA build) where one was measured faster than the CPU
+// (bench/RESULTS.md, "The device backend on a GPU": an H100 against one core of its host),
+// by model and the number of stored design entries:
+//   SCCS and conditional Poisson from 1e6 entries (1e6 cases x 200 drugs: 5.2x);
+//   Cox and Fine-Gray with mostly distinct event times (at least kAutoDistinctEventShare of
+//     the rows, as with continuous times) from 5e6 (N = 1e5, P = 1000: 3.9x and 3.3x;
+//     N = 1e6: 9.7x and 13.8x per cycle);
+//   Cox with tied (whole-day) times from 5e7 (N = 1e6: 1.5x per cycle; equal at 1e5);
+//   lr, pr and ls from 5e7 (N = 1e6, P = 1000: 5x; equal at N = 1e5);
+// otherwise the CPU (Fine-Gray with tied times ran 2-3x slower there; clr was not measured;
+// (start, stop] data have no device runner). Never the emulated device.
+constexpr std::int64_t kAutoConditionalEntries = 1000000;
+constexpr std::int64_t kAutoSurvivalEntries = 5000000;
+constexpr std::int64_t kAutoLargeEntries = 50000000;
+constexpr double kAutoDistinctEventShare = 0.1;
+// The device suite has passed on a GPU (an H100, 131 of 131 run there; the other 3 are the
+// emulated device's own), so "auto" may take the CUDA runner.
+constexpr bool kCudaRunnerValidated = true;
 
 ComputeDevice parseComputeDevice(const std::string& name);  // "cpu", "cuda", "cuda:1", "emulated", "auto"
 std::string computeDeviceName(const ComputeDevice& device);
@@ -54,6 +64,8 @@ std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, co
 // per-stratum sums (40 bytes) and 64 MiB for CUB's scratch and the small vectors. The CUDA
 // runner compares it with the device's free memory before allocating anything.
 double deviceBytesNeeded(const Dataset& data);
+// The measured part of the "auto" rule (above), whatever GPU is present.
+bool autoPrefersCuda(const Dataset& data);
 // The device a request resolves to ("auto" made concrete; others unchanged).
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data);
 
