@@ -9,9 +9,17 @@
 //             cox, fgr: `size` rows x `columns` indicators at 5% (paper 003 §3.2: exponential
 //                   times against uniform censoring, fgr with 30% competing events), integer
 //                   days; cox-continuous, fgr-continuous: unrounded times (E ~ 0.6 N)
+//             cv-cox, cv-cox-continuous: the cox designs' 10-fold x `reps`-repetition
+//                   cross-validation fold fits of one candidate variance (1), timed as a whole
+//
+//   Environment: ARGUS_BENCH_CPU_REPS=k fits the CPU k times (0: not at all, for sizes where one
+//   CPU fit takes many minutes); ARGUS_BENCH_MAX_CYCLES=c stops each fit after c cycles (ms per
+//   cycle on designs too large to fit to the end); ARGUS_BENCH_THREADS=t CPU threads (default 1);
+//   ARGUS_BENCH_DEVICE_THREADS=t host threads driving the device (cross-validation folds; default 1).
 //
 // bench/gpu/run.sh builds it and runs the designs of the issue.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +31,8 @@
 #include "data/row_plan.h"
 #include "survival_design.h"
 #include "device/compute_device.h"
+#include "selection/cross_validation.h"
+#include "selection/folds.h"
 #include "solver/ccd_solver.h"
 
 using namespace argus;
@@ -121,14 +131,52 @@ void simulateLr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
   pr->data.model = ModelType::Logistic;
 }
 
-FitResult fitOn(const Dataset& data, const std::string& device) {
+int envInt(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+FitRequest requestFor(const Dataset& data, const std::string& device) {
   FitRequest req;
   req.data = &data;
   const std::size_t p = data.design.nColumns();
   req.prior.assign(p, CoordinatePrior{PriorKind::Laplace, 1.0});
   if (data.design.columns[0].kind == ColumnKind::Intercept) req.prior[0] = CoordinatePrior{};
   req.device = parseComputeDevice(device);
-  return fitCcd(req);
+  req.control.threads = device == "cpu" ? envInt("ARGUS_BENCH_THREADS", 1) : envInt("ARGUS_BENCH_DEVICE_THREADS", 1);
+  const int maxCycles = envInt("ARGUS_BENCH_MAX_CYCLES", 0);
+  if (maxCycles > 0) req.control.maxIterations = maxCycles;
+  return req;
+}
+
+FitResult fitOn(const Dataset& data, const std::string& device) { return fitCcd(requestFor(data, device)); }
+
+// The fold fits of one candidate variance (10 folds x `repetitions`), all started from the
+// all-data fit as the cross-validation starts them; seconds for the whole batch.
+double timeFoldFits(const Dataset& data, const std::string& device, int repetitions, long long* cycles,
+                    int* converged) {
+  CrossValidationRequest req;
+  req.fit = requestFor(data, device);
+  FoldSettings folds;
+  folds.folds = 10;
+  folds.repetitions = repetitions;
+  folds.seed = 7;
+  req.folds = makeFoldPlan(data, folds);
+  req.settings.threads = req.fit.control.threads;
+  req.fit.control.threads = 1;
+  const FitResult all = fitCcd(req.fit);
+  std::vector<std::size_t> tasks(static_cast<std::size_t>(10 * repetitions));
+  for (std::size_t k = 0; k < tasks.size(); ++k) tasks[k] = k;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<FoldTaskResult> out = runFoldTasks(req, 1.0, all.beta, tasks);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  *cycles = 0;
+  *converged = 0;
+  for (const FoldTaskResult& r : out) {
+    *cycles += r.cycles;
+    *converged += r.converged ? 1 : 0;
+  }
+  return seconds;
 }
 
 double median(std::vector<double> v) {
@@ -151,12 +199,18 @@ int main(int argc, char** argv) {
   const int reps = argc > 5 ? std::atoi(argv[5]) : 3;
   Problem pr;
   bench::SurvivalProblem survival;
+  const bool isCv = design.rfind("cv-", 0) == 0;
+  const std::string base = isCv ? design.substr(3) : design;
   const bool isSurvival =
-      design == "cox" || design == "fgr" || design == "cox-continuous" || design == "fgr-continuous";
+      base == "cox" || base == "fgr" || base == "cox-continuous" || base == "fgr-continuous";
+  if (isCv && base != "cox" && base != "cox-continuous") {
+    std::fprintf(stderr, "cross-validation designs: cv-cox, cv-cox-continuous\n");
+    return 2;
+  }
   if (isSurvival) {
     const ModelType model = design.rfind("fgr", 0) == 0 ? ModelType::FineGray : ModelType::Cox;
     bench::simulateSurvival(&survival, size, columns, 0.05, model, TieMethod::Breslow,
-                            design.find("continuous") == std::string::npos, 42);
+                            base.find("continuous") == std::string::npos, 42);
   } else if (design == "sccs") {
     simulateSccs(&pr, size, columns, 42);
   } else if (design == "lr") {
@@ -175,20 +229,48 @@ int main(int argc, char** argv) {
   std::printf("%s: %lld rows, %zu columns, %lld entries\n", design.c_str(),
               static_cast<long long>(data.nRows()), data.design.nColumns(),
               static_cast<long long>(entries));
-  FitResult on[2];
-  double ms[2];
   const std::string devices[2] = {"cpu", device};
+  const int cpuReps = envInt("ARGUS_BENCH_CPU_REPS", reps);
+  if (isCv) {
+    for (int d = 0; d < 2; ++d) {
+      if (d == 0 && cpuReps == 0) continue;
+      long long cycles = 0;
+      int converged = 0;
+      const double s = timeFoldFits(data, devices[d], reps, &cycles, &converged);
+      std::printf("  %-9s 10 folds x %d: %.1f s for %d fold fits (%d converged), %lld cycles, %.2f ms per cycle\n",
+                  devices[d].c_str(), reps, s, 10 * reps, converged, cycles,
+                  1000.0 * s / std::max<long long>(1, cycles));
+    }
+    return 0;
+  }
+  FitResult on[2];
+  double ms[2] = {0.0, 0.0};
   for (int d = 0; d < 2; ++d) {
     std::vector<double> t;
-    for (int k = 0; k < reps; ++k) {
+    const int n = d == 0 ? cpuReps : reps;
+    if (n == 0) {
+      std::printf("  %-9s not fitted (ARGUS_BENCH_CPU_REPS=0)\n", devices[d].c_str());
+      continue;
+    }
+    for (int k = 0; k < n; ++k) {
       on[d] = fitOn(data, devices[d]);
       t.push_back(1000.0 * on[d].seconds);
     }
     ms[d] = median(t);
     std::printf("  %-9s %s, %3d cycles, %9.1f ms per fit, %8.2f ms per cycle (median of %d)\n",
                 devices[d].c_str(), fitStatusName(on[d].status).c_str(), on[d].iterations, ms[d],
-                ms[d] / std::max(1, on[d].iterations), reps);
+                ms[d] / std::max(1, on[d].iterations), n);
+    if (on[d].iterations > 1 && std::getenv("ARGUS_BENCH_MAX_CYCLES")) {
+      // A fit of one cycle holds the setup (copies to the device, the index, the first
+      // rebuild) and the final checks; what the later cycles add is the cost of a cycle.
+      FitRequest one = requestFor(data, devices[d]);
+      one.control.maxIterations = 1;
+      const double first = 1000.0 * fitCcd(one).seconds;
+      std::printf("  %-9s one-cycle fit %.1f ms; each further cycle %.2f ms\n", devices[d].c_str(), first,
+                  (ms[d] - first) / (on[d].iterations - 1));
+    }
   }
+  if (cpuReps == 0) return 0;
   double diff = 0.0;
   for (std::size_t j = 0; j < on[0].beta.size(); ++j)
     diff = std::max(diff, std::fabs(on[0].beta[j] - on[1].beta[j]));
