@@ -130,7 +130,9 @@ struct ThrustPrimitives {
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
   void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
     if (n <= 0) return;
-    auto to = thrust::device_pointer_cast(out);
+    // Raw pointers (the policy names the system): a device_ptr's element reference binds its
+    // system through a null pointer, which UBSan reports.
+    T* to = out;
     if constexpr (Descending)
       scan<Exclusive, T>(thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n), n, op,
                          thrust::make_reverse_iterator(to + n));
