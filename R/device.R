@@ -5,13 +5,13 @@
 #' one row each: the CPU, every visible GPU (name, memory, compute capability) and, in a build
 #' made with `ARGUS_CUDA=emulate`, the emulated device (the device algorithm run on the CPU
 #' through Thrust's OpenMP backend, for testing it without a GPU). `device = "auto"` is always
-#' accepted: it takes a visible GPU where one was measured faster than the CPU (an H100
-#' against one core of its host), by the number of stored design entries: SCCS and
-#' conditional Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at
-#' least one per ten rows, as with continuous times) from five million; Cox with tied times,
-#' and lr, pr, ls, from fifty million. Otherwise (Fine-Gray with tied times, clr,
-#' `(start, stop]` data, smaller designs) it fits on the CPU. `device = "cuda"` asks for the
-#' GPU explicitly for any model with a device runner.
+#' accepted: it takes a visible GPU where one was measured at least three times faster than
+#' one CPU core (an H100), by the number of stored design entries: SCCS and conditional
+#' Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at least half
+#' the events at a time of their own, as with continuous times) from five million; lr, pr and
+#' ls from fifty million. Otherwise (survival with tied times, clr, `(start, stop]` data,
+#' smaller designs), or where the GPU has too little free memory for the fit, it fits on the
+#' CPU. `device = "cuda"` asks for the GPU explicitly for any model with a device runner.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
 #' enables CUDA when `nvcc` is found and a GPU runs the configure probe), `off`, or `emulate`.

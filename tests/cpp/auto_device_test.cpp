@@ -47,10 +47,11 @@ TEST(AutoDevice, FollowsTheMeasuredRule) {
   EXPECT_TRUE(autoPrefersCuda(continuous.data));
   AutoCase days(n, 5, true);  // ~500 event times: the CPU was as fast at this size
   EXPECT_FALSE(autoPrefersCuda(days.data));
-  AutoCase manyDays(n, 50, true);  // 5e7 entries: Cox only
-  EXPECT_TRUE(autoPrefersCuda(manyDays.data));
-  manyDays.data.model = ModelType::FineGray;
+  AutoCase manyDays(n, 50, true);  // 5e7 entries, tied times: the CPU
   EXPECT_FALSE(autoPrefersCuda(manyDays.data));
+  AutoCase fewEvents(n, 5, false);  // distinct times, 1 row in 20 an event: still distinct
+  for (std::int64_t r = 0; r < n; ++r) fewEvents.y[r] = r % 20 == 0 ? 1.0 : 0.0;
+  EXPECT_TRUE(autoPrefersCuda(fewEvents.data));
   AutoCase small(n, 4, false);  // 4e6 entries
   EXPECT_FALSE(autoPrefersCuda(small.data));
   AutoCase counting(n, 5, false);

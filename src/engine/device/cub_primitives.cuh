@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -190,7 +191,7 @@ class CubPrimitives {
   // runs as is (which also sizes every scratch buffer), the second time it is recorded and
   // launched, then replayed. A scratch buffer that moves (generation_) retires every graph.
   template <typename F>
-  void replay(std::uint64_t key, F&& enqueue) const {
+  void replay(const std::vector<std::uint64_t>& key, F&& enqueue) const {
     auto it = graphs_.find(key);
     if (it != graphs_.end() && it->second.generation != generation_) {
       if (it->second.exec) cudaGraphExecDestroy(it->second.exec);
@@ -199,7 +200,11 @@ class CubPrimitives {
     }
     if (it == graphs_.end()) {
       if (graphs_.size() >= kMaxGraphs) dropGraphs();
-      graphs_[key] = Graph{nullptr, generation_};
+      graphs_[key] = Graph{nullptr, generation_, false};
+      enqueue();
+      return;
+    }
+    if (it->second.unrecordable) {
       enqueue();
       return;
     }
@@ -217,7 +222,13 @@ class CubPrimitives {
       cudaGraphExec_t exec = nullptr;
       const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
       cudaGraphDestroy(graph);
-      cudaCheck(made, "cudaGraphInstantiate");
+      if (made != cudaSuccess) {
+        // Not recordable (a driver limit, say): this sweep runs as is from now on.
+        cudaGetLastError();
+        it->second.unrecordable = true;
+        enqueue();
+        return;
+      }
       it->second.exec = exec;
     }
     cudaCheck(cudaGraphLaunch(it->second.exec, stream_), "cudaGraphLaunch");
@@ -269,10 +280,11 @@ class CubPrimitives {
   struct Graph {
     cudaGraphExec_t exec;  // null: seen once, not recorded yet
     std::uint64_t generation;
+    bool unrecordable;
   };
   static constexpr std::size_t kMaxGraphs = 8;
   cudaStream_t stream_ = cudaStreamPerThread;
-  mutable std::map<std::uint64_t, Graph> graphs_;
+  mutable std::map<std::vector<std::uint64_t>, Graph> graphs_;
   mutable std::uint64_t generation_ = 0;
   mutable void* scratch_ = nullptr;
   mutable std::size_t scratchBytes_ = 0;

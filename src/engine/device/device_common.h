@@ -107,25 +107,22 @@ struct MovementPlus {
 };
 
 // What a sweep's launches depend on besides buffers that stay put: its coordinates in order,
-// which of them are fixed, the follower and the coefficient arrays (FNV-1a). Equal keys,
-// equal launches: the key under which Prims::replay() keeps a recorded sweep.
-inline std::uint64_t sweepKey(const CyclePlan& plan, const std::vector<unsigned char>& fixed,
-                              const DeviceCoefficients& coef) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](std::uint64_t v) {
-    for (int b = 0; b < 8; ++b) {
-      h ^= (v >> (8 * b)) & 0xffu;
-      h *= 1099511628211ull;
-    }
-  };
-  mix(plan.coordinates.size());
-  for (const std::int32_t j : plan.coordinates) mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(j)) << 1) | fixed[j]);
-  mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(plan.follower)));
-  if (plan.follower >= 0) mix(fixed[plan.follower]);
+// which of them are fixed, the follower and the coefficient arrays. Equal keys, equal
+// launches: the key under which Prims::replay() keeps a recorded sweep (compared whole, so
+// no two sweeps can share a recording).
+using SweepKey = std::vector<std::uint64_t>;
+inline SweepKey sweepKey(const CyclePlan& plan, const std::vector<unsigned char>& fixed,
+                         const DeviceCoefficients& coef) {
+  SweepKey key;
+  key.reserve(plan.coordinates.size() + 5);
+  for (const std::int32_t j : plan.coordinates)
+    key.push_back((static_cast<std::uint64_t>(static_cast<std::uint32_t>(j)) << 1) | (fixed[j] != 0));
+  key.push_back(static_cast<std::uint64_t>(static_cast<std::int64_t>(plan.follower)));
+  key.push_back(plan.follower >= 0 && fixed[plan.follower] != 0);
   for (const void* p : {static_cast<const void*>(raw(coef.beta)), static_cast<const void*>(raw(coef.bound)),
                         static_cast<const void*>(raw(coef.prior))})
-    mix(reinterpret_cast<std::uintptr_t>(p));
-  return h;
+    key.push_back(reinterpret_cast<std::uintptr_t>(p));
+  return key;
 }
 
 // The readouts of an eta held on the device, in the CPU's order of summation.

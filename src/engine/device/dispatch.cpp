@@ -94,21 +94,23 @@ double deviceBytesNeeded(const Dataset& data) {
 
 namespace {
 
-// Distinct event times summed over strata (rows are sorted by stratum, then time descending).
-std::int64_t distinctEventTimes(const Dataset& data) {
+// Whether at least half the events have an event time of their own within their stratum (rows
+// are sorted by stratum, then time descending), as with continuous times.
+bool mostlyDistinctEventTimes(const Dataset& data) {
   const OutcomeView& o = data.outcomes;
-  std::int64_t count = 0;
+  std::int64_t events = 0, distinct = 0;
   for (std::int32_t s = 0; s < o.nStrata; ++s) {
     bool any = false;
     double last = 0.0;
     for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r) {
       if (o.y[r] != 1.0) continue;
-      if (!any || o.time[r] != last) ++count;
+      ++events;
+      if (!any || o.time[r] != last) ++distinct;
       any = true;
       last = o.time[r];
     }
   }
-  return count;
+  return events > 0 && static_cast<double>(distinct) >= kAutoDistinctEventShare * static_cast<double>(events);
 }
 
 }  // namespace
@@ -126,12 +128,8 @@ bool autoPrefersCuda(const Dataset& data) {
     case ModelType::Poisson:
       return entries >= kAutoLargeEntries;
     case ModelType::Cox:
-    case ModelType::FineGray: {
-      if (entries < kAutoSurvivalEntries) return false;
-      const bool distinct = static_cast<double>(distinctEventTimes(data)) >=
-                            kAutoDistinctEventShare * static_cast<double>(data.nRows());
-      return distinct || (data.model == ModelType::Cox && entries >= kAutoLargeEntries);
-    }
+    case ModelType::FineGray:
+      return entries >= kAutoSurvivalEntries && mostlyDistinctEventTimes(data);
     default:
       return false;
   }
@@ -158,7 +156,13 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, con
   if (device.index >= cudaDeviceCount())
     throw UnsupportedError("device '" + computeDeviceName(device) + "' is not visible (" +
                            std::to_string(cudaDeviceCount()) + " CUDA device(s) found)");
-  return makeCudaCycleRunner(device, data, weights);
+  if (requested.kind != ComputeDevice::Kind::Auto) return makeCudaCycleRunner(device, data, weights);
+  // "auto" chose the GPU; where it cannot take the fit (too little free memory, say), the CPU.
+  try {
+    return makeCudaCycleRunner(device, data, weights);
+  } catch (const UnsupportedError&) {
+    return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+  }
 }
 
 }  // namespace argus

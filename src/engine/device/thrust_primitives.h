@@ -122,8 +122,8 @@ struct ThrustPrimitives {
     forEach(segments, thrust_detail::SegmentFold<It, T, Op>{first, offsets, init, op, out});
   }
 
-  template <typename F>
-  void replay(std::uint64_t, F&& enqueue) const {
+  template <typename Key, typename F>
+  void replay(const Key&, F&& enqueue) const {
     enqueue();
   }
 
