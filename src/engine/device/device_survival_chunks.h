@@ -19,6 +19,7 @@
 #include "models/survival_functors.h"
 #include "models/survival_scan.h"
 #include "models/survival_slot_state.h"
+#include "models/survival_slots.h"
 
 namespace argus {
 
@@ -68,6 +69,10 @@ struct RowAccess {
   ARGUS_HOST_DEVICE double inverseG(std::int64_t r) const { return rows.inverseG[r]; }
 };
 
+ARGUS_HOST_DEVICE inline StagedEntry stagedRow(const Rows& rows, std::int64_t r, double v, double x) {
+  return StagedEntry{v, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
+}
+
 struct StageScanEntries {
   ColumnEntries col;
   Rows rows;
@@ -75,7 +80,7 @@ struct StageScanEntries {
   ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
     const std::int64_t r = col.row(k);
     const double x = col.value(k);
-    staged[k] = StagedEntry{rows.u[r] * x, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
+    staged[k] = stagedRow(rows, r, rows.u[r] * x, x);
   }
 };
 
@@ -110,7 +115,7 @@ struct MoveEntries {
     const std::int64_t r = col.row(k);
     const double x = col.value(k);
     const double du = moveRiskEntry(rows.eta[r], rows.u[r], x, delta, sc->unitFactor);
-    staged[k] = StagedEntry{du, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
+    staged[k] = stagedRow(rows, r, du, x);
   }
 };
 
@@ -123,9 +128,7 @@ struct SlotDelta {
 
 template <bool Efron, bool FineGray>
 ARGUS_HOST_DEVICE inline void addStaged(SlotDelta& d, const StagedEntry& s) {
-  d.risk += s.v;
-  if (Efron && s.event) d.tied += s.v;
-  if (FineGray) d.competing += s.v * s.inverseG;
+  addExitShare(d.risk, d.tied, d.competing, s.v, s.event != 0, s.inverseG, Efron, FineGray);
 }
 
 template <bool Efron, bool FineGray>

@@ -178,7 +178,6 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     device::upload(events_, constants.events);
     device::upload(eventCount_, constants.eventCount);
     device::upload(slotG_, constants.slotG);
-    device::upload(slotStart_, index_.slotStart);
     stratumStart_.assign(data.outcomes.stratumStart, data.outcomes.stratumStart + strata_ + 1);
     device::upload(slotStratum_, slotStratum);
     device::upload(rowStratum_, rowStratum);
@@ -198,7 +197,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
 
   double deviceBytes() const override {
     return columns_.bytes() + coef_.bytes() + this->baseBytes() +
-           device::bytesOf(inverseG_, event_, exitSlot_, events_, eventCount_, slotG_, slotStart_,
+           device::bytesOf(inverseG_, event_, exitSlot_, events_, eventCount_, slotG_,
                            stratumStart_, slotStratum_, rowStratum_, tiedSlots_, runStart_, runSlot_, baseSlot_, exitRisk_, competingRisk_, tiedRisk_,
                            den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
                            direction_, shift_, competing_, chunkBegin_, parts_, staged_, chunkHead_, chunkTail_,
@@ -391,7 +390,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   ColumnLinearTerms linear_;  // sum over events of w x_j, on the host once per column
   thrust::device_vector<double> inverseG_;
   thrust::device_vector<unsigned char> event_, baseSlot_;
-  thrust::device_vector<std::int32_t> exitSlot_, slotStart_, slotStratum_, rowStratum_, tiedSlots_, runSlot_;
+  thrust::device_vector<std::int32_t> exitSlot_, slotStratum_, rowStratum_, tiedSlots_, runSlot_;
   thrust::device_vector<std::int64_t> stratumStart_, chunkBegin_, runStart_;
   thrust::device_vector<double> events_, eventCount_, slotG_;
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,

@@ -15,8 +15,8 @@
 //   C. per part: the carries added.
 // Without a team the parts run in ascending order and B stores c1, c2 and cumG with their
 // carries added (the same sums C forms), so only Fine-Gray's tails wait for C.
-// A data set with fewer than 2 partSlots slots is one part, the same arithmetic as the
-// device's one thread per stratum. The design, and what was measured: survival_refresh.md.
+// A data set with fewer than 2 partSlots slots is one part. The design, and what was
+// measured: survival_refresh.md.
 #pragma once
 
 #include <cstdint>

@@ -9,10 +9,10 @@
 //   3. cumulativePass: Fine-Gray's tails (descending, from the raw terms), then c1, c2 and
 //      cumG as prefix sums (ascending, in place);
 //   4. addCarries: what the segments below (prefix sums) and above (suffix sums) owe it.
-// A stratum in one piece is the four passes with carries 0 (refreshStratumSlots, one device
-// thread per stratum); the CPU cuts the slots into parts fixed by the data and runs the parts'
-// passes on its threads, computing the carries in between (survival_refresh.h). Either way
-// the arithmetic is these functions: the scans differ only in where a running sum restarts.
+// The CPU cuts the slots into parts fixed by the data and runs the parts' passes on its
+// threads, computing the carries in between (survival_refresh.h); a stratum in one part is
+// the four passes with carries 0. (A device runs the same sums as scans by stratum over all
+// slots at once, device/device_slot_scans.h, with the event terms' functors shared.)
 //
 // Why passes rather than one loop per slot: a suffix sum (den) feeds a prefix sum (c1, c2),
 // so no single pass can do both, and the divisions in between are independent per slot. In

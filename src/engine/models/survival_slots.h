@@ -1,13 +1,10 @@
-// The two steps that rebuild the survival likelihoods' per-slot state (survival_slot_state.h),
-// one stratum at a time, written once for the CPU likelihood and a device thread per stratum:
+// The rows' share of the survival likelihoods' per-slot state (survival_slot_state.h), written
+// once for the CPU likelihood (a stratum at a time) and a device (an exit run per thread):
 //   scatterStratumRows: the rows' u into their exit slots (D; with counting-process data minus
-//     u at the entry slot), the tied events' share (Efron's F) and the competing rows' u / G;
-//   refreshStratumSlots: den (suffix sums of D, plus Fine-Gray's competing rows weighted by
-//     G(t_e)), the event-slot terms, their cumulative sums c1, c2 (and cumG), and Fine-Gray's
-//     tails, O(slots + events) per stratum, as the passes of survival_slot_passes.h (which
-//     the CPU also runs on parts of the slots, survival_refresh.h).
+//     u at the entry slot), the tied events' share (Efron's F) and the competing rows' u / G.
 // Within a stratum the rows of one slot are visited in row order, so the sums are the same
-// whichever of the two runs them.
+// whichever runs them. The slots' sums from D are survival_refresh.h's (CPU) and
+// device/device_slot_scans.h's.
 #pragma once
 
 #include <cmath>
@@ -19,7 +16,6 @@
 #include "data/censoring_survival.h"
 #include "data/risk_set_index.h"
 #include "models/survival_functors.h"
-#include "models/survival_slot_passes.h"
 #include "models/survival_slot_state.h"
 
 namespace argus {
@@ -27,6 +23,15 @@ namespace argus {
 // Rows [first, end) of one stratum into the slot sums (which the caller has zeroed). `rows`
 // gives each row's u(r), exitSlot(r), entrySlot(r) (read only with counting-process data),
 // event(r) (y = 1) and inverseG(r) (1 / G(time_r-) for competing rows, else 0).
+// addExitShare: what a row's u (or its change) adds at its exit slot, to D, to F (Efron: an
+// event) and to the competing u / G (Fine-Gray); the device's step adds its changes with it.
+ARGUS_HOST_DEVICE inline void addExitShare(double& risk, double& tied, double& competing, double u, bool event,
+                                           double inverseG, bool efron, bool fineGray) {
+  risk += u;
+  if (efron && event) tied += u;
+  if (fineGray) competing += u * inverseG;
+}
+
 template <typename Rows>
 ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, std::int64_t first,
                                                  std::int64_t end, const Rows& rows, bool counting,
@@ -34,20 +39,10 @@ ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, st
   for (std::int64_t r = first; r < end; ++r) {
     const std::int32_t k = rows.exitSlot(r);
     const double u = rows.u(r);
-    st.exitRisk[k] += u;
+    addExitShare(st.exitRisk[k], st.tiedRisk[k], st.competingRisk[k], u, rows.event(r), rows.inverseG(r), efron,
+                 fineGray);
     if (counting) st.exitRisk[rows.entrySlot(r)] -= u;
-    if (efron && rows.event(r)) st.tiedRisk[k] += u;
-    if (fineGray) st.competingRisk[k] += u * rows.inverseG(r);
   }
-}
-
-// Slots [lo, hi) of one stratum (lo its base slot), in one piece: the passes of
-// survival_slot_passes.h with nothing carried in.
-ARGUS_HOST_DEVICE inline void refreshStratumSlots(const SurvivalSlotState& st, std::int64_t lo,
-                                                  std::int64_t hi, bool efron, bool fineGray) {
-  localAtRisk(st, lo, hi);
-  if (fineGray) localCompetingBelow(st, lo, hi);
-  termsAndSums(st, lo, hi, 0.0, 0.0, efron, fineGray, nullptr);
 }
 
 // What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per
