@@ -19,7 +19,6 @@
 #include "models/survival_functors.h"
 #include "models/survival_scan.h"
 #include "models/survival_slot_state.h"
-#include "models/survival_slots.h"
 
 namespace argus {
 
@@ -128,7 +127,9 @@ struct SlotDelta {
 
 template <bool Efron, bool FineGray>
 ARGUS_HOST_DEVICE inline void addStaged(SlotDelta& d, const StagedEntry& s) {
-  addExitShare(d.risk, d.tied, d.competing, s.v, s.event != 0, s.inverseG, Efron, FineGray);
+  d.risk += s.v;
+  if (Efron && s.event) d.tied += s.v;
+  if (FineGray) d.competing += s.v * s.inverseG;
 }
 
 template <bool Efron, bool FineGray>

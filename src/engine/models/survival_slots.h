@@ -23,15 +23,6 @@ namespace argus {
 // Rows [first, end) of one stratum into the slot sums (which the caller has zeroed). `rows`
 // gives each row's u(r), exitSlot(r), entrySlot(r) (read only with counting-process data),
 // event(r) (y = 1) and inverseG(r) (1 / G(time_r-) for competing rows, else 0).
-// addExitShare: what a row's u (or its change) adds at its exit slot, to D, to F (Efron: an
-// event) and to the competing u / G (Fine-Gray); the device's step adds its changes with it.
-ARGUS_HOST_DEVICE inline void addExitShare(double& risk, double& tied, double& competing, double u, bool event,
-                                           double inverseG, bool efron, bool fineGray) {
-  risk += u;
-  if (efron && event) tied += u;
-  if (fineGray) competing += u * inverseG;
-}
-
 template <typename Rows>
 ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, std::int64_t first,
                                                  std::int64_t end, const Rows& rows, bool counting,
@@ -39,9 +30,11 @@ ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, st
   for (std::int64_t r = first; r < end; ++r) {
     const std::int32_t k = rows.exitSlot(r);
     const double u = rows.u(r);
-    addExitShare(st.exitRisk[k], st.tiedRisk[k], st.competingRisk[k], u, rows.event(r), rows.inverseG(r), efron,
-                 fineGray);
+    st.exitRisk[k] += u;
     if (counting) st.exitRisk[rows.entrySlot(r)] -= u;
+    // Read only where used: the CPU likelihood keeps 1 / G for Fine-Gray alone.
+    if (efron && rows.event(r)) st.tiedRisk[k] += u;
+    if (fineGray) st.competingRisk[k] += u * rows.inverseG(r);
   }
 }
 
