@@ -9,9 +9,10 @@
 #' one CPU core (an H100), by the number of stored design entries: SCCS and conditional
 #' Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at least half
 #' the events at a time of their own, as with continuous times) from five million; lr, pr and
-#' ls from fifty million. Otherwise (survival with tied times, clr, `(start, stop]` data,
-#' smaller designs), or where the GPU has too little free memory for the fit, it fits on the
-#' CPU. `device = "cuda"` asks for the GPU explicitly for any model with a device runner.
+#' ls from fifty million. Otherwise (survival with tied times, clr and `(start, stop]` data,
+#' which were never timed on a GPU, smaller designs), or where the GPU has too little free
+#' memory for the fit, it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every
+#' model has a device runner.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
 #' enables CUDA when `nvcc` is found and a GPU runs the configure probe), `off`, or `emulate`.

@@ -55,7 +55,7 @@ TEST(AutoDevice, FollowsTheMeasuredRule) {
   AutoCase small(n, 4, false);  // 4e6 entries
   EXPECT_FALSE(autoPrefersCuda(small.data));
   AutoCase counting(n, 5, false);
-  counting.data.outcomes.startTime = counting.time.data();  // counting process: no device runner
+  counting.data.outcomes.startTime = counting.time.data();  // counting process: not timed on a GPU
   EXPECT_FALSE(autoPrefersCuda(counting.data));
   for (ModelType m : {ModelType::Logistic, ModelType::Poisson, ModelType::LeastSquares}) {
     AutoCase glm(n, 49, false);

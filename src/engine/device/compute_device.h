@@ -30,9 +30,9 @@ struct ComputeDevice {
 //     P = 1000: 3.9x and 3.3x; N = 1e6: 9.7x and 13.8x per cycle);
 //   lr, pr and ls from 5e7 (N = 1e6, P = 1000: 5x; equal at N = 1e5);
 // otherwise the CPU: survival with tied (whole-day) times (Cox 1.5x per cycle at 1e6, equal at
-// 1e5, less than a second thread gives; Fine-Gray 2-3x slower), clr (not measured), (start,
-// stop] data (no device runner), smaller designs. Where the GPU then cannot take the fit (too
-// little free memory), "auto" fits on the CPU. Never the emulated device.
+// 1e5, less than a second thread gives; Fine-Gray 2-3x slower), clr and (start, stop] data
+// (device runners since, never timed on a GPU), smaller designs. Where the GPU then cannot
+// take the fit (too little free memory), "auto" fits on the CPU. Never the emulated device.
 constexpr std::int64_t kAutoConditionalEntries = 1000000;
 constexpr std::int64_t kAutoSurvivalEntries = 5000000;
 constexpr std::int64_t kAutoLargeEntries = 50000000;
@@ -54,7 +54,7 @@ struct CudaDeviceInfo {
 };
 std::vector<CudaDeviceInfo> cudaDevices();
 // Whether the device models (device/device_runner_factory.h) cover this model: the GLMs, the
-// conditional models with Breslow's form, and cox and fgr without counting-process data.
+// conditional models with Breslow's form, cox (counting-process data included) and fgr.
 bool deviceSupportsModel(const Dataset& data);
 // The CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA).
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,

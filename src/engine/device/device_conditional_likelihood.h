@@ -1,61 +1,38 @@
-// The conditional likelihoods with Breslow's form (sccs, cpr, and clr with ties = "breslow")
+// The conditional likelihoods (sccs, cpr, and clr with ties = "breslow", "efron" or "exact")
 // on a device: conditional_likelihood.h's algorithm with its state in device memory and a
 // coordinate sweep that never returns to the host.
 //
-// State: eta, u_r = c_r exp(eta_r - shift_s) and the per-stratum den_s, shift_s, events n_s.
-// A coordinate is O(nnz_j) in three launches: one thread per run of the column's entries
-// (device_stratum_runs.h) sums N1, N2 over its entries in order and writes its stratum's term
-// (conditionalStratumTerm, conditional_functors.h: the CPU's formula); a reduction folds the
-// terms onto the column's linear term; a one-thread functor takes the Newton step (prior.h);
-// then one thread per run moves its entries' eta and u and its stratum's den, returning at
-// once where the step is 0. Every sum runs in the CPU's order, so Thrust's CPP system gives
-// the CPU's numbers bit for bit.
+// State: eta, u_r = c_r exp(eta_r - shift_s) and the per-stratum den_s, shift_s, events n_s
+// (clr's Efron: F_s and the slot terms; exact: scratch for each exact stratum's recursion).
+// A coordinate is O(nnz_j) (exact strata: O(m_s n_s) each) in four launches: one thread per
+// run of the column's entries (device_stratum_runs.h) sums N1, N2 over its entries in order
+// and writes its stratum's term (device_conditional_terms.h: the CPU's formulas); a reduction
+// folds the terms onto the column's linear term; a one-thread functor takes the Newton step
+// (prior.h); then one thread per run moves its entries' eta and u and its stratum's sums,
+// returning at once where the step is 0. Every sum runs in the CPU's order, so Thrust's CPP
+// system gives the CPU's numbers bit for bit.
 #pragma once
 
 #include <thrust/device_vector.h>
+#include <thrust/fill.h>
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "common/errors.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
+#include "device/device_conditional_terms.h"
 #include "device/device_stratum_runs.h"
 #include "models/column_linear_terms.h"
 #include "models/conditional_functors.h"
+#include "models/exact_conditional_strata.h"
 
 namespace argus {
 
-struct ConditionalDeviceScalars {
-  double step = 0.0;        // the last coordinate's step (0: did not move)
-  double unitFactor = 1.0;  // exp(step)
-  std::int64_t moved = 0;
-  GradHess gh;              // the last coordinate's g, h
-  double reduced = 0.0;     // a scalar readout
-};
-
 namespace conditional_device {
-
-struct State {
-  double* eta;
-  double* u;
-  double* den;
-  double* shift;
-  const double* events;
-};
-
-struct RunTerms {
-  RunView runs;
-  ColumnEntries col;
-  State st;
-  GradHess* out;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
-    StratumMoments moments;
-    for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) moments.add(st.u[col.row(k)], col.value(k));
-    const std::int32_t s = runs.stratum[i];
-    out[i] = conditionalStratumTerm(st.events[s], st.den[s], moments.n1, moments.n2);
-  }
-};
 
 struct CoordinateStep {
   ConditionalDeviceScalars* sc;
@@ -79,58 +56,6 @@ struct GivenStep {
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
     sc->step = delta;
     sc->unitFactor = exp(delta);
-  }
-};
-
-struct ApplyRuns {
-  RunView runs;
-  ColumnEntries col;
-  State st;
-  const ConditionalDeviceScalars* sc;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
-    const double delta = sc->step;
-    if (delta == 0.0) return;
-    const std::int32_t s = runs.stratum[i];
-    for (std::int64_t k = runs.begin[i]; k < runs.begin[i + 1]; ++k) {
-      const std::int64_t r = col.row(k);
-      st.den[s] += moveRiskEntry(st.eta[r], st.u[r], col.value(k), delta, sc->unitFactor);
-    }
-  }
-};
-
-// Per stratum: den_s = sum of u over its rows (row order), after `rebuild` also shift_s (the
-// largest eta, 0 if none is finite) and u_r.
-struct StratumSums {
-  State st;
-  const std::int64_t* first;
-  const std::int64_t* end;
-  const double* scale;  // c_r = w_r exposure_r
-  bool rebuild;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
-    if (rebuild) {
-      const double top = stratumShift(st.eta, first[s], end[s]);
-      st.shift[s] = top;
-      for (std::int64_t r = first[s]; r < end[s]; ++r) st.u[r] = scale[r] * exp(st.eta[r] - top);
-    }
-    double sum = 0.0;
-    for (std::int64_t r = first[s]; r < end[s]; ++r) sum += st.u[r];
-    st.den[s] = sum;
-  }
-};
-
-// The log-likelihood's terms in the CPU's order: w y eta per row, then per stratum with
-// events -n_s shift_s and -n_s log den_s.
-struct LogLikTerm {
-  std::int64_t n;
-  const double* w;
-  const double* y;
-  State st;
-  ARGUS_HOST_DEVICE double operator()(std::int64_t k) const {
-    if (k < n) return w[k] * y[k] * st.eta[k];
-    const std::int64_t s = (k - n) / 2;
-    const double events = st.events[s];
-    if (events == 0.0) return 0.0;
-    return (k - n) % 2 == 0 ? -(events * st.shift[s]) : -(events * log(st.den[s]));
   }
 };
 
@@ -160,9 +85,10 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
         columns_(data.design),
         runs_(data.design, data.outcomes.stratum),
         strata_(data.outcomes.nStrata),
+        ties_(data.model == ModelType::ConditionalLogistic ? data.ties : TieMethod::Breslow),
         linear_(data.design, weightedOutcomes()) {
     const std::int32_t* stratum = data.outcomes.stratum;
-    std::vector<double> scale(n_), events(strata_, 0.0);
+    std::vector<double> scale(n_), events(strata_, 0.0), caseCount;
     std::vector<std::int64_t> first(strata_, 0), end(strata_, 0);
     std::vector<unsigned char> seen(strata_, 0);
     for (std::int64_t r = 0; r < n_; ++r) {
@@ -173,8 +99,17 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
       seen[s] = 1;
       end[s] = r + 1;
     }
+    if (ties_ == TieMethod::Efron) {  // as the CPU's: positively weighted cases per stratum
+      caseCount.assign(strata_, 0.0);
+      for (std::int64_t r = 0; r < n_; ++r)
+        if (data.outcomes.y[r] != 0.0 && weight(r) > 0.0) caseCount[stratum[r]] += 1.0;
+      caseRisk_.resize(strata_);
+      efron_.resize(strata_);
+    }
+    if (ties_ == TieMethod::Exact) planExactStrata(ExactConditionalStrata(data.outcomes, weights, n_));
     device::upload(scale_, scale);
     device::upload(events_, events);
+    device::upload(caseCount_, caseCount);
     device::upload(first_, first);
     device::upload(end_, end);
     eta_d_.resize(n_);
@@ -201,19 +136,24 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     });
     coef_.download(state);
     this->etaChanged();
-    return hostScalars().moved;
+    const std::int64_t moved = hostScalars().moved;
+    checkExactStrata();
+    return moved;
   }
 
   double deviceBytes() const override {
     return columns_.bytes() + runs_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(scale_, events_, first_, end_, eta_d_, u_, den_, shift_, direction_,
-                           terms_, scalars_);
+                           terms_, scalars_, caseCount_, caseRisk_, efron_, cases_, exactWeight_,
+                           scratchStart_, levels_, heap_, failed_);
   }
 
   GradHess gradHess(std::size_t j) const override {
     const std::int32_t c = static_cast<std::int32_t>(j);
     enqueueGradHess(runs_.column(c), columns_.entries(c), linear_(j));
-    return hostScalars().gh;
+    const GradHess gh = hostScalars().gh;
+    checkExactStrata();
+    return gh;
   }
   void applyStep(std::size_t j, double delta) override {
     const std::int32_t c = static_cast<std::int32_t>(j);
@@ -224,9 +164,14 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   void refreshSums() override { enqueueStrata(false); }
   double logLikelihood() const override {
     ConditionalDeviceScalars* sc = scalars();
-    prims_.reduceTo(device::indexed(conditional_device::LogLikTerm{n_, device::raw(w_), device::raw(y_), state()}),
-                    n_ + 2 * static_cast<std::int64_t>(strata_), 0.0, device::Plus{}, &sc->reduced);
-    return hostScalars().reduced;
+    withTies([&](auto ties) {
+      prims_.reduceTo(device::indexed(conditional_device::LogLikTerm<decltype(ties)::value>{n_, device::raw(w_),
+                                                                                           state()}),
+                      n_ + 2 * static_cast<std::int64_t>(strata_), 0.0, device::Plus{}, &sc->reduced);
+    });
+    const double value = hostScalars().reduced;
+    checkExactStrata();
+    return value;
   }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
@@ -236,7 +181,9 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     const double linear = weightedOutcomeDot(n_, weights_, data_.outcomes.y, d.data());
     thrust::copy(d.begin(), d.end(), direction_.begin());
     enqueueGradHess(runs_.allRows(), ColumnEntries{nullptr, device::raw(direction_)}, linear);
-    return hostScalars().gh;
+    const GradHess gh = hostScalars().gh;
+    checkExactStrata();
+    return gh;
   }
   void stepAlong(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
@@ -258,24 +205,74 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     for (std::int64_t r = 0; r < nRows(); ++r) c[r] = weight(r) * data_.outcomes.y[r];
     return c;
   }
+  // Exact ties: per stratum its cases and weight (the CPU's, which also checks the weights)
+  // and room for the recursion of each stratum with two or more cases.
+  void planExactStrata(const ExactConditionalStrata& exact) {
+    std::vector<std::int64_t> start(strata_, 0);
+    std::int64_t total = 0;
+    for (std::int32_t s = 0; s < strata_; ++s) {
+      start[s] = total;
+      if (exact.cases()[s] >= 2) total += exact.cases()[s] + 1;
+    }
+    device::upload(cases_, exact.cases());
+    device::upload(exactWeight_, exact.weights());
+    device::upload(scratchStart_, start);
+    levels_.resize(static_cast<std::size_t>(total > 0 ? total : 1));
+    heap_.resize(levels_.size());
+    failed_.assign(strata_, 0);
+  }
+  // After a scan or log-likelihood: an exact stratum whose term was not finite is the CPU's
+  // error, naming the first such stratum.
+  void checkExactStrata() const {
+    if (ties_ != TieMethod::Exact || strata_ == 0) return;
+    ConditionalDeviceScalars* sc = scalars();
+    prims_.reduceTo(device::indexed(conditional_device::FailedCount{device::raw(failed_)}), strata_, 0.0,
+                    device::Plus{}, &sc->reduced);
+    if (hostScalars().reduced == 0.0) return;
+    std::vector<unsigned char> failed(failed_.size());
+    thrust::copy(failed_.begin(), failed_.end(), failed.begin());
+    thrust::fill(failed_.begin(), failed_.end(), static_cast<unsigned char>(0));
+    for (std::int32_t s = 0; s < strata_; ++s)
+      if (failed[s]) throw ArgusError(exactNotFiniteMessage(s));
+  }
+  // Calls f with the tie method as a compile-time constant (the functors are compiled per
+  // method, as the CPU's scan and step).
+  template <typename F>
+  void withTies(F&& f) const {
+    switch (ties_) {
+      case TieMethod::Efron: return f(std::integral_constant<TieMethod, TieMethod::Efron>{});
+      case TieMethod::Exact: return f(std::integral_constant<TieMethod, TieMethod::Exact>{});
+      case TieMethod::Breslow: break;
+    }
+    f(std::integral_constant<TieMethod, TieMethod::Breslow>{});
+  }
   ConditionalDeviceScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
   ConditionalDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   conditional_device::State state() const {
-    return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(u_.data()),
-            thrust::raw_pointer_cast(den_.data()), thrust::raw_pointer_cast(shift_.data()),
-            device::raw(events_)};
+    auto m = [](auto& v) { return thrust::raw_pointer_cast(v.data()); };
+    return {m(eta_d_), m(u_), m(den_), m(shift_), device::raw(events_), device::raw(y_), device::raw(first_),
+            device::raw(end_), device::raw(caseCount_), m(caseRisk_), m(efron_), device::raw(cases_),
+            device::raw(exactWeight_), device::raw(scratchStart_), m(levels_), m(heap_), m(failed_)};
   }
   void enqueueGradHess(RunView runs, ColumnEntries col, double linear) const {
     GradHess* terms = thrust::raw_pointer_cast(terms_.data());
-    prims_.forEach(runs.count, conditional_device::RunTerms{runs, col, state(), terms});
+    withTies([&](auto ties) {
+      prims_.forEach(runs.count, conditional_device::RunTerms<decltype(ties)::value>{runs, col, state(), terms});
+    });
     prims_.reduceTo(terms, runs.count, GradHess{linear, 0.0}, device::GradHessPlus{}, &scalars()->gh);
   }
   void enqueueApply(RunView runs, ColumnEntries col) {
-    prims_.forEach(runs.count, conditional_device::ApplyRuns{runs, col, state(), scalars()});
+    // Exact strata keep no sums of their own: their step is Breslow's (den), as on the CPU.
+    if (ties_ == TieMethod::Efron)
+      prims_.forEach(runs.count, conditional_device::ApplyRuns<TieMethod::Efron>{runs, col, state(), scalars()});
+    else
+      prims_.forEach(runs.count, conditional_device::ApplyRuns<TieMethod::Breslow>{runs, col, state(), scalars()});
   }
   void enqueueStrata(bool rebuild) {
-    prims_.forEach(strata_, conditional_device::StratumSums{state(), device::raw(first_), device::raw(end_),
-                                                            device::raw(scale_), rebuild});
+    if (ties_ == TieMethod::Efron)
+      prims_.forEach(strata_, conditional_device::StratumSums<TieMethod::Efron>{state(), device::raw(scale_), rebuild});
+    else
+      prims_.forEach(strata_, conditional_device::StratumSums<TieMethod::Breslow>{state(), device::raw(scale_), rebuild});
   }
 
   const double* publishedEta() const override { return device::raw(eta_d_); }  // current, as the CPU's
@@ -283,10 +280,15 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   DeviceColumns columns_;
   DeviceStratumRuns runs_;
   std::int32_t strata_;
+  TieMethod ties_;
   ColumnLinearTerms linear_;  // sum_r w_r y_r x_rj, on the host once per column (as the CPU)
-  thrust::device_vector<double> scale_, events_;
-  thrust::device_vector<std::int64_t> first_, end_;
-  mutable thrust::device_vector<double> eta_d_, u_, den_, shift_, direction_;
+  thrust::device_vector<double> scale_, events_, caseCount_, exactWeight_;
+  thrust::device_vector<std::int64_t> first_, end_, scratchStart_;
+  thrust::device_vector<int> cases_;
+  mutable thrust::device_vector<double> eta_d_, u_, den_, shift_, direction_, caseRisk_, heap_;
+  mutable thrust::device_vector<EventSlotTerms> efron_;
+  mutable thrust::device_vector<ExactLevel> levels_;
+  mutable thrust::device_vector<unsigned char> failed_;
   mutable thrust::device_vector<GradHess> terms_;
   mutable thrust::device_vector<ConditionalDeviceScalars> scalars_;
   device::DeviceCoefficients coef_;

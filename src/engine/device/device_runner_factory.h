@@ -28,18 +28,11 @@ std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* 
       return std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights);
     case ModelType::ConditionalPoisson:
     case ModelType::SelfControlledCaseSeries:
-      return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
     case ModelType::ConditionalLogistic:
-      if (data.ties == TieMethod::Breslow)
-        return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
-      throw UnsupportedError("the device cycle for clr with ties = \"" +
-                             std::string(data.ties == TieMethod::Exact ? "exact" : "efron") +
-                             "\" is not implemented yet; use ties = \"breslow\" or device = \"cpu\"");
+      return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
     case ModelType::Cox:
     case ModelType::FineGray:
-      if (!data.outcomes.startTime) return std::make_unique<DeviceSurvivalLikelihood<Prims>>(data, weights);
-      throw UnsupportedError("the device cycle for counting-process (start, stop] data is not "
-                             "implemented yet; use device = \"cpu\"");
+      return std::make_unique<DeviceSurvivalLikelihood<Prims>>(data, weights);
     default:
       break;
   }

@@ -33,12 +33,20 @@ struct SurvivalDeviceScalars {
 
 namespace survival_device {
 
-// Chunk i of a column covers its entries [begin[i], begin[i + 1]); `entries` in all.
+// A column's scan items: item i is its entry i's exit, or with counting-process data
+// (`item` not null) item[i] codes entry k's exit (k) or its entry (-1 - k), in the order of
+// models/counting_process_items.h. Chunk i covers items [begin[i], begin[i + 1]); the column
+// has `entries` entries and `items` items.
 struct ChunkView {
   const std::int64_t* begin = nullptr;
   std::int64_t count = 0;
   std::int64_t entries = 0;
+  const std::int64_t* item = nullptr;
+  std::int64_t items = 0;
 };
+ARGUS_HOST_DEVICE inline std::int64_t itemCode(const std::int64_t* item, std::int64_t i) {
+  return item ? item[i] : i;
+}
 
 // An entry's row state, gathered one thread per entry before a chunk's thread walks its
 // entries in order: a GPU thread that loaded the row index, then the row, then the slot sums
@@ -57,13 +65,14 @@ struct Rows {
   const double* inverseG;
   const unsigned char* event;
   const std::int32_t* exitSlot;
+  const std::int32_t* entrySlot;  // counting-process data only
 };
 // The accessors scatterStratumRows reads.
 struct RowAccess {
   Rows rows;
   ARGUS_HOST_DEVICE double u(std::int64_t r) const { return rows.u[r]; }
   ARGUS_HOST_DEVICE std::int32_t exitSlot(std::int64_t r) const { return rows.exitSlot[r]; }
-  ARGUS_HOST_DEVICE std::int32_t entrySlot(std::int64_t) const { return 0; }  // never read
+  ARGUS_HOST_DEVICE std::int32_t entrySlot(std::int64_t r) const { return rows.entrySlot[r]; }
   ARGUS_HOST_DEVICE bool event(std::int64_t r) const { return rows.event[r] != 0; }
   ARGUS_HOST_DEVICE double inverseG(std::int64_t r) const { return rows.inverseG[r]; }
 };
@@ -71,15 +80,21 @@ struct RowAccess {
 ARGUS_HOST_DEVICE inline StagedEntry stagedRow(const Rows& rows, std::int64_t r, double v, double x) {
   return StagedEntry{v, x, rows.inverseG[r], rows.exitSlot[r], rows.event[r]};
 }
+// A counting-process row's entry: minus its v at its entry slot, never an event.
+ARGUS_HOST_DEVICE inline StagedEntry stagedEntryOf(const Rows& rows, std::int64_t r, double v, double x) {
+  return StagedEntry{-v, x, 0.0, rows.entrySlot[r], 0};
+}
 
 struct StageScanEntries {
   ColumnEntries col;
+  const std::int64_t* item;
   Rows rows;
   StagedEntry* staged;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t code = itemCode(item, i), k = code >= 0 ? code : -1 - code;
     const std::int64_t r = col.row(k);
     const double x = col.value(k);
-    staged[k] = stagedRow(rows, r, rows.u[r] * x, x);
+    staged[i] = code >= 0 ? stagedRow(rows, r, rows.u[r] * x, x) : stagedEntryOf(rows, r, rows.u[r] * x, x);
   }
 };
 
@@ -102,11 +117,13 @@ struct ScanChunks {
 };
 
 
-// A step, per entry: its row's eta and u moved, the change of u staged for its slot.
+// A step, per entry: its row's eta and u moved, the change of u staged for its exit slot
+// (into `moved`, which with counting-process data StageMovedItems then spreads over the
+// items: a row's exit and entry are two items, and only one thread may move the row).
 struct MoveEntries {
   ColumnEntries col;
   Rows rows;
-  StagedEntry* staged;
+  StagedEntry* moved;
   const SurvivalDeviceScalars* sc;
   ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
     const double delta = sc->step;
@@ -114,7 +131,26 @@ struct MoveEntries {
     const std::int64_t r = col.row(k);
     const double x = col.value(k);
     const double du = moveRiskEntry(rows.eta[r], rows.u[r], x, delta, sc->unitFactor);
-    staged[k] = stagedRow(rows, r, du, x);
+    moved[k] = stagedRow(rows, r, du, x);
+  }
+};
+
+struct StageMovedItems {
+  ColumnEntries col;
+  const std::int64_t* item;
+  Rows rows;
+  const StagedEntry* moved;
+  StagedEntry* staged;
+  const SurvivalDeviceScalars* sc;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    if (sc->step == 0.0) return;
+    const std::int64_t code = item[i];
+    if (code >= 0) {
+      staged[i] = moved[code];
+      return;
+    }
+    const StagedEntry& m = moved[-1 - code];
+    staged[i] = stagedEntryOf(rows, col.row(-1 - code), m.v, m.x);
   }
 };
 

@@ -13,12 +13,15 @@
 // are the CPU's; the partials and scans add in other groupings than the CPU's loops, so the
 // sums agree to rounding, not bit for bit.
 //
-// Limit (DESIGN.md, "The device backend"): counting-process data are not supported (their
-// entries scatter into other chunks' slots).
+// Counting-process data (cox on (start, stop] rows): a column's items are its rows' exits
+// merged with their entries (models/counting_process_items.h), listed once per fit; the
+// chunks cut the items, and a step moves each row once (per entry) before its exit and entry
+// items are staged.
 #pragma once
 
 #include <thrust/device_vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -30,6 +33,7 @@
 #include "device/device_slot_scans.h"
 #include "device/device_survival_chunks.h"
 #include "models/column_linear_terms.h"
+#include "models/counting_process_items.h"
 #include "models/survival_scan.h"
 #include "models/survival_slots.h"
 
@@ -106,6 +110,22 @@ struct RunSums {
   }
 };
 
+// Counting-process data, after RunSums: per entry run (the rows of one entry slot, in row
+// order) minus their u at that slot: scatterStratumRows' entry term, gathered by slot so that
+// no two threads write one slot.
+struct EntryRunSums {
+  Rows rows;
+  double* exitRisk;
+  const std::int64_t* runStart;
+  const std::int32_t* runRow;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    for (std::int64_t k = runStart[i]; k < runStart[i + 1]; ++k) {
+      const std::int32_t r = runRow[k];
+      exitRisk[rows.entrySlot[r]] -= rows.u[r];
+    }
+  }
+};
+
 // The log-likelihood's terms in the CPU's order: w eta per event row, then per non-base slot
 // minus its log term and d_e shift_s.
 struct LogLikTerm {
@@ -156,7 +176,6 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
         fineGray_(data.model == ModelType::FineGray),
         strata_(data.outcomes.nStrata),
         linear_(data.design, weightedEvents()) {
-    ARGUS_REQUIRE(!index_.countingProcess(), "counting-process data have no device runner yet");
     const SurvivalFitConstants constants = survivalFitConstants(data, weights, index_);
     const std::size_t slots = static_cast<std::size_t>(index_.nSlots);
     std::vector<unsigned char> event(n_);
@@ -185,6 +204,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     device::upload(runStart_, index_.runStart);
     device::upload(runSlot_, index_.runSlot);
     device::upload(baseSlot_, base);
+    if (index_.countingProcess()) planEntryRuns();
     for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &den_, &c1_, &c2_, &cumG_, &tail1_, &tail2_})
       v->assign(slots, 0.0);
     terms_.assign(slots, EventSlotTerms{});
@@ -201,7 +221,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
                            stratumStart_, slotStratum_, rowStratum_, tiedSlots_, runStart_, runSlot_, baseSlot_, exitRisk_, competingRisk_, tiedRisk_,
                            den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
                            direction_, shift_, competing_, chunkBegin_, parts_, staged_, chunkHead_, chunkTail_,
-                           scalars_);
+                           scalars_, entrySlot_, items_, moved_, entryRunStart_, entryRunRow_);
   }
 
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
@@ -260,6 +280,11 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   }
 
  private:
+  struct ChunkPlan {
+    std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
+    std::int64_t itemOffset, items;       // its item list in items_ (-1: none), its items
+  };
+
   std::vector<double> weightedEvents() const {
     std::vector<double> c(static_cast<std::size_t>(nRows()), 0.0);
     for (std::int64_t r = 0; r < nRows(); ++r)
@@ -267,53 +292,93 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return c;
   }
 
-  // Chunks of every column's entries (and of all rows, for directions) of kChunkItems
-  // entries; with Efron ties or Fine-Gray, kChunkItems or more, cut where the exit slot
-  // changes (device_survival_chunks.h).
+  // Chunks of every column's items (and of all rows', for directions) of kChunkItems items;
+  // with Efron ties or Fine-Gray, kChunkItems or more, cut where the item's slot changes
+  // (device_survival_chunks.h). Counting-process data list each column's items (dense
+  // columns share the all-rows list, at offset 0).
   void planChunks(const DesignView& design) {
-    std::vector<std::int64_t> begin;
+    std::vector<std::int64_t> begin, items;
     const bool wholeSlots = efron_ || fineGray_;
-    auto plan = [&](std::int64_t entries, auto rowOf) {
+    const bool counting = index_.countingProcess();
+    const std::int32_t* stratum = data_.outcomes.stratum;
+    struct ItemList {
+      std::int64_t offset = -1, count = 0;  // offset -1: the items are the entries
+    };
+    auto listItems = [&](std::int64_t entries, auto rowOf) {
+      const std::int64_t offset = static_cast<std::int64_t>(items.size());
+      forCountingProcessItems(index_, stratum, entries, rowOf, countingEntryOrder(index_, stratum, entries, rowOf),
+                              [&](std::int64_t k) { items.push_back(k); },
+                              [&](std::int64_t k) { items.push_back(-1 - k); });
+      return ItemList{offset, static_cast<std::int64_t>(items.size()) - offset};
+    };
+    auto plan = [&](std::int64_t entries, auto rowOf, ItemList list) {
+      const std::int64_t itemOffset = list.offset;
+      const std::int64_t n = itemOffset < 0 ? entries : list.count;
+      auto slotOf = [&](std::int64_t i) {
+        const std::int64_t code = itemOffset < 0 ? i : items[itemOffset + i];
+        return code >= 0 ? index_.exitSlot[rowOf(code)] : index_.entrySlot[rowOf(-1 - code)];
+      };
       const std::int64_t offset = static_cast<std::int64_t>(begin.size());
       std::int64_t last = 0;
       begin.push_back(0);
-      for (std::int64_t k = 1; k < entries; ++k)
-        if (k - last >= kChunkItems &&
-            (!wholeSlots || index_.exitSlot[rowOf(k)] != index_.exitSlot[rowOf(k - 1)])) {
+      for (std::int64_t k = 1; k < n; ++k)
+        if (k - last >= kChunkItems && (!wholeSlots || slotOf(k) != slotOf(k - 1))) {
           begin.push_back(k);
           last = k;
         }
-      const std::int64_t count = entries > 0 ? static_cast<std::int64_t>(begin.size()) - offset : 0;
-      begin.push_back(entries);
+      const std::int64_t count = n > 0 ? static_cast<std::int64_t>(begin.size()) - offset : 0;
+      begin.push_back(n);
       maxChunks_ = count > maxChunks_ ? count : maxChunks_;
+      maxItems_ = n > maxItems_ ? n : maxItems_;
       maxEntries_ = entries > maxEntries_ ? entries : maxEntries_;
-      return ChunkPlan{offset, count, entries};
+      return ChunkPlan{offset, count, entries, itemOffset, n};
     };
+    auto everyRow = [](std::int64_t k) { return k; };
+    const ItemList allItems = counting ? listItems(design.nRows, everyRow) : ItemList{};
     for (const ColumnView& c : design.columns) {
-      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse)
-        chunkPlan_.push_back(plan(c.nnz, [&](std::int64_t k) { return c.rows[k]; }));
-      else
-        chunkPlan_.push_back(plan(design.nRows, [](std::int64_t k) { return k; }));
+      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) {
+        auto rowOf = [&](std::int64_t k) { return static_cast<std::int64_t>(c.rows[k]); };
+        chunkPlan_.push_back(plan(c.nnz, rowOf, counting ? listItems(c.nnz, rowOf) : ItemList{}));
+      } else {
+        chunkPlan_.push_back(plan(design.nRows, everyRow, allItems));
+      }
     }
-    const auto all = plan(design.nRows, [](std::int64_t k) { return k; });
+    const ChunkPlan all = plan(design.nRows, everyRow, allItems);
     device::upload(chunkBegin_, begin);
+    device::upload(items_, items);
     parts_.resize(static_cast<std::size_t>(maxChunks_ > 0 ? maxChunks_ : 1));
-    staged_.resize(static_cast<std::size_t>(maxEntries_ > 0 ? maxEntries_ : 1));
+    staged_.resize(static_cast<std::size_t>(maxItems_ > 0 ? maxItems_ : 1));
+    if (counting) moved_.resize(static_cast<std::size_t>(maxEntries_ > 0 ? maxEntries_ : 1));
     chunkHead_.resize(parts_.size());
     chunkTail_.resize(parts_.size());
-    allRows_ = survival_device::ChunkView{device::raw(chunkBegin_) + all.offset, all.count, all.entries};
+    allRows_ = chunkView(all);
   }
-  survival_device::ChunkView chunks(std::int32_t j) const {
-    const ChunkPlan& c = chunkPlan_[j];
-    return {device::raw(chunkBegin_) + c.offset, c.count, c.entries};
+  // Per fit, counting-process data: the rows by entry slot (stable), one run per slot.
+  void planEntryRuns() {
+    std::vector<std::int32_t> order(static_cast<std::size_t>(n_));
+    for (std::int64_t r = 0; r < n_; ++r) order[r] = static_cast<std::int32_t>(r);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return index_.entrySlot[a] < index_.entrySlot[b]; });
+    std::vector<std::int64_t> start;
+    for (std::int64_t k = 0; k < n_; ++k)
+      if (k == 0 || index_.entrySlot[order[k]] != index_.entrySlot[order[k - 1]]) start.push_back(k);
+    start.push_back(n_);
+    device::upload(entrySlot_, index_.entrySlot);
+    device::upload(entryRunRow_, order);
+    device::upload(entryRunStart_, start);
   }
+  survival_device::ChunkView chunkView(const ChunkPlan& c) const {
+    const std::int64_t* item = c.itemOffset < 0 ? nullptr : device::raw(items_) + c.itemOffset;
+    return {device::raw(chunkBegin_) + c.offset, c.count, c.entries, item, c.items};
+  }
+  survival_device::ChunkView chunks(std::int32_t j) const { return chunkView(chunkPlan_[j]); }
 
   SurvivalDeviceScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
   SurvivalDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   survival_device::Rows rows() const {
     return {thrust::raw_pointer_cast(eta_d_.data()), thrust::raw_pointer_cast(u_.data()),
             thrust::raw_pointer_cast(published_.data()), device::raw(w_), device::raw(inverseG_),
-            device::raw(event_), device::raw(exitSlot_)};
+            device::raw(event_), device::raw(exitSlot_), device::raw(entrySlot_)};
   }
   SurvivalSlotState slotState() const {
     auto m = [](thrust::device_vector<double>& v) { return thrust::raw_pointer_cast(v.data()); };
@@ -331,7 +396,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   void enqueueScan(survival_device::ChunkView ch, ColumnEntries col) const {
     CompetingItem* competing = thrust::raw_pointer_cast(competing_.data());
     ScanPartial* parts = thrust::raw_pointer_cast(parts_.data());
-    prims_.forEach(ch.entries, survival_device::StageScanEntries{col, rows(), staged()});
+    prims_.forEach(ch.items, survival_device::StageScanEntries{col, ch.item, rows(), staged()});
     if (fineGray_)
       prims_.forEach(ch.count, survival_device::ScanChunks<false, true>{ch, staged(), slotSums(), competing, parts});
     else if (efron_)
@@ -346,7 +411,13 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return hostScalars().gh;
   }
   void enqueueStep(survival_device::ChunkView ch, ColumnEntries col) {
-    prims_.forEach(ch.entries, survival_device::MoveEntries{col, rows(), staged(), scalars()});
+    if (ch.item) {
+      survival_device::StagedEntry* moved = thrust::raw_pointer_cast(moved_.data());
+      prims_.forEach(ch.entries, survival_device::MoveEntries{col, rows(), moved, scalars()});
+      prims_.forEach(ch.items, survival_device::StageMovedItems{col, ch.item, rows(), moved, staged(), scalars()});
+    } else {
+      prims_.forEach(ch.entries, survival_device::MoveEntries{col, rows(), staged(), scalars()});
+    }
     if (fineGray_)
       stepSlots<false, true>(ch);
     else if (efron_)
@@ -376,6 +447,10 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     prims_.forEach(index_.nSlots, survival_device::ClearSlotSums{slotState()});
     prims_.forEach(static_cast<std::int64_t>(index_.runSlot.size()),
                    survival_device::RunSums{rows(), slotState(), device::raw(runStart_), efron_, fineGray_});
+    if (index_.countingProcess())
+      prims_.forEach(static_cast<std::int64_t>(entryRunStart_.size()) - 1,
+                     survival_device::EntryRunSums{rows(), slotState().exitRisk, device::raw(entryRunStart_),
+                                                   device::raw(entryRunRow_)});
     refreshSlotsByScans(prims_, slotState(), device::raw(slotStratum_), index_.nSlots, efron_, fineGray_);
     this->etaChanged();
   }
@@ -392,6 +467,11 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   thrust::device_vector<unsigned char> event_, baseSlot_;
   thrust::device_vector<std::int32_t> exitSlot_, slotStratum_, rowStratum_, tiedSlots_, runSlot_;
   thrust::device_vector<std::int64_t> stratumStart_, chunkBegin_, runStart_;
+  // Counting-process data: entry slots, each column's items (ChunkView), a step's moved
+  // entries, and the rows by entry slot (EntryRunSums).
+  thrust::device_vector<std::int32_t> entrySlot_, entryRunRow_;
+  thrust::device_vector<std::int64_t> items_, entryRunStart_;
+  thrust::device_vector<survival_device::StagedEntry> moved_;
   thrust::device_vector<double> events_, eventCount_, slotG_;
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,
       tail2_, eta_d_, u_, published_, direction_, shift_;
@@ -399,11 +479,8 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   mutable thrust::device_vector<CompetingItem> competing_;
   mutable thrust::device_vector<ScanPartial> parts_;
   mutable thrust::device_vector<SurvivalDeviceScalars> scalars_;
-  struct ChunkPlan {
-    std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
-  };
   std::vector<ChunkPlan> chunkPlan_;  // per column
-  std::int64_t maxChunks_ = 0, maxEntries_ = 0;
+  std::int64_t maxChunks_ = 0, maxEntries_ = 0, maxItems_ = 0;
   mutable thrust::device_vector<survival_device::StagedEntry> staged_;
   thrust::device_vector<survival_device::SlotDelta> chunkHead_, chunkTail_;  // per chunk of a step
   survival_device::ChunkView allRows_;

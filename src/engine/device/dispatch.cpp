@@ -46,12 +46,10 @@ bool deviceSupportsModel(const Dataset& data) {
     case ModelType::Poisson:
     case ModelType::ConditionalPoisson:
     case ModelType::SelfControlledCaseSeries:
-      return true;
     case ModelType::ConditionalLogistic:
-      return data.ties == TieMethod::Breslow;
     case ModelType::Cox:
     case ModelType::FineGray:
-      return data.outcomes.startTime == nullptr;  // not counting-process data yet
+      return true;
     default:
       return false;
   }
@@ -82,10 +80,20 @@ double deviceBytesNeeded(const Dataset& data) {
     bytes += (8.0 * 8.0 + 1.0 + 4.0 + 4.0 + 16.0 + 12.0 + 32.0) * n +
              (12.0 * 8.0 + 40.0 + 4.0 + 1.0 + 4.0) * slots + 8.0 * (chunks + p + 1.0) +
              (128.0 + 64.0) * (n / 16.0 + 1.0) + 24.0 * strata;
+    // Counting-process data: up to two items per entry (exit and entry, 8 bytes each) and
+    // their chunks, a second staged entry per row, the moved entries (32), the entry slot and
+    // the rows by entry slot (4 + 4 + 8).
+    if (data.outcomes.startTime)
+      bytes += 16.0 * (visits + n) + 8.0 * chunks + (32.0 + 32.0 + 16.0) * n + 8.0;
   } else if (isConditional(data.model)) {
     const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
     bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column
              40.0 * strata;
+    // clr's Efron and exact ties: per stratum the cases, F, the slot terms (40), the exact
+    // weight, scratch offset and failure flag; the exact recursion's scratch (32 bytes per
+    // case and stratum, at most one case per row).
+    if (data.model == ModelType::ConditionalLogistic && data.ties != TieMethod::Breslow)
+      bytes += (8.0 + 8.0 + 40.0 + 4.0 + 8.0 + 8.0 + 1.0) * strata + 32.0 * (n + strata);
   } else {
     bytes += 10.0 * 8.0 * n;
   }
@@ -129,7 +137,9 @@ bool autoPrefersCuda(const Dataset& data) {
       return entries >= kAutoLargeEntries;
     case ModelType::Cox:
     case ModelType::FineGray:
-      return entries >= kAutoSurvivalEntries && mostlyDistinctEventTimes(data);
+      // Counting-process data have a device runner but were never timed on a GPU: the CPU.
+      return data.outcomes.startTime == nullptr && entries >= kAutoSurvivalEntries &&
+             mostlyDistinctEventTimes(data);
     default:
       return false;
   }

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "common/host_device.h"
 #include "priors/prior.h"
@@ -90,6 +91,98 @@ ARGUS_HOST_DEVICE inline double logBinomial(int m, int n) {
 ARGUS_HOST_DEVICE inline double exactLogTerm(double weight, int rows, int cases, double logScale,
                                              const ExactLevel& top) {
   return weight * (cases * logScale + logBinomial(rows, cases) + std::log(top.b));
+}
+
+// The recursion's scale: the mean log of the `cases` largest u over rows [first, end), kept in
+// a min-heap of `cases` doubles (`heap`, the caller's scratch); NaN when fewer than `cases`
+// rows have u > 0 (u = 0: weight 0). The CPU and a device thread both call it, so their
+// scales are the same to the bit.
+ARGUS_HOST_DEVICE inline double exactLogScale(const double* u, std::int64_t first, std::int64_t end,
+                                              int cases, double* heap) {
+  int size = 0;
+  for (std::int64_t r = first; r < end; ++r) {
+    const double v = u[r];
+    if (!(v > 0.0)) continue;
+    int i;
+    if (size < cases) {
+      i = size++;
+      heap[i] = v;
+      while (i > 0 && heap[(i - 1) / 2] > heap[i]) {  // sift up
+        const double t = heap[i];
+        heap[i] = heap[(i - 1) / 2];
+        heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+      }
+    } else if (v > heap[0]) {
+      heap[0] = v;
+      i = 0;
+      for (;;) {  // sift down
+        int least = i;
+        const int left = 2 * i + 1, right = left + 1;
+        if (left < size && heap[left] < heap[least]) least = left;
+        if (right < size && heap[right] < heap[least]) least = right;
+        if (least == i) break;
+        const double t = heap[i];
+        heap[i] = heap[least];
+        heap[least] = t;
+        i = least;
+      }
+    }
+  }
+  if (size < cases) return NAN;
+  double sum = 0.0;
+  for (int k = 0; k < cases; ++k) sum += std::log(heap[k]);
+  return sum / cases;
+}
+
+// Scratch of one stratum's recursion: cases + 1 levels and a heap of `cases` doubles.
+struct ExactScratch {
+  ExactLevel* levels;
+  double* heap;
+};
+
+// (g, h) of an exact stratum (rows [first, end), `cases` cases, weight w_s) without the linear
+// term, along a column whose entries in the stratum are entries.row(e), entries.x(e) for e in
+// [0, count), rows increasing. *ok: whether the term is finite (false: the stratum's linear
+// predictor is out of range; the caller reports it).
+template <typename Entries>
+ARGUS_HOST_DEVICE inline GradHess exactStratumGradHess(int cases, double weight, const double* u,
+                                                       std::int64_t first, std::int64_t end,
+                                                       const Entries& entries, std::int64_t count,
+                                                       ExactScratch scratch, bool* ok) {
+  const double logScale = exactLogScale(u, first, end, cases, scratch.heap);
+  *ok = std::isfinite(logScale);
+  if (!*ok) return GradHess{0.0, 0.0};
+  const double toScale = std::exp(-logScale);
+  exactRecursionStart(cases, scratch.levels);
+  std::int64_t e = 0;
+  int i = 0;
+  for (std::int64_t r = first; r < end; ++r) {
+    double x = 0.0;
+    if (e < count && entries.row(e) == r) x = entries.x(e++);
+    if (u[r] == 0.0) continue;  // weight 0: not in any case set
+    exactRecursionAddRow(cases, ++i, u[r] * toScale, x, scratch.levels);
+  }
+  const GradHess t = exactStratumTerm(weight, scratch.levels[cases]);
+  *ok = scratch.levels[cases].b > 0.0 && std::isfinite(t.g) && std::isfinite(t.h);
+  return t;
+}
+
+// w_s log B_s of an exact stratum; *ok as above.
+ARGUS_HOST_DEVICE inline double exactStratumLogTerm(int cases, double weight, const double* u,
+                                                    std::int64_t first, std::int64_t end,
+                                                    ExactScratch scratch, bool* ok) {
+  const double logScale = exactLogScale(u, first, end, cases, scratch.heap);
+  *ok = std::isfinite(logScale);
+  if (!*ok) return 0.0;
+  const double toScale = std::exp(-logScale);
+  exactRecursionStart(cases, scratch.levels);
+  int i = 0;
+  for (std::int64_t r = first; r < end; ++r)
+    if (u[r] != 0.0) exactRecursionAddRow(cases, ++i, u[r] * toScale, 0.0, scratch.levels);
+  const double value = exactLogTerm(weight, i, cases, logScale, scratch.levels[cases]);
+  *ok = std::isfinite(value);
+  return value;
 }
 
 }  // namespace argus

@@ -1,8 +1,6 @@
 #include "models/exact_conditional_strata.h"
 
-#include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
 
 #include "common/errors.h"
@@ -40,57 +38,42 @@ ExactConditionalStrata::ExactConditionalStrata(const OutcomeView& outcomes, cons
   }
 }
 
-void ExactConditionalStrata::notFinite(std::int32_t s) const {
-  throw ArgusError("the exact conditional likelihood of " + stratumName(s) +
-                   " is not finite: its linear predictor is out of range (exp(eta) overflows "
-                   "or underflows)");
+std::string exactNotFiniteMessage(std::int32_t s) {
+  return "the exact conditional likelihood of " + stratumName(s) +
+         " is not finite: its linear predictor is out of range (exp(eta) overflows or underflows)";
 }
 
-double ExactConditionalStrata::logScale(std::int32_t s, const double* u) const {
-  const int n = cases_[s];
-  largest_.clear();
-  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r)
-    if (u[r] > 0.0) largest_.push_back(u[r]);
-  if (static_cast<int>(largest_.size()) < n) notFinite(s);
-  std::nth_element(largest_.begin(), largest_.begin() + (n - 1), largest_.end(),
-                   std::greater<double>());
-  double sum = 0.0;
-  for (int k = 0; k < n; ++k) sum += std::log(largest_[k]);
-  const double mean = sum / n;
-  if (!std::isfinite(mean)) notFinite(s);
-  return mean;
+void ExactConditionalStrata::notFinite(std::int32_t s) const { throw ArgusError(exactNotFiniteMessage(s)); }
+
+ExactScratch ExactConditionalStrata::scratch(std::int32_t s) const {
+  const std::size_t n = static_cast<std::size_t>(cases_[s]);
+  levels_.resize(n + 1);
+  heap_.resize(n);
+  return ExactScratch{levels_.data(), heap_.data()};
 }
+
+namespace {
+struct EntryList {
+  const StratumEntry* e;
+  std::int64_t row(std::int64_t i) const { return e[i].row; }
+  double x(std::int64_t i) const { return e[i].x; }
+};
+}  // namespace
 
 GradHess ExactConditionalStrata::term(std::int32_t s, const double* u,
                                       const StratumEntry* entries, std::int64_t count) const {
-  const int n = cases_[s];
-  const double toScale = std::exp(-logScale(s, u));
-  levels_.resize(static_cast<std::size_t>(n) + 1);
-  exactRecursionStart(n, levels_.data());
-  std::int64_t e = 0;
-  int i = 0;
-  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r) {
-    double x = 0.0;
-    if (e < count && entries[e].row == r) x = entries[e++].x;
-    if (u[r] == 0.0) continue;  // weight 0: not in any case set
-    exactRecursionAddRow(n, ++i, u[r] * toScale, x, levels_.data());
-  }
-  const GradHess t = exactStratumTerm(weight_[s], levels_[n]);
-  if (!(levels_[n].b > 0.0) || !std::isfinite(t.g) || !std::isfinite(t.h)) notFinite(s);
+  bool ok = true;
+  const GradHess t = exactStratumGradHess(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1],
+                                          EntryList{entries}, count, scratch(s), &ok);
+  if (!ok) notFinite(s);
   return t;
 }
 
 double ExactConditionalStrata::logTerm(std::int32_t s, const double* u) const {
-  const int n = cases_[s];
-  const double logScaleS = logScale(s, u);
-  const double toScale = std::exp(-logScaleS);
-  levels_.resize(static_cast<std::size_t>(n) + 1);
-  exactRecursionStart(n, levels_.data());
-  int i = 0;
-  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r)
-    if (u[r] != 0.0) exactRecursionAddRow(n, ++i, u[r] * toScale, 0.0, levels_.data());
-  const double value = exactLogTerm(weight_[s], i, n, logScaleS, levels_[n]);
-  if (!std::isfinite(value)) notFinite(s);
+  bool ok = true;
+  const double value =
+      exactStratumLogTerm(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1], scratch(s), &ok);
+  if (!ok) notFinite(s);
   return value;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
@@ -40,16 +41,23 @@ class ExactConditionalStrata {
   // w_s log B_s: what stratum s subtracts from the log-likelihood.
   double logTerm(std::int32_t s, const double* u) const;
 
+  // What a device model needs to run the same recursion: per stratum its cases (>= 2: an
+  // exact stratum) and its weight.
+  const std::vector<int>& cases() const { return cases_; }
+  const std::vector<double>& weights() const { return weight_; }
+
  private:
-  // Mean log of the stratum's `cases` largest u (the recursion's scale, see the functors).
-  double logScale(std::int32_t s, const double* u) const;
+  ExactScratch scratch(std::int32_t s) const;  // levels_ and heap_, sized for stratum s
   [[noreturn]] void notFinite(std::int32_t s) const;
 
   const std::int64_t* stratumStart_ = nullptr;
   std::vector<int> cases_;        // positively weighted cases per stratum
   std::vector<double> weight_;    // the stratum's positive weight (exact strata)
   mutable std::vector<ExactLevel> levels_;  // n_s + 1 levels of the running recursion
-  mutable std::vector<double> largest_;     // scratch for logScale
+  mutable std::vector<double> heap_;        // n_s: the largest u (exactLogScale)
 };
+
+// The error for stratum s (internal order) whose exact term is not finite.
+std::string exactNotFiniteMessage(std::int32_t s);
 
 }  // namespace argus

@@ -8,6 +8,7 @@
 #include "common/prefetch.h"
 #include "common/worker_team.h"
 #include "data/censoring_survival.h"
+#include "models/counting_process_items.h"
 #include "models/survival_scan.h"
 #include "models/survival_slots.h"
 
@@ -105,19 +106,8 @@ void SurvivalLikelihood::buildEntryOrder() {
 }
 
 std::vector<std::int32_t> SurvivalLikelihood::entryOrderOf(const ColumnView& c) const {
-  std::vector<std::int32_t> order;
-  const std::int64_t n = itemCount(c, nRows());
-  for (std::int64_t p = 0; p < n; ++p) {
-    const std::int64_t r = entryRow(c, p);
-    // An entry at the stratum's base slot never changes a risk set.
-    if (!index_.isBase(index_.entrySlot[r], stratum_[r])) order.push_back(static_cast<std::int32_t>(p));
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    const std::int64_t ra = entryRow(c, a), rb = entryRow(c, b);
-    if (stratum_[ra] != stratum_[rb]) return stratum_[ra] < stratum_[rb];
-    return index_.entrySlot[ra] > index_.entrySlot[rb];
-  });
-  return order;
+  return countingEntryOrder(index_, stratum_, itemCount(c, nRows()),
+                            [&](std::int64_t p) { return entryRow(c, p); });
 }
 
 void SurvivalLikelihood::rebuildFromEta() {
@@ -246,28 +236,21 @@ GradHess SurvivalLikelihood::scanView(const ColumnView& c, double linearTerm) co
   return efron_ ? scanColumn<true, false>(c, linearTerm) : scanColumn<false, false>(c, linearTerm);
 }
 
-// Counting process (Cox only): merge the exits (row order) with the entries (pre-sorted) by
-// stratum, then slot descending. Entries subtract: the row is not at risk at or below a(r).
+// Counting process (Cox only): exits and entries merged (models/counting_process_items.h).
 GradHess SurvivalLikelihood::scanCountingProcess(const ColumnView& c,
                                                  const std::vector<std::int32_t>& entries,
                                                  double linearTerm) const {
-  std::size_t e = 0;
   auto run = [&](auto& scan) {
-    auto visitEntry = [&](std::int64_t r, double x) {
-      scan.visit(index_.entrySlot[r], -state(r).u * x, x, false, 0.0);
-    };
-    forEachEntry(c, nRows(), [&](std::int64_t r, double x) {
-      const std::int32_t slot = index_.exitSlot[r];
-      for (; e < entries.size(); ++e) {
-        const std::int64_t q = entryRow(c, entries[e]);
-        const bool before = stratum_[q] < stratum_[r] ||
-                            (stratum_[q] == stratum_[r] && index_.entrySlot[q] > slot);
-        if (!before) break;
-        visitEntry(q, entryValue(c, entries[e]));
-      }
-      scan.visit(slot, state(r).u * x, x, isEvent(r), 0.0);
-    });
-    for (; e < entries.size(); ++e) visitEntry(entryRow(c, entries[e]), entryValue(c, entries[e]));
+    forCountingProcessItems(
+        index_, stratum_, itemCount(c, nRows()), [&](std::int64_t p) { return entryRow(c, p); }, entries,
+        [&](std::int64_t p) {
+          const std::int64_t r = entryRow(c, p);
+          scan.visit(index_.exitSlot[r], state(r).u * entryValue(c, p), entryValue(c, p), isEvent(r), 0.0);
+        },
+        [&](std::int64_t p) {
+          const std::int64_t r = entryRow(c, p);
+          scan.visit(index_.entrySlot[r], -state(r).u * entryValue(c, p), entryValue(c, p), false, 0.0);
+        });
     const ScanPartial part = scan.partial();
     return combineScans(&part, 1, linearTerm);
   };

@@ -4,6 +4,7 @@
 // CPP system the sums are folded in the CPU loops' order, on OMP and CUDA in a tree, so the comparison
 // is bit for bit on CPP and to 1e-9 relative on OMP (the tree's rounding, ~1e-16, grows
 // through the fit's conditioning: measured up to ~1e-10 on these problems).
+#include "clr_test_data.h"
 #include "device_test_support.h"
 
 namespace argus {
@@ -20,7 +21,7 @@ const std::vector<ModelType>& glmModels() {
   return models;
 }
 
-// The models with a device runner: the GLMs and the conditional models (clr with Breslow ties,
+// The GLMs and the conditional models (clr with Breslow ties,
 // the test problems' default).
 const std::vector<ModelType>& deviceModels() {
   static const std::vector<ModelType> models = {
@@ -257,31 +258,6 @@ TEST(DeviceRunner, ConditionalEdgeCasesMatchTheCpu) {
   }
 }
 
-// Models without a device runner yet say so; they never fall back to the CPU silently.
-TEST(DeviceRunner, UnsupportedModelsAreAClearError) {
-  auto expectRefused = [](const Dataset& data, const std::string& what) {
-    try {
-      makeCycleRunner(parseComputeDevice(kDevice), data, nullptr);
-      ADD_FAILURE() << what << " did not throw";
-    } catch (const std::exception& e) {
-      EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
-    }
-  };
-  for (const testing_data::SurvivalCase& c : testing_data::survivalCases()) {
-    if (!c.spec.countingProcess) continue;
-    auto p = testing_data::makeSurvivalProblem(c.spec);
-    expectRefused(p->data, c.name);
-  }
-  ProblemSpec spec;
-  spec.model = ModelType::ConditionalLogistic;
-  auto p = makeProblem(spec);
-  for (TieMethod ties : {TieMethod::Efron, TieMethod::Exact}) {
-    Dataset data = p->data;
-    data.ties = ties;
-    expectRefused(data, "clr ties");
-  }
-}
-
 // The memory estimate covers what each device model holds (its vectors' sizes, measured
 // after a sweep has allocated the coefficients), with the design as stored.
 TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
@@ -308,8 +284,23 @@ TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
       EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << modelTypeName(m) << " " << kinds.size();
     }
   }
+  for (TieMethod ties : {TieMethod::Efron, TieMethod::Exact}) {
+    testing_data::ClrSpec spec;
+    spec.ties = ties;
+    spec.strata = testing_data::mixedStrata(false);
+    auto p = testing_data::makeClrProblem(spec);
+    std::unique_ptr<DeviceModel> model = makeEmulatedModel(p->data, p->weightPtr());
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Normal, p->data, &prior, &fixed);
+    CycleState state = initialState(prior, fixed, p->data, false);
+    model->reset(state.beta);
+    model->sweep(state, planFor(p->data));
+    const double estimate = deviceBytesNeeded(p->data) - 64.0 * 1048576.0;
+    EXPECT_GE(estimate, model->deviceBytes()) << "clr ties";
+    EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << "clr ties";
+  }
   for (const testing_data::SurvivalCase& c : testing_data::survivalCases()) {
-    if (c.spec.countingProcess) continue;
     testing_data::SurvivalSpec spec = c.spec;
     spec.nRows = 3000;
     auto p = testing_data::makeSurvivalProblem(spec);

@@ -1,6 +1,6 @@
-// The survival device model (cox: Breslow, Efron, strata, weights; fgr: censoring per stratum,
-// user-supplied G) against the CPU runner: every case of the survival suite but
-// counting-process data, cycle by cycle and for a whole fit, and many chunks per column.
+// The survival device model (cox: Breslow, Efron, strata, weights, counting process; fgr:
+// censoring per stratum, user-supplied G) against the CPU runner: every case of the survival
+// suite, cycle by cycle and for a whole fit, and many chunks per column.
 #include "device_test_support.h"
 
 namespace argus {
@@ -8,8 +8,7 @@ namespace {
 
 using namespace device_test;
 
-// ---- survival models (cox: Breslow, Efron, strata, weights; fgr: censoring per stratum,
-// user-supplied G), every case of the survival suite but counting-process data ----
+// ---- survival models, every case of the survival suite ----
 
 struct SurvivalPrior {
   std::size_t caseIndex;
@@ -20,7 +19,6 @@ std::vector<SurvivalPrior> survivalPriors() {
   std::vector<SurvivalPrior> out;
   const auto cases = testing_data::survivalCases();
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    if (cases[i].spec.countingProcess) continue;
     for (PriorCase p : {PriorCase::None, PriorCase::Laplace, PriorCase::PerCovariate}) out.push_back({i, p});
   }
   return out;
@@ -53,26 +51,30 @@ TEST_P(DeviceSurvival, CyclesAndFitMatchTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Survival, DeviceSurvival, ::testing::ValuesIn(survivalPriors()),
                          [](const ::testing::TestParamInfo<SurvivalPrior>& info) { return survivalName(info.param); });
 
-// Many chunks per column (N = 3000 in 3 strata, chunks of 16 entries): merging the chunks'
+// Many chunks per column (N = 3000 in 3 strata, chunks of 16 items): merging the chunks'
 // partial sums carries each stratum's prefix sums across them; with Breslow's integer times
 // (about 40 rows a day) chunks split a slot's entries, and a step's slot sums are settled
-// across chunks (device_survival_chunks.h).
+// across chunks (device_survival_chunks.h); with counting-process data entries and exits
+// interleave within and across chunks.
 TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
   SurvivalScope scope;
   for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
-    for (TieMethod ties : {TieMethod::Breslow, TieMethod::Efron}) {
-      if (m == ModelType::FineGray && ties == TieMethod::Efron) continue;
+    for (TieMethod ties : {TieMethod::Breslow, TieMethod::Efron})
+    for (bool counting : {false, true}) {
+      if (m == ModelType::FineGray && (ties == TieMethod::Efron || counting)) continue;
       testing_data::SurvivalSpec spec;
       spec.model = m;
       spec.ties = ties;
       spec.nRows = 3000;
       spec.nStrata = 3;
       spec.integerTimes = ties == TieMethod::Breslow;
+      spec.countingProcess = counting;
       auto p = testing_data::makeSurvivalProblem(spec);
       std::vector<CoordinatePrior> prior;
       std::vector<unsigned char> fixed;
       makePriors(PriorCase::Normal, p->data, &prior, &fixed);
-      const std::string what = modelTypeName(m) + (ties == TieMethod::Efron ? " efron" : " breslow");
+      const std::string what = modelTypeName(m) + (ties == TieMethod::Efron ? " efron" : " breslow") +
+                               (counting ? " counting" : "");
       // Without the cycle extrapolation: whether it accepts its step is a comparison of two
       // nearly equal objectives, which the two sides' rounding (many chunks against the
       // CPU's two) may decide differently (Cox Breslow here, cycle 4). The extrapolation
