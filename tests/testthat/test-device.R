@@ -101,6 +101,25 @@ test_that("emulated cross-validation chooses the CPU's variance", {
   expect_equal(coef(emulated), coef(cpu), tolerance = 1e-8)
 })
 
+test_that("emulated cross-validation of Cox and clr fits chooses the CPU's variance", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  skip_if_not_installed("survival")
+  lung <- survival::lung
+  lung <- lung[stats::complete.cases(lung[, c("ph.ecog", "ph.karno", "wt.loss", "meal.cal")]), ]
+  cox <- createData(formula = survival::Surv(time, status) ~ age + sex + ph.ecog + ph.karno + wt.loss +
+                      meal.cal, data = lung, modelType = "cox")
+  inf <- datasets::infert
+  inf$set <- interaction(inf$education, inf$parity, drop = TRUE)
+  clr <- createData(case ~ spontaneous + induced + age + strata(set), data = inf, modelType = "clr")
+  prior <- createPrior("laplace", useCrossValidation = TRUE)
+  for (data in list(cox, clr)) {
+    cpu <- fitOn(data, prior, "cpu", seed = 7, fold = 4, threads = 2)
+    emulated <- fitOn(data, prior, "emulated", seed = 7, fold = 4, threads = 2)
+    expect_equal(emulated$cv$variance, cpu$cv$variance, tolerance = 1e-8)
+    expect_equal(coef(emulated), coef(cpu), tolerance = 1e-7)
+  }
+})
+
 test_that("emulated sccs and cpr equal the CPU on a simulated case series", {
   skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
   sim <- Argus::simulateSccs(nCases = 400, nDrugs = 40, seed = 5)

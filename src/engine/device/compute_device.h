@@ -53,12 +53,26 @@ struct CudaDeviceInfo {
   int major = 0, minor = 0;  // compute capability
 };
 std::vector<CudaDeviceInfo> cudaDevices();
-// Whether the device models (device/device_runner_factory.h) cover this model: the GLMs, the
-// conditional models with Breslow's form, cox (counting-process data included) and fgr.
+// Whether the device models (device/device_runner_factory.h) cover this model: all of them
+// now (the GLMs, the conditional models with every tie method, cox with counting-process
+// data, fgr); kept as the one place that says so.
 bool deviceSupportsModel(const Dataset& data);
+// What the device fits of one data set share: its design and weight-free plans in device
+// memory (device/device_design.h), so that a cross-validation's folds and candidates, or a
+// bootstrap's replicates, upload X and plan once. Opaque outside device/.
+class SharedDeviceData {
+ public:
+  virtual ~SharedDeviceData() = default;
+};
+// For the fits of `data` on `device` ("auto" resolved as makeCycleRunner does): null where
+// that is the CPU. The fits must then be of this very Dataset object; a runner given shared
+// data made for another builds its own.
+std::shared_ptr<const SharedDeviceData> makeSharedDeviceData(const ComputeDevice& device, const Dataset& data);
 // The CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA).
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
-                                                 const double* weights);
+                                                 const double* weights,
+                                                 const std::shared_ptr<const SharedDeviceData>& shared);
+std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data);
 // Device memory a fit of `data` needs on the device models, in bytes: the design (4 bytes per
 // stored row index, 8 per stored value), the per-row state (GLM: 10 doubles; conditional: 7,
 // plus each column's runs of entries by stratum, 12 bytes per run, at most one per entry),
@@ -70,8 +84,10 @@ bool autoPrefersCuda(const Dataset& data);
 // The device a request resolves to ("auto" made concrete; others unchanged).
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data);
 
-// threads: for the work inside one coordinate (ControlSettings::threads).
+// threads: for the work inside one coordinate (ControlSettings::threads). shared: from
+// makeSharedDeviceData for this data, or null.
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,
-                                             const double* weights, int threads = 1);
+                                             const double* weights, int threads = 1,
+                                             const std::shared_ptr<const SharedDeviceData>& shared = nullptr);
 
 }  // namespace argus

@@ -10,13 +10,15 @@
 
 namespace argus {
 
-std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
-                                                 const double* weights) {
-  cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
+namespace {
+
+// Refuses, with both sizes, a fit that needs more device memory than is free; `held`: what
+// shared data already on the device covers of the estimate.
+void checkFreeMemory(const ComputeDevice& device, const Dataset& data, double held) {
   if (deviceSupportsModel(data)) {
     std::size_t freeBytes = 0, totalBytes = 0;
     cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
-    const double needed = deviceBytesNeeded(data);
+    const double needed = deviceBytesNeeded(data) - held;
     if (needed > static_cast<double>(freeBytes)) {
       char message[256];
       std::snprintf(message, sizeof message,
@@ -28,7 +30,23 @@ std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, co
       throw UnsupportedError(message);
     }
   }
-  return makeDeviceCycleRunner<CubPrimitives>(data, weights);
+}
+
+}  // namespace
+
+std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
+                                                 const double* weights,
+                                                 const std::shared_ptr<const SharedDeviceData>& shared) {
+  cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  checkFreeMemory(device, data, design && design->serves(data) ? design->bytes() : 0.0);
+  return makeDeviceCycleRunner<CubPrimitives>(data, weights, shared);
+}
+
+std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data) {
+  cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
+  checkFreeMemory(device, data, 0.0);
+  return std::make_shared<const DeviceDesign>(data);
 }
 
 }  // namespace argus

@@ -8,7 +8,11 @@ bool builtWithCuda() { return false; }
 int cudaDeviceCount() { return 0; }
 std::vector<CudaDeviceInfo> cudaDevices() { return {}; }
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset&,
-                                                 const double*) {
+                                                 const double*, const std::shared_ptr<const SharedDeviceData>&) {
+  throw UnsupportedError("device '" + computeDeviceName(device) +
+                         "' was requested but Argus was built without CUDA");
+}
+std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset&) {
   throw UnsupportedError("device '" + computeDeviceName(device) +
                          "' was requested but Argus was built without CUDA");
 }

@@ -18,13 +18,16 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/errors.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
 #include "device/device_conditional_terms.h"
+#include "device/device_design.h"
 #include "device/device_stratum_runs.h"
 #include "models/column_linear_terms.h"
 #include "models/conditional_functors.h"
@@ -80,10 +83,11 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   using Base::weights_;
   using Base::nRows;
  public:
-  DeviceConditionalLikelihood(const Dataset& data, const double* weights)
+  DeviceConditionalLikelihood(const Dataset& data, const double* weights, std::shared_ptr<const DeviceDesign> design)
       : Base(data, weights),
-        columns_(data.design),
-        runs_(data.design, data.outcomes.stratum),
+        design_(std::move(design)),
+        columns_(design_->columns),
+        runs_(*design_->runs),
         strata_(data.outcomes.nStrata),
         ties_(data.model == ModelType::ConditionalLogistic ? data.ties : TieMethod::Breslow),
         linear_(data.design, weightedOutcomes()) {
@@ -277,8 +281,9 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
 
   const double* publishedEta() const override { return device::raw(eta_d_); }  // current, as the CPU's
 
-  DeviceColumns columns_;
-  DeviceStratumRuns runs_;
+  std::shared_ptr<const DeviceDesign> design_;  // shared by a cross-validation's fits
+  const DeviceColumns& columns_;
+  const DeviceStratumRuns& runs_;
   std::int32_t strata_;
   TieMethod ties_;
   ColumnLinearTerms linear_;  // sum_r w_r y_r x_rj, on the host once per column (as the CPU)

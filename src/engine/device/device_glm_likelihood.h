@@ -25,10 +25,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "device/device_columns.h"
 #include "device/device_common.h"
+#include "device/device_design.h"
 #include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
 
@@ -246,8 +249,8 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   using Base::eta_;
 
  public:
-  DeviceGlmLikelihood(const Dataset& data, const double* weights)
-      : Base(data, weights), columns_(data.design) {
+  DeviceGlmLikelihood(const Dataset& data, const double* weights, std::shared_ptr<const DeviceDesign> design)
+      : Base(data, weights), design_(std::move(design)), columns_(design_->columns) {
     std::vector<double> wy(n_), wt(n_), exposure(n_);
     for (std::int64_t r = 0; r < n_; ++r) {
       const double w = weight(r);
@@ -411,7 +414,8 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   }
   const double* publishedEta() const override { return raw(published_); }
 
-  DeviceColumns columns_;
+  std::shared_ptr<const DeviceDesign> design_;  // shared by a cross-validation's fits
+  const DeviceColumns& columns_;
   thrust::device_vector<double> wy_, wt_, exposure_;
   mutable thrust::device_vector<double> eta_d_, expEta_, published_, direction_;
   device::DeviceCoefficients coef_;

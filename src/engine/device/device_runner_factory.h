@@ -9,6 +9,7 @@
 
 #include "common/errors.h"
 #include "device/compute_device.h"
+#include "device/device_design.h"
 #include "device/device_conditional_likelihood.h"
 #include "device/device_glm_likelihood.h"
 #include "device/device_survival_likelihood.h"
@@ -17,22 +18,25 @@
 
 namespace argus {
 
+// `shared`: a DeviceDesign made for this data (device_design.h), or null.
 template <typename Prims>
-std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* weights) {
+std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* weights,
+                                             const std::shared_ptr<const SharedDeviceData>& shared = nullptr) {
+  std::shared_ptr<const DeviceDesign> design = deviceDesignFor(data, shared);
   switch (data.model) {
     case ModelType::LeastSquares:
-      return std::make_unique<DeviceGlmLikelihood<Prims, LeastSquaresRow>>(data, weights);
+      return std::make_unique<DeviceGlmLikelihood<Prims, LeastSquaresRow>>(data, weights, design);
     case ModelType::Logistic:
-      return std::make_unique<DeviceGlmLikelihood<Prims, LogisticRow>>(data, weights);
+      return std::make_unique<DeviceGlmLikelihood<Prims, LogisticRow>>(data, weights, design);
     case ModelType::Poisson:
-      return std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights);
+      return std::make_unique<DeviceGlmLikelihood<Prims, PoissonRow>>(data, weights, design);
     case ModelType::ConditionalPoisson:
     case ModelType::SelfControlledCaseSeries:
     case ModelType::ConditionalLogistic:
-      return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights);
+      return std::make_unique<DeviceConditionalLikelihood<Prims>>(data, weights, design);
     case ModelType::Cox:
     case ModelType::FineGray:
-      return std::make_unique<DeviceSurvivalLikelihood<Prims>>(data, weights);
+      return std::make_unique<DeviceSurvivalLikelihood<Prims>>(data, weights, design);
     default:
       break;
   }
@@ -41,8 +45,9 @@ std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* 
 }
 
 template <typename Prims>
-std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const double* weights) {
-  return std::make_unique<LikelihoodCycleRunner>(data, weights, makeDeviceModel<Prims>(data, weights));
+std::unique_ptr<CycleRunner> makeDeviceCycleRunner(const Dataset& data, const double* weights,
+                                                   const std::shared_ptr<const SharedDeviceData>& shared) {
+  return std::make_unique<LikelihoodCycleRunner>(data, weights, makeDeviceModel<Prims>(data, weights, shared));
 }
 
 }  // namespace argus

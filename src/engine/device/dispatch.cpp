@@ -153,12 +153,30 @@ ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& d
   return out;
 }
 
+std::shared_ptr<const SharedDeviceData> makeSharedDeviceData(const ComputeDevice& requested, const Dataset& data) {
+  const ComputeDevice device = resolveComputeDevice(requested, data);
+  switch (device.kind) {
+    case ComputeDevice::Kind::Emulated:
+      return makeEmulatedSharedData(data);
+    case ComputeDevice::Kind::Cuda:
+      if (!builtWithCuda() || device.index >= cudaDeviceCount()) return nullptr;  // the runner says why
+      try {
+        return makeCudaSharedData(device, data);
+      } catch (const UnsupportedError&) {
+        return nullptr;  // too little memory: each fit decides ("auto": the CPU; "cuda": an error)
+      }
+    default:
+      return nullptr;
+  }
+}
+
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, const Dataset& data,
-                                             const double* weights, int threads) {
+                                             const double* weights, int threads,
+                                             const std::shared_ptr<const SharedDeviceData>& shared) {
   const ComputeDevice device = resolveComputeDevice(requested, data);
   if (device.kind == ComputeDevice::Kind::Cpu)
     return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
-  if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedCycleRunner(data, weights);
+  if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedCycleRunner(data, weights, shared);
   if (!builtWithCuda())
     throw UnsupportedError("device '" + computeDeviceName(device) +
                            "' was requested but Argus was built without CUDA "
@@ -166,10 +184,10 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, con
   if (device.index >= cudaDeviceCount())
     throw UnsupportedError("device '" + computeDeviceName(device) + "' is not visible (" +
                            std::to_string(cudaDeviceCount()) + " CUDA device(s) found)");
-  if (requested.kind != ComputeDevice::Kind::Auto) return makeCudaCycleRunner(device, data, weights);
+  if (requested.kind != ComputeDevice::Kind::Auto) return makeCudaCycleRunner(device, data, weights, shared);
   // "auto" chose the GPU; where it cannot take the fit (too little free memory, say), the CPU.
   try {
-    return makeCudaCycleRunner(device, data, weights);
+    return makeCudaCycleRunner(device, data, weights, shared);
   } catch (const UnsupportedError&) {
     return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
   }

@@ -21,12 +21,20 @@ std::string emulatedDeviceSystem() {
   return THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP ? "omp" : "cpp";
 }
 
-std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights) {
-  return makeDeviceCycleRunner<ThrustPrimitives>(data, weights);
+std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights,
+                                                     const std::shared_ptr<const SharedDeviceData>& shared) {
+  return makeDeviceCycleRunner<ThrustPrimitives>(data, weights, shared);
 }
 
-std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights) {
-  return makeDeviceModel<ThrustPrimitives>(data, weights);
+std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& data) {
+  return std::make_shared<const DeviceDesign>(data);
+}
+
+std::int64_t emulatedDesignsBuilt() { return DeviceDesign::built(); }
+
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,
+                                               const std::shared_ptr<const SharedDeviceData>& shared) {
+  return makeDeviceModel<ThrustPrimitives>(data, weights, shared);
 }
 
 }  // namespace argus

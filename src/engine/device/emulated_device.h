@@ -4,10 +4,12 @@
 // otherwise emulated_device_stub.cpp says it is absent.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "data/dataset.h"
+#include "device/compute_device.h"
 #include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
 
@@ -16,8 +18,13 @@ namespace argus {
 bool builtWithEmulatedDevice();
 // "cpp" or "omp" where built, "" otherwise.
 std::string emulatedDeviceSystem();
-std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights);
+std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights,
+                                                     const std::shared_ptr<const SharedDeviceData>& shared = nullptr);
+std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& data);
+// How many device copies of a design (device_design.h) this process has built.
+std::int64_t emulatedDesignsBuilt();
 // The emulated device model itself (tests drive it through the host sweep, and measure it).
-std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights);
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,
+                                               const std::shared_ptr<const SharedDeviceData>& shared = nullptr);
 
 }  // namespace argus

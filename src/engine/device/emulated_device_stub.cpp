@@ -5,13 +5,24 @@ namespace argus {
 
 bool builtWithEmulatedDevice() { return false; }
 std::string emulatedDeviceSystem() { return ""; }
-std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset&, const double*) {
+namespace {
+[[noreturn]] void notBuilt() {
   throw UnsupportedError(
       "device 'emulated' was requested but Argus was built without it (reinstall with "
       "ARGUS_CUDA=emulate)");
 }
+}  // namespace
 
-std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*) {
+std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset&, const double*,
+                                                     const std::shared_ptr<const SharedDeviceData>&) {
+  notBuilt();
+}
+std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset&) { notBuilt(); }
+
+std::int64_t emulatedDesignsBuilt() { return 0; }
+
+std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*,
+                                               const std::shared_ptr<const SharedDeviceData>&) {
   throw UnsupportedError("Argus was built without the emulated device (ARGUS_CUDA=emulate)");
 }
 

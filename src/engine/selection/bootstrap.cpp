@@ -17,13 +17,15 @@ std::vector<std::int32_t> resampleCounts(std::int64_t nUnits, std::uint64_t seed
   return counts;
 }
 
-BootstrapResult runBootstrap(const BootstrapRequest& req, ProgressSink* progress) {
-  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
-  ARGUS_REQUIRE(req.replicates >= 1, "at least one bootstrap replicate is needed");
-  ARGUS_REQUIRE(req.firstReplicate >= 0, "the first replicate must not be negative");
-  ARGUS_REQUIRE(req.threads >= 1, "threads must be at least 1");
-  const Dataset& data = *req.fit.data;
-  validateDataset(data, req.fit.weights);
+BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* progress) {
+  ARGUS_REQUIRE(request.fit.data != nullptr, "no data");
+  ARGUS_REQUIRE(request.replicates >= 1, "at least one bootstrap replicate is needed");
+  ARGUS_REQUIRE(request.firstReplicate >= 0, "the first replicate must not be negative");
+  ARGUS_REQUIRE(request.threads >= 1, "threads must be at least 1");
+  const Dataset& data = *request.fit.data;
+  validateDataset(data, request.fit.weights);
+  BootstrapRequest local;
+  const BootstrapRequest& req = withSharedDevice(request, &local);
   const std::size_t p = data.design.nColumns();
   const std::int64_t n = data.nRows();
 

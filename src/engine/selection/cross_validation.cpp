@@ -243,10 +243,12 @@ std::string describe(const CvEvaluation& e) {
 
 }  // namespace
 
-CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressSink* progress) {
-  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
-  const Dataset& data = *req.fit.data;
-  validateDataset(data, req.fit.weights);
+CrossValidationResult crossValidate(const CrossValidationRequest& request, ProgressSink* progress) {
+  ARGUS_REQUIRE(request.fit.data != nullptr, "no data");
+  const Dataset& data = *request.fit.data;
+  validateDataset(data, request.fit.weights);
+  CrossValidationRequest local;
+  const CrossValidationRequest& req = withSharedDevice(request, &local);
   ARGUS_REQUIRE(req.fit.prior.size() == data.design.nColumns(), "one prior per covariate is required");
   ARGUS_REQUIRE(req.folds.folds >= 2 && req.folds.repetitions() >= 1, "no folds were planned");
   for (const std::vector<std::int32_t>& f : req.folds.foldOfRow)
@@ -282,12 +284,14 @@ CrossValidationResult crossValidate(const CrossValidationRequest& req, ProgressS
   return result;
 }
 
-std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& req, double variance,
+std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& request, double variance,
                                          const std::vector<double>& start,
                                          const std::vector<std::size_t>& tasks,
                                          ProgressSink* progress) {
-  ARGUS_REQUIRE(req.fit.data != nullptr, "no data");
-  validateDataset(*req.fit.data, req.fit.weights);
+  ARGUS_REQUIRE(request.fit.data != nullptr, "no data");
+  validateDataset(*request.fit.data, request.fit.weights);
+  CrossValidationRequest local;
+  const CrossValidationRequest& req = withSharedDevice(request, &local);
   ARGUS_REQUIRE(start.size() == req.fit.data->design.nColumns(), "one start per covariate is required");
   const std::size_t all = static_cast<std::size_t>(req.folds.folds * req.folds.repetitions());
   for (std::size_t t : tasks) ARGUS_REQUIRE(t < all, "a fold task id is out of range");

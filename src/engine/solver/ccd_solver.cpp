@@ -73,7 +73,8 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   const auto started = std::chrono::steady_clock::now();
   validateDataset(*req.data, req.weights);
   CycleState state = initialState(req);
-  std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights, req.control.threads);
+  std::unique_ptr<CycleRunner> runner = makeCycleRunner(req.device, *req.data, req.weights, req.control.threads,
+                                                             req.sharedDevice);
 
   FitResult result;
   CycleReadout previous = runner->reset(state);

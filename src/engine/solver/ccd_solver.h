@@ -21,7 +21,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/dataset.h"
@@ -76,6 +78,9 @@ struct FitRequest {
   std::vector<unsigned char> fixed;          // empty: none fixed
   ControlSettings control;
   ComputeDevice device;
+  // The device copy of the data's design that the fits of one cross-validation or bootstrap
+  // share (makeSharedDeviceData); null: the fit makes its own where it needs one.
+  std::shared_ptr<const SharedDeviceData> sharedDevice;
   // Return eta = offset + X beta at the solution in FitResult::eta (cross-validation scores
   // the held-out rows from it instead of recomputing it).
   bool keepLinearPredictor = false;
@@ -97,6 +102,20 @@ struct FitResult {
   std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)
   std::vector<std::int32_t> infinite;  // coordinates running off to infinity (NoFiniteMle)
 };
+
+// The request of a run of many fits of one data set (cross-validation, bootstrap: a type
+// with a FitRequest `fit`): `req` itself where its fits need no shared device data or carry
+// it already, else a copy in *local whose fits share one (makeSharedDeviceData). Call after
+// the data are validated.
+template <typename Request>
+const Request& withSharedDevice(const Request& req, Request* local) {
+  if (req.fit.sharedDevice) return req;
+  std::shared_ptr<const SharedDeviceData> shared = makeSharedDeviceData(req.fit.device, *req.fit.data);
+  if (!shared) return req;
+  *local = req;
+  local->fit.sharedDevice = std::move(shared);
+  return *local;
+}
 
 double logPriorTotal(const std::vector<double>& beta, const std::vector<CoordinatePrior>& prior);
 

@@ -262,6 +262,19 @@ TEST(DeviceRunner, ConditionalEdgeCasesMatchTheCpu) {
 // after a sweep has allocated the coefficients), with the design as stored.
 TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
   if (std::string(kDevice) != "emulated") GTEST_SKIP() << "measured on the emulated device";
+  auto expectCovered = [](const Dataset& data, const double* weights, const std::string& what) {
+    std::unique_ptr<DeviceModel> model = makeEmulatedModel(data, weights);
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Normal, data, &prior, &fixed);
+    CycleState state = initialState(prior, fixed, data, false);
+    model->reset(state.beta);
+    model->sweep(state, planFor(data));
+    // 64 MiB of the estimate is CUB's scratch, which the emulated device does not hold.
+    const double estimate = deviceBytesNeeded(data) - 64.0 * 1048576.0;
+    EXPECT_GE(estimate, model->deviceBytes()) << what;
+    EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << what;
+  };
   for (ModelType m : deviceModels()) {
     for (const std::vector<ColumnKind>& kinds :
          {std::vector<ColumnKind>{}, std::vector<ColumnKind>(12, ColumnKind::Dense),
@@ -271,17 +284,7 @@ TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
       spec.nRows = 3000;
       spec.kinds = kinds;
       auto p = makeProblem(spec);
-      std::unique_ptr<DeviceModel> model = makeEmulatedModel(p->data, p->weightPtr());
-      std::vector<CoordinatePrior> prior;
-      std::vector<unsigned char> fixed;
-      makePriors(PriorCase::Normal, p->data, &prior, &fixed);
-      CycleState state = initialState(prior, fixed, p->data, false);
-      model->reset(state.beta);
-      model->sweep(state, planFor(p->data));
-      // 64 MiB of the estimate is CUB's scratch, which the emulated device does not hold.
-      const double estimate = deviceBytesNeeded(p->data) - 64.0 * 1048576.0;
-      EXPECT_GE(estimate, model->deviceBytes()) << modelTypeName(m) << " " << kinds.size();
-      EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << modelTypeName(m) << " " << kinds.size();
+      expectCovered(p->data, p->weightPtr(), modelTypeName(m) + " " + std::to_string(kinds.size()));
     }
   }
   for (TieMethod ties : {TieMethod::Efron, TieMethod::Exact}) {
@@ -289,31 +292,13 @@ TEST(DeviceRunner, MemoryEstimateCoversWhatTheModelsHold) {
     spec.ties = ties;
     spec.strata = testing_data::mixedStrata(false);
     auto p = testing_data::makeClrProblem(spec);
-    std::unique_ptr<DeviceModel> model = makeEmulatedModel(p->data, p->weightPtr());
-    std::vector<CoordinatePrior> prior;
-    std::vector<unsigned char> fixed;
-    makePriors(PriorCase::Normal, p->data, &prior, &fixed);
-    CycleState state = initialState(prior, fixed, p->data, false);
-    model->reset(state.beta);
-    model->sweep(state, planFor(p->data));
-    const double estimate = deviceBytesNeeded(p->data) - 64.0 * 1048576.0;
-    EXPECT_GE(estimate, model->deviceBytes()) << "clr ties";
-    EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << "clr ties";
+    expectCovered(p->data, p->weightPtr(), "clr ties");
   }
   for (const testing_data::SurvivalCase& c : testing_data::survivalCases()) {
     testing_data::SurvivalSpec spec = c.spec;
     spec.nRows = 3000;
     auto p = testing_data::makeSurvivalProblem(spec);
-    std::unique_ptr<DeviceModel> model = makeEmulatedModel(p->data, p->weightPtr());
-    std::vector<CoordinatePrior> prior;
-    std::vector<unsigned char> fixed;
-    makePriors(PriorCase::Normal, p->data, &prior, &fixed);
-    CycleState state = initialState(prior, fixed, p->data, false);
-    model->reset(state.beta);
-    model->sweep(state, planFor(p->data));
-    const double estimate = deviceBytesNeeded(p->data) - 64.0 * 1048576.0;
-    EXPECT_GE(estimate, model->deviceBytes()) << c.name;
-    EXPECT_LE(estimate, 3.0 * model->deviceBytes()) << c.name;
+    expectCovered(p->data, p->weightPtr(), c.name);
   }
 }
 

@@ -1,0 +1,162 @@
+// What a survival device model (device_survival_likelihood.h) knows of its data before any
+// weight: the risk-set index and its per-row and per-slot arrays, and every column's chunks
+// (of items, with counting-process data). All of it depends on the data alone (never on the
+// weights: the index's own rule, risk_set_index.h), so the folds and candidates of a
+// cross-validation, or a bootstrap's replicates, share one plan on the device
+// (device_design.h) and each fit keeps only its weighted sums and row state.
+//
+// Chunks: kChunkItems items each; with Efron ties or Fine-Gray, kChunkItems or more, cut
+// where the item's slot changes (device_survival_chunks.h). Counting-process data list each
+// column's items (dense columns share the all-rows list, at offset 0) and the rows by entry
+// slot (one run per slot) for a rebuild.
+#pragma once
+
+#include <thrust/device_vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "data/dataset.h"
+#include "data/risk_set_index.h"
+#include "device/device_common.h"
+#include "device/device_survival_chunks.h"
+#include "models/counting_process_items.h"
+
+namespace argus {
+
+class SurvivalDevicePlan {
+ public:
+  static constexpr std::int64_t kChunkItems = 16;
+
+  explicit SurvivalDevicePlan(const Dataset& data)
+      : index(buildRiskSetIndex(data)), nRows_(data.nRows()), strata_(data.outcomes.nStrata) {
+    const std::size_t slots = static_cast<std::size_t>(index.nSlots);
+    std::vector<unsigned char> eventFlag(static_cast<std::size_t>(nRows_));
+    for (std::int64_t r = 0; r < nRows_; ++r) eventFlag[r] = data.outcomes.y[r] == 1.0;
+    std::vector<std::int32_t> slotStratumHost(slots, 0), rowStratumHost(static_cast<std::size_t>(nRows_), 0);
+    std::vector<unsigned char> base(slots, 0);
+    for (std::int32_t s = 0; s < strata_; ++s) {
+      base[index.slotStart[s]] = 1;
+      for (std::int32_t k = index.slotStart[s]; k < index.slotStart[s + 1]; ++k) slotStratumHost[k] = s;
+      for (std::int64_t r = data.outcomes.stratumStart[s]; r < data.outcomes.stratumStart[s + 1]; ++r)
+        rowStratumHost[r] = s;
+    }
+    device::upload(event, eventFlag);
+    device::upload(exitSlot, index.exitSlot);
+    stratumStart.assign(data.outcomes.stratumStart, data.outcomes.stratumStart + strata_ + 1);
+    device::upload(slotStratum, slotStratumHost);
+    device::upload(rowStratum, rowStratumHost);
+    device::upload(runStart, index.runStart);
+    device::upload(runSlot, index.runSlot);
+    device::upload(baseSlot, base);
+    if (index.countingProcess()) planEntryRuns();
+    planChunks(data);
+  }
+
+  struct ChunkPlan {
+    std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
+    std::int64_t itemOffset, items;       // its item list in items (-1: none), its items
+  };
+
+  survival_device::ChunkView chunks(std::int32_t j) const { return chunkView(chunkPlan_[j]); }
+  survival_device::ChunkView allRows() const { return chunkView(all_); }
+  // The most chunks, items and entries of one column (or of all rows): the per-coordinate
+  // buffers' sizes.
+  std::int64_t maxChunks() const { return maxChunks_; }
+  std::int64_t maxItems() const { return maxItems_; }
+  std::int64_t maxEntries() const { return maxEntries_; }
+  double bytes() const {
+    return device::bytesOf(event, baseSlot, exitSlot, slotStratum, rowStratum, runSlot, entrySlot, entryRunRow,
+                           stratumStart, chunkBegin, runStart, items, entryRunStart);
+  }
+
+  RiskSetIndex index;
+  thrust::device_vector<unsigned char> event, baseSlot;  // per row y == 1; per slot: a base slot
+  thrust::device_vector<std::int32_t> exitSlot, slotStratum, rowStratum, runSlot;
+  thrust::device_vector<std::int64_t> stratumStart, chunkBegin, runStart;
+  // Counting-process data: entry slots, each column's items (ChunkView), the rows by entry
+  // slot and where each slot's run of them starts (EntryRunSums).
+  thrust::device_vector<std::int32_t> entrySlot, entryRunRow;
+  thrust::device_vector<std::int64_t> items, entryRunStart;
+
+ private:
+  void planChunks(const Dataset& data) {
+    const DesignView& design = data.design;
+    std::vector<std::int64_t> begin, itemCodes;
+    const bool wholeSlots = data.ties == TieMethod::Efron || data.model == ModelType::FineGray;
+    const bool counting = index.countingProcess();
+    const std::int32_t* stratum = data.outcomes.stratum;
+    struct ItemList {
+      std::int64_t offset = -1, count = 0;  // offset -1: the items are the entries
+    };
+    auto listItems = [&](std::int64_t entries, auto rowOf) {
+      const std::int64_t offset = static_cast<std::int64_t>(itemCodes.size());
+      forCountingProcessItems(index, stratum, entries, rowOf, countingEntryOrder(index, stratum, entries, rowOf),
+                              [&](std::int64_t k) { itemCodes.push_back(k); },
+                              [&](std::int64_t k) { itemCodes.push_back(-1 - k); });
+      return ItemList{offset, static_cast<std::int64_t>(itemCodes.size()) - offset};
+    };
+    auto plan = [&](std::int64_t entries, auto rowOf, ItemList list) {
+      const std::int64_t itemOffset = list.offset;
+      const std::int64_t n = itemOffset < 0 ? entries : list.count;
+      auto slotOf = [&](std::int64_t i) {
+        const std::int64_t code = itemOffset < 0 ? i : itemCodes[itemOffset + i];
+        return code >= 0 ? index.exitSlot[rowOf(code)] : index.entrySlot[rowOf(-1 - code)];
+      };
+      const std::int64_t offset = static_cast<std::int64_t>(begin.size());
+      std::int64_t last = 0;
+      begin.push_back(0);
+      for (std::int64_t k = 1; k < n; ++k)
+        if (k - last >= kChunkItems && (!wholeSlots || slotOf(k) != slotOf(k - 1))) {
+          begin.push_back(k);
+          last = k;
+        }
+      const std::int64_t count = n > 0 ? static_cast<std::int64_t>(begin.size()) - offset : 0;
+      begin.push_back(n);
+      maxChunks_ = count > maxChunks_ ? count : maxChunks_;
+      maxItems_ = n > maxItems_ ? n : maxItems_;
+      maxEntries_ = entries > maxEntries_ ? entries : maxEntries_;
+      return ChunkPlan{offset, count, entries, itemOffset, n};
+    };
+    auto everyRow = [](std::int64_t k) { return k; };
+    const ItemList allItems = counting ? listItems(design.nRows, everyRow) : ItemList{};
+    for (const ColumnView& c : design.columns) {
+      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse) {
+        auto rowOf = [&](std::int64_t k) { return static_cast<std::int64_t>(c.rows[k]); };
+        chunkPlan_.push_back(plan(c.nnz, rowOf, counting ? listItems(c.nnz, rowOf) : ItemList{}));
+      } else {
+        chunkPlan_.push_back(plan(design.nRows, everyRow, allItems));
+      }
+    }
+    all_ = plan(design.nRows, everyRow, allItems);
+    device::upload(chunkBegin, begin);
+    device::upload(items, itemCodes);
+  }
+  // Counting-process data: the rows by entry slot (stable), one run per slot.
+  void planEntryRuns() {
+    std::vector<std::int32_t> order(static_cast<std::size_t>(nRows_));
+    for (std::int64_t r = 0; r < nRows_; ++r) order[r] = static_cast<std::int32_t>(r);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return index.entrySlot[a] < index.entrySlot[b]; });
+    std::vector<std::int64_t> start;
+    for (std::int64_t k = 0; k < nRows_; ++k)
+      if (k == 0 || index.entrySlot[order[k]] != index.entrySlot[order[k - 1]]) start.push_back(k);
+    start.push_back(nRows_);
+    device::upload(entrySlot, index.entrySlot);
+    device::upload(entryRunRow, order);
+    device::upload(entryRunStart, start);
+  }
+  survival_device::ChunkView chunkView(const ChunkPlan& c) const {
+    const std::int64_t* item = c.itemOffset < 0 ? nullptr : device::raw(items) + c.itemOffset;
+    return {device::raw(chunkBegin) + c.offset, c.count, c.entries, item, c.items};
+  }
+
+  std::int64_t nRows_;
+  std::int32_t strata_;
+  std::vector<ChunkPlan> chunkPlan_;  // per column
+  ChunkPlan all_{};
+  std::int64_t maxChunks_ = 0, maxEntries_ = 0, maxItems_ = 0;
+};
+
+}  // namespace argus
