@@ -2,7 +2,8 @@
 // and bench/gpu/gpu_bench: N rows x P indicator columns at a given density, beta ~ N(0, 1) x
 // Bernoulli(0.2), exponential event times (scale 300) against uniform censoring on (0, 500),
 // rounded up to whole days or kept continuous; fgr turns 30% of the events into competing
-// events. Rows in the engine's survival order (planRows).
+// events; `counting` (cox) gives each row an entry time, uniform on (0, 0.9 x its time), as
+// (start, stop] data. Rows in the engine's survival order (planRows).
 #pragma once
 
 #include <algorithm>
@@ -19,14 +20,14 @@ namespace argus::bench {
 
 struct SurvivalProblem {
   DesignStorage storage;
-  std::vector<double> y, time;
+  std::vector<double> y, time, start;
   std::vector<std::int32_t> stratum;
   std::vector<std::int64_t> stratumStart;
   Dataset data;
 };
 
 inline void simulateSurvival(SurvivalProblem* pr, std::int64_t n, int p, double density, ModelType model,
-                             TieMethod ties, bool integerTimes, unsigned seed) {
+                             TieMethod ties, bool integerTimes, unsigned seed, bool counting = false) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unif(0.0, 1.0);
   std::normal_distribution<double> normal(0.0, 1.0);
@@ -53,6 +54,7 @@ inline void simulateSurvival(SurvivalProblem* pr, std::int64_t n, int p, double 
   for (const std::int64_t u : plan.order) {
     pr->y.push_back(y[u]);
     pr->time.push_back(time[u]);
+    if (counting) pr->start.push_back(0.9 * time[u] * unif(rng));
   }
   pr->stratum = plan.stratum;
   pr->stratumStart = plan.stratumStart;
@@ -73,6 +75,7 @@ inline void simulateSurvival(SurvivalProblem* pr, std::int64_t n, int p, double 
   d.design = s.view();
   d.outcomes.y = pr->y.data();
   d.outcomes.time = pr->time.data();
+  if (counting) d.outcomes.startTime = pr->start.data();
   d.outcomes.stratum = pr->stratum.data();
   d.outcomes.stratumStart = pr->stratumStart.data();
   d.outcomes.nStrata = plan.nStrata;

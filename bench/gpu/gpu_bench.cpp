@@ -8,7 +8,10 @@
 //             lr:   `size` rows x `columns` indicators at 5% (Laplace, variance 1)
 //             cox, fgr: `size` rows x `columns` indicators at 5% (paper 003 §3.2: exponential
 //                   times against uniform censoring, fgr with 30% competing events), integer
-//                   days; cox-continuous, fgr-continuous: unrounded times (E ~ 0.6 N)
+//                   days; cox-continuous, fgr-continuous: unrounded times (E ~ 0.6 N);
+//                   cox-counting: continuous times as (start, stop] rows
+//             clr-exact: `size` rows in matched sets of 10 with 3 cases (exact ties) x
+//                   `columns` indicators at 5%
 //             cv-cox, cv-cox-continuous: the cox designs' 10-fold x `reps`-repetition
 //                   cross-validation fold fits of one candidate variance (1), timed as a whole
 //
@@ -107,6 +110,44 @@ void simulateSccs(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
   pr->data.outcomes.nStrata = static_cast<std::int32_t>(cases);
 }
 
+// clr with exact ties: matched sets of 10 rows with 3 cases, `columns` indicators at 5%, 20
+// with effects of +-0.2-1; the cases drawn in proportion to exp(x beta) within each set.
+void simulateClr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  const std::int64_t sets = n / 10;
+  n = sets * 10;
+  DesignStorage& s = pr->storage;
+  s.nRows = n;
+  std::vector<double> eta(n, 0.0), beta(columns, 0.0);
+  for (int k = 0; k < 20 && k < columns; ++k) beta[k] = (k % 2 ? -1 : 1) * (0.2 + 0.8 * unif(rng));
+  std::vector<std::vector<std::int32_t>> rowsOf(columns);
+  std::geometric_distribution<std::int64_t> gap(0.05);
+  for (int j = 0; j < columns; ++j)
+    for (std::int64_t r = gap(rng); r < n; r += 1 + gap(rng)) {
+      rowsOf[j].push_back(static_cast<std::int32_t>(r));
+      eta[r] += beta[j];
+    }
+  addIndicators(s, rowsOf);
+  pr->y.assign(n, 0.0);
+  for (std::int64_t set = 0; set < sets; ++set) {
+    for (int c = 0; c < 3; ++c) {
+      std::vector<double> w(10);
+      for (int k = 0; k < 10; ++k) w[k] = pr->y[set * 10 + k] != 0.0 ? 0.0 : std::exp(eta[set * 10 + k]);
+      std::discrete_distribution<int> pick(w.begin(), w.end());
+      pr->y[set * 10 + pick(rng)] = 1.0;
+    }
+    for (int k = 0; k < 10; ++k) pr->stratum.push_back(static_cast<std::int32_t>(set));
+    pr->stratumStart.push_back(set * 10);
+  }
+  pr->stratumStart.push_back(n);
+  pr->data.model = ModelType::ConditionalLogistic;
+  pr->data.ties = TieMethod::Exact;
+  pr->data.outcomes.stratum = pr->stratum.data();
+  pr->data.outcomes.stratumStart = pr->stratumStart.data();
+  pr->data.outcomes.nStrata = static_cast<std::int32_t>(sets);
+}
+
 // lr: an intercept of -1 and `columns` indicators at 5%, 20 with effects of +-0.2-1.
 void simulateLr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
   std::mt19937_64 rng(seed);
@@ -189,7 +230,7 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: argus_bench_gpu DEVICE sccs|lr|cox|fgr|cox-continuous|fgr-continuous [size] "
+                 "usage: argus_bench_gpu DEVICE sccs|lr|clr-exact|cox|fgr|cox-continuous|fgr-continuous|cox-counting [size] "
                  "[columns] [reps]\n");
     return 2;
   }
@@ -201,20 +242,23 @@ int main(int argc, char** argv) {
   bench::SurvivalProblem survival;
   const bool isCv = design.rfind("cv-", 0) == 0;
   const std::string base = isCv ? design.substr(3) : design;
-  const bool isSurvival =
-      base == "cox" || base == "fgr" || base == "cox-continuous" || base == "fgr-continuous";
+  const bool isSurvival = base == "cox" || base == "fgr" || base == "cox-continuous" ||
+                          base == "fgr-continuous" || base == "cox-counting";
   if (isCv && base != "cox" && base != "cox-continuous") {
     std::fprintf(stderr, "cross-validation designs: cv-cox, cv-cox-continuous\n");
     return 2;
   }
   if (isSurvival) {
     const ModelType model = design.rfind("fgr", 0) == 0 ? ModelType::FineGray : ModelType::Cox;
+    const bool counting = base == "cox-counting";
     bench::simulateSurvival(&survival, size, columns, 0.05, model, TieMethod::Breslow,
-                            base.find("continuous") == std::string::npos, 42);
+                            base.find("continuous") == std::string::npos && !counting, 42, counting);
   } else if (design == "sccs") {
     simulateSccs(&pr, size, columns, 42);
   } else if (design == "lr") {
     simulateLr(&pr, size, columns, 42);
+  } else if (design == "clr-exact") {
+    simulateClr(&pr, size, columns, 42);
   } else {
     std::fprintf(stderr, "unknown design '%s'\n", design.c_str());
     return 2;

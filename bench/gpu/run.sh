@@ -35,5 +35,11 @@ done
 for design in cox cox-continuous; do
   ARGUS_BENCH_CPU_REPS=0 ARGUS_BENCH_MAX_CYCLES=2 "$bin" "$device" $design 10000000 1000 1
 done
+# Counting-process Cox and clr with exact ties (device runners never timed on a GPU yet:
+# device = "auto" keeps them on the CPU until these rows say otherwise).
+"$bin" "$device" cox-counting 100000 1000 3
+ARGUS_BENCH_CPU_REPS=1 ARGUS_BENCH_MAX_CYCLES=3 "$bin" "$device" cox-counting 1000000 1000 1
+"$bin" "$device" clr-exact 100000 1000 3
+ARGUS_BENCH_CPU_REPS=1 "$bin" "$device" clr-exact 1000000 1000 1
 # One variance's 10-fold cross-validation (the CPU on all cores).
 ARGUS_BENCH_CPU_REPS=1 ARGUS_BENCH_THREADS=$(nproc) "$bin" "$device" cv-cox-continuous 100000 1000 1
