@@ -2,7 +2,8 @@
 // shape the tie methods distinguish (one case, several, all rows cases, none, rows and a
 // stratum weighted 0, one-row strata: clr_test_data.h), with and without weights, every
 // column kind, cycle by cycle and for a whole fit; an exact stratum out of range is the
-// CPU's error naming it.
+// CPU's error naming it. Last, empty and one-row columns on the paths added with these
+// (clr's tie methods, counting-process Cox) and Fine-Gray.
 #include "clr_test_data.h"
 #include "common/errors.h"
 #include "device_test_support.h"
@@ -106,6 +107,56 @@ TEST(DeviceClrTies, ExactStratumOutOfRangeIsTheCpusError) {
     FAIL() << "no error from the scan";
   } catch (const ArgusError& e) {
     EXPECT_NE(std::string(e.what()).find("stratum 2"), std::string::npos) << e.what();
+  }
+}
+
+// Next to the problem's columns: a column without entries, a one-row indicator and a one-row
+// sparse column (a chunk or run of one item), for counting-process Cox, Fine-Gray and clr's
+// exact and Efron strata.
+void addDegenerateColumns(Dataset* data, const std::int32_t* row, const double* value) {
+  ColumnView empty;
+  empty.kind = ColumnKind::Indicator;
+  data->design.columns.push_back(empty);
+  ColumnView one;
+  one.kind = ColumnKind::Indicator;
+  one.nnz = 1;
+  one.rows = row;
+  data->design.columns.push_back(one);
+  one.kind = ColumnKind::Sparse;
+  one.values = value;
+  data->design.columns.push_back(one);
+}
+
+TEST(DeviceRunner, EmptyAndOneRowColumnsOfTheNewPathsMatchTheCpu) {
+  const std::int32_t row = 7;
+  const double value = -1.3;
+  auto run = [&](const Dataset& base, const double* weights, const std::string& what) {
+    Dataset data = base;
+    addDegenerateColumns(&data, &row, &value);
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Normal, data, &prior, &fixed);
+    expectSameCycles(data, weights, prior, fixed, true, 4, what + " degenerate columns");
+    expectSameFit(data, weights, prior, fixed, what + " degenerate columns");
+  };
+  {
+    SurvivalScope scope;
+    for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
+      testing_data::SurvivalSpec spec;
+      spec.model = m;
+      spec.nRows = 300;
+      spec.nStrata = 2;
+      spec.countingProcess = m == ModelType::Cox;
+      auto p = testing_data::makeSurvivalProblem(spec);
+      run(p->data, p->weightPtr(), modelTypeName(m));
+    }
+  }
+  for (TieMethod ties : {TieMethod::Efron, TieMethod::Exact}) {
+    ClrSpec spec;
+    spec.ties = ties;
+    spec.strata = mixedStrata(true);
+    auto p = makeClrProblem(spec);
+    run(p->data, p->weightPtr(), ties == TieMethod::Efron ? "clr efron" : "clr exact");
   }
 }
 
