@@ -217,4 +217,19 @@ test_that("emulated Cox on (start, stop] data equals the CPU and coxph on bladde
                        ties = ties), env)
     expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-6)
   }
+  # The Stanford heart transplant data (a time-varying transplant indicator), with weights.
+  heart <- survival::heart
+  heart$w <- seq(0.5, 2, length.out = nrow(heart))
+  for (ties in c("efron", "breslow")) {
+    data <- createData(formula = survival::Surv(start, stop, event) ~ age + year + surgery + transplant,
+                       data = heart, modelType = "cox", ties = ties, weights = heart$w)
+    fits <- expectSameFit(data, createPrior("none"), tolerance = 1e-8)
+    env <- new.env(parent = asNamespace("survival"))
+    env$heart <- heart
+    env$ties <- ties
+    ref <- evalq(coxph(Surv(start, stop, event) ~ age + year + surgery + transplant, data = heart,
+                       ties = ties, weights = w), env)
+    expect_equal(unname(coef(fits$emulated)), unname(coef(ref)), tolerance = 1e-6)
+    expect_equal(fits$emulated$logLikelihood, as.numeric(ref$loglik[2]), tolerance = 1e-8)
+  }
 })
