@@ -2,10 +2,11 @@
 // a column's entries staged one thread per entry, then walked in order one thread per chunk
 // for a coordinate's scan (CoordinateScan, the CPU's) and for a step's slot sums.
 //
-// Chunks: with Breslow ties a chunk is kChunkItems entries wherever it ends, splitting a
-// slot's entries if need be (mergeScanPartials joins the pieces; the step's sums below own
-// each slot once). Efron's tie terms and Fine-Gray's group sums need a slot's entries
-// together, so there a chunk ends only where the exit slot changes. A step's slot sums
+// Chunks cut a column's items (its entries' exits; with counting-process data also their
+// entries, device_survival_plan.h): with Breslow ties a chunk is kChunkItems items wherever it
+// ends, splitting a slot's items if need be (mergeScanPartials joins the pieces; the step's
+// sums below own each slot once). Efron's tie terms and Fine-Gray's group sums need a slot's
+// items together, so there a chunk ends only where the item's slot changes. A step's slot sums
 // (SlotDelta) are added in two passes: each chunk adds the slots that lie inside it and
 // keeps its first and last slot's sums aside; then the chunk where a slot's entries begin
 // adds them and those of the chunks after it that continue the slot, so every slot is
@@ -107,7 +108,7 @@ struct ScanChunks {
   ScanPartial* out;
   ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
     const std::int64_t b = chunks.begin[i], e = chunks.begin[i + 1];
-    CoordinateScan<Efron, FineGray> scan(sums, competing + b);
+    CoordinateScan<Efron, FineGray> scan(sums, FineGray ? competing + b : nullptr);  // N items: Fine-Gray
     for (std::int64_t k = b; k < e; ++k) {
       const StagedEntry& s = staged[k];
       scan.visit(s.slot, s.v, s.x, Efron && s.event != 0, FineGray ? s.inverseG : 0.0);
@@ -115,7 +116,6 @@ struct ScanChunks {
     out[i] = scan.partial();
   }
 };
-
 
 // A step, per entry: its row's eta and u moved, the change of u staged for its exit slot
 // (into `moved`, which with counting-process data StageMovedItems then spreads over the

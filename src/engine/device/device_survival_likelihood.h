@@ -2,11 +2,11 @@
 // survival_likelihood.h's bucketed algorithm with its state in device memory and a
 // coordinate sweep that never returns to the host.
 //
-// A column's entries are cut into short chunks, found once per data set with the risk-set
-// index (device_survival_plan.h, shared by a cross-validation's fits; device_survival_chunks.h:
-// a GPU thread that walks entries in order waits on memory at each). Per coordinate: the
-// entries' row state is staged one thread per entry; one thread per chunk runs the CPU's scan
-// over its entries (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials
+// A column's items (its entries' exits, and with counting-process data their entries) are cut
+// into short chunks, found once per data set with the risk-set index (device_survival_plan.h,
+// shared by a cross-validation's fits; device_survival_chunks.h: a GPU thread that walks
+// entries in order waits on memory at each). Per coordinate: the items' row state is staged
+// one thread per item; one thread per chunk runs the CPU's scan over its items (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials
 // are merged in order in a tree (mergeScanPartials, foldTo) and one thread takes the Newton
 // step; then one thread per entry moves its row (u, eta), the chunks add the changes into the
 // slot sums, and scans by stratum refresh the slots (device_slot_scans.h). A rebuild from eta

@@ -8,7 +8,10 @@
 // Chunks: kChunkItems items each; with Efron ties or Fine-Gray, kChunkItems or more, cut
 // where the item's slot changes (device_survival_chunks.h). Counting-process data list each
 // column's items (dense columns share the all-rows list, at offset 0) and the rows by entry
-// slot (one run per slot) for a rebuild.
+// slot (one run per slot) for a rebuild. Rows entering at their stratum's base slot are in
+// neither: they change no risk set, and leaving them out of the rebuild too keeps the base
+// slot's sum what the steps (which have no item for them) leave it (the CPU subtracts them in
+// both; the base slot's sums are never read for a term).
 #pragma once
 
 #include <thrust/device_vector.h>
@@ -50,7 +53,7 @@ class SurvivalDevicePlan {
     device::upload(runStart, index.runStart);
     device::upload(runSlot, index.runSlot);
     device::upload(baseSlot, base);
-    if (index.countingProcess()) planEntryRuns();
+    if (index.countingProcess()) planEntryRuns(data.outcomes.stratum);
     planChunks(data);
   }
 
@@ -133,16 +136,19 @@ class SurvivalDevicePlan {
     device::upload(chunkBegin, begin);
     device::upload(items, itemCodes);
   }
-  // Counting-process data: the rows by entry slot (stable), one run per slot.
-  void planEntryRuns() {
-    std::vector<std::int32_t> order(static_cast<std::size_t>(nRows_));
-    for (std::int64_t r = 0; r < nRows_; ++r) order[r] = static_cast<std::int32_t>(r);
+  // Counting-process data: the rows entering above their stratum's base slot, by entry slot
+  // (stable), one run per slot.
+  void planEntryRuns(const std::int32_t* stratum) {
+    std::vector<std::int32_t> order;
+    for (std::int64_t r = 0; r < nRows_; ++r)
+      if (!index.isBase(index.entrySlot[r], stratum[r])) order.push_back(static_cast<std::int32_t>(r));
     std::stable_sort(order.begin(), order.end(),
                      [&](std::int32_t a, std::int32_t b) { return index.entrySlot[a] < index.entrySlot[b]; });
+    const std::int64_t n = static_cast<std::int64_t>(order.size());
     std::vector<std::int64_t> start;
-    for (std::int64_t k = 0; k < nRows_; ++k)
+    for (std::int64_t k = 0; k < n; ++k)
       if (k == 0 || index.entrySlot[order[k]] != index.entrySlot[order[k - 1]]) start.push_back(k);
-    start.push_back(nRows_);
+    start.push_back(n);
     device::upload(entrySlot, index.entrySlot);
     device::upload(entryRunRow, order);
     device::upload(entryRunStart, start);

@@ -84,7 +84,8 @@ double deviceBytesNeeded(const Dataset& data) {
     // their chunks, a second staged entry per row, the moved entries (32), the entry slot and
     // the rows by entry slot (4 + 4 + 8).
     if (data.outcomes.startTime)
-      bytes += 16.0 * (visits + n) + 8.0 * chunks + (32.0 + 32.0 + 16.0) * n + 8.0;
+      bytes += 16.0 * (visits + n) + 8.0 * chunks + (32.0 + 32.0 + 16.0) * n + 8.0 +
+               (128.0 + 64.0) * (n / 16.0 + 1.0);  // twice the chunks of one column
   } else if (isConditional(data.model)) {
     const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
     bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column

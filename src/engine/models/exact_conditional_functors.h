@@ -96,7 +96,8 @@ ARGUS_HOST_DEVICE inline double exactLogTerm(double weight, int rows, int cases,
 // The recursion's scale: the mean log of the `cases` largest u over rows [first, end), kept in
 // a min-heap of `cases` doubles (`heap`, the caller's scratch); NaN when fewer than `cases`
 // rows have u > 0 (u = 0: weight 0). The CPU and a device thread both call it, so their
-// scales are the same to the bit.
+// scales are the same to the bit where their log() is (the emulated device; CUDA's may differ
+// by an ulp, which the scale cancels out of g, h and log B).
 ARGUS_HOST_DEVICE inline double exactLogScale(const double* u, std::int64_t first, std::int64_t end,
                                               int cases, double* heap) {
   int size = 0;
