@@ -110,16 +110,12 @@ void simulateSccs(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
   pr->data.outcomes.nStrata = static_cast<std::int32_t>(cases);
 }
 
-// clr with exact ties: matched sets of 10 rows with 3 cases, `columns` indicators at 5%, 20
-// with effects of +-0.2-1; the cases drawn in proportion to exp(x beta) within each set.
-void simulateClr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
-  std::mt19937_64 rng(seed);
+// `columns` indicators over n rows at 5% (geometric gaps), the first 20 with effects of
+// +-0.2-1 added into eta.
+void addEffectIndicators(DesignStorage& s, std::int64_t n, int columns, std::mt19937_64& rng,
+                         std::vector<double>& eta) {
   std::uniform_real_distribution<double> unif(0.0, 1.0);
-  const std::int64_t sets = n / 10;
-  n = sets * 10;
-  DesignStorage& s = pr->storage;
-  s.nRows = n;
-  std::vector<double> eta(n, 0.0), beta(columns, 0.0);
+  std::vector<double> beta(columns, 0.0);
   for (int k = 0; k < 20 && k < columns; ++k) beta[k] = (k % 2 ? -1 : 1) * (0.2 + 0.8 * unif(rng));
   std::vector<std::vector<std::int32_t>> rowsOf(columns);
   std::geometric_distribution<std::int64_t> gap(0.05);
@@ -129,6 +125,18 @@ void simulateClr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
       eta[r] += beta[j];
     }
   addIndicators(s, rowsOf);
+}
+
+// clr with exact ties: matched sets of 10 rows with 3 cases, `columns` indicators at 5%, 20
+// with effects of +-0.2-1; the cases drawn in proportion to exp(x beta) within each set.
+void simulateClr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  const std::int64_t sets = n / 10;
+  n = sets * 10;
+  DesignStorage& s = pr->storage;
+  s.nRows = n;
+  std::vector<double> eta(n, 0.0);
+  addEffectIndicators(s, n, columns, rng, eta);
   pr->y.assign(n, 0.0);
   for (std::int64_t set = 0; set < sets; ++set) {
     for (int c = 0; c < 3; ++c) {
@@ -157,16 +165,8 @@ void simulateLr(Problem* pr, std::int64_t n, int columns, unsigned seed) {
   s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
   s.rowStart.push_back(0);
   s.valueStart.push_back(0);
-  std::vector<double> eta(n, -1.0), beta(columns, 0.0);
-  for (int k = 0; k < 20 && k < columns; ++k) beta[k] = (k % 2 ? -1 : 1) * (0.2 + 0.8 * unif(rng));
-  std::vector<std::vector<std::int32_t>> rowsOf(columns);
-  std::geometric_distribution<std::int64_t> gap(0.05);
-  for (int j = 0; j < columns; ++j)
-    for (std::int64_t r = gap(rng); r < n; r += 1 + gap(rng)) {
-      rowsOf[j].push_back(static_cast<std::int32_t>(r));
-      eta[r] += beta[j];
-    }
-  addIndicators(s, rowsOf);
+  std::vector<double> eta(n, -1.0);
+  addEffectIndicators(s, n, columns, rng, eta);
   pr->y.resize(n);
   for (std::int64_t r = 0; r < n; ++r) pr->y[r] = unif(rng) < 1.0 / (1.0 + std::exp(-eta[r])) ? 1.0 : 0.0;
   pr->data.model = ModelType::Logistic;

@@ -142,12 +142,7 @@ TEST(DeviceRunner, EmptyAndOneRowColumnsOfTheNewPathsMatchTheCpu) {
   {
     SurvivalScope scope;
     for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
-      testing_data::SurvivalSpec spec;
-      spec.model = m;
-      spec.nRows = 300;
-      spec.nStrata = 2;
-      spec.countingProcess = m == ModelType::Cox;
-      auto p = testing_data::makeSurvivalProblem(spec);
+      auto p = countingCoxOrFineGray(m, 300);
       run(p->data, p->weightPtr(), modelTypeName(m));
     }
   }

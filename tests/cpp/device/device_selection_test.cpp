@@ -119,12 +119,7 @@ TEST(DeviceSelection, CrossValidationAndBootstrapMatchTheCpu) {
 TEST(DeviceSelection, SurvivalCrossValidationAndBootstrapMatchTheCpu) {
   SurvivalScope scope;
   for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
-    testing_data::SurvivalSpec spec;
-    spec.model = m;
-    spec.nRows = 400;
-    spec.nStrata = 2;
-    spec.countingProcess = m == ModelType::Cox;
-    auto p = testing_data::makeSurvivalProblem(spec);
+    auto p = countingCoxOrFineGray(m, 400);
     expectSameCv(p->data, p->weightPtr(), true, modelTypeName(m));
     expectSameBootstrap(p->data, p->weightPtr(), true, modelTypeName(m));
   }

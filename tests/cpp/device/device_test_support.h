@@ -46,6 +46,16 @@ struct SurvivalScope {
   ~SurvivalScope() { gSurvival = false; }
 };
 
+// A small survival problem in 2 strata: Cox on (start, stop] rows, or Fine-Gray.
+inline std::unique_ptr<testing_data::SurvivalProblem> countingCoxOrFineGray(ModelType m, std::int64_t rows) {
+  testing_data::SurvivalSpec spec;
+  spec.model = m;
+  spec.nRows = rows;
+  spec.nStrata = 2;
+  spec.countingProcess = m == ModelType::Cox;
+  return testing_data::makeSurvivalProblem(spec);
+}
+
 enum class PriorCase { None, Laplace, Normal, PerCovariate, Excluded, Fixed };
 
 inline std::string priorCaseName(PriorCase p) {
