@@ -6,11 +6,13 @@
 // into short chunks, found once per data set with the risk-set index (device_survival_plan.h,
 // shared by a cross-validation's fits; device_survival_chunks.h: a GPU thread that walks
 // entries in order waits on memory at each). Per coordinate: the items' row state is staged
-// one thread per item; one thread per chunk runs the CPU's scan over its items (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials
-// are merged in order in a tree (mergeScanPartials, foldTo) and one thread takes the Newton
-// step; then one thread per entry moves its row (u, eta), the chunks add the changes into the
-// slot sums, and scans by stratum refresh the slots (device_slot_scans.h). A rebuild from eta
-// runs per row, per exit run (scatterStratumRows, the CPU's) and the same scans. The formulas
+// one thread per item; one thread per chunk runs the CPU's scan over its items
+// (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials are merged in
+// order in a tree (mergeScanPartials, foldTo) and one thread takes the Newton step; then one
+// thread per entry moves its row (u, eta), the chunks add the changes into the slot sums, and
+// scans by stratum refresh the slots (device_slot_scans.h). A rebuild from eta runs per row,
+// per exit run (scatterStratumRows, the CPU's; counting-process entries per entry run) and
+// the same scans. The formulas
 // are the CPU's; the partials and scans add in other groupings than the CPU's loops, so the
 // sums agree to rounding, not bit for bit.
 //
