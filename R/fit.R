@@ -28,6 +28,8 @@
 #'       `coef()` shows them as `NA`);}
 #'     \item{`status`, `iterations`, `seconds`}{how the fit ended, after how many CCD cycles
 #'       and in how long;}
+#'     \item{`majorizedSteps`}{survival models: the proximal Newton steps taken before the
+#'       cycles (the engine's `src/engine/solver/majorized_start.h`), 0 elsewhere;}
 #'     \item{`logLikelihood`, `logPrior`}{the log-likelihood and the log prior at the
 #'       estimates;}
 #'     \item{`optimality`, `optimalityCovariate`}{the largest optimality violation (standard
@@ -93,9 +95,10 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   }
   result <- .Call(argus_fit, data, settings)
   if (control$noiseLevel != "silent")
-    message(sprintf("Argus %s fit: %s after %d cycles in %.3f s (log-likelihood %.6g, optimality %.2g)",
-                    data$modelType, result$status, result$iterations, result$seconds,
-                    result$logLikelihood, result$optimality))
+    message(sprintf("Argus %s fit: %s after %s%d cycles in %.3f s (log-likelihood %.6g, optimality %.2g)",
+                    data$modelType, result$status,
+                    if (result$majorizedSteps > 0) sprintf("%d majorized steps and ", result$majorizedSteps) else "",
+                    result$iterations, result$seconds, result$logLikelihood, result$optimality))
   aliased <- seq_along(data$columnNames) %in% result$aliased
   reportFitProblems(result, data$columnNames)
   # Aliased coefficients are held at 0 in the engine: they stay fixed in everything that
@@ -105,6 +108,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   beta <- stats::setNames(result$beta, data$columnNames)
   structure(c(list(
     coefficients = beta, status = result$status, iterations = result$iterations,
+    majorizedSteps = result$majorizedSteps,
     logLikelihood = result$logLikelihood, logPrior = result$logPrior,
     optimality = result$optimality,
     optimalityCovariate = if (result$worstCoordinate >= 1) data$columnNames[result$worstCoordinate] else NA_character_,
@@ -161,7 +165,7 @@ fitSettings <- function(resolved, start, fixed, rowWeights, control) {
        maxIterations = control$maxIterations,
        convergenceType = control$convergenceType, initialBound = control$initialBound,
        device = control$device, verbose = control$noiseLevel == "noisy",
-       threads = control$threads)
+       threads = control$threads, majorizedStart = control$majorizedStart %||% "auto")
 }
 
 coefficientVector <- function(v, data, name) {

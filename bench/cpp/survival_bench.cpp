@@ -9,7 +9,8 @@
 //                                [reps] [variance]
 //
 // Environment: ARGUS_VERBOSE=1 prints one line per cycle; ARGUS_THREADS=k sets
-// ControlSettings::threads; ARGUS_CONTINUOUS=1 keeps the event times continuous (E about
+// ControlSettings::threads; ARGUS_MAJORIZED=always|never|auto sets the majorized start's
+// rule (default auto); ARGUS_CONTINUOUS=1 keeps the event times continuous (E about
 // 0.6 N distinct event times, the papers' jittered design) instead of whole days.
 #include <algorithm>
 #include <cmath>
@@ -43,6 +44,10 @@ FitResult fit(const Problem& pr, double variance, int maxCycles) {
   if (maxCycles > 0) req.control.maxIterations = maxCycles;
   if (const char* t = std::getenv("ARGUS_THREADS")) req.control.threads = std::atoi(t);
   req.control.verbose = std::getenv("ARGUS_VERBOSE") != nullptr;
+  if (const char* m = std::getenv("ARGUS_MAJORIZED"))
+    req.control.majorizedStart = std::string(m) == "always" ? MajorizedStartRule::Always
+                                 : std::string(m) == "never" ? MajorizedStartRule::Never
+                                                             : MajorizedStartRule::Auto;
   PrintSink sink;
   return fitCcd(req, &sink);
 }

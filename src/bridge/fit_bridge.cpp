@@ -21,7 +21,8 @@ extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
     return out;
   };
   return List::create(_["beta"] = wrap(fit.beta), _["status"] = argus::fitStatusName(fit.status),
-                      _["iterations"] = fit.iterations, _["logLikelihood"] = fit.logLikelihood,
+                      _["iterations"] = fit.iterations, _["majorizedSteps"] = fit.majorizedSteps,
+                      _["logLikelihood"] = fit.logLikelihood,
                       _["logPrior"] = fit.logPrior, _["seconds"] = fit.seconds,
                       _["optimality"] = fit.optimality,
                       _["worstCoordinate"] = fit.worstCoordinate + 1,

@@ -27,6 +27,7 @@ struct SurvivalSpec {
   bool censoringByStratum = false;
   bool userCensoring = false;  // fgr: pass G(time-) computed here instead of inside
   bool integerTimes = true;
+  double indicatorDensity = 0.3;
   bool weights = true;
   double offsetScale = 0.3;
   std::vector<ColumnKind> kinds = {ColumnKind::Indicator, ColumnKind::Sparse, ColumnKind::Dense,
@@ -128,7 +129,7 @@ class SurvivalProblem {
       for (std::size_t j = 0; j < p; ++j) {
         double v = 0.0;
         switch (spec_.kinds[j]) {
-          case ColumnKind::Indicator: v = unif(rng_) < 0.3 ? 1.0 : 0.0; break;
+          case ColumnKind::Indicator: v = unif(rng_) < spec_.indicatorDensity ? 1.0 : 0.0; break;
           case ColumnKind::Sparse: v = unif(rng_) < 0.3 ? 0.7 * normal(rng_) : 0.0; break;
           default: v = 0.5 * normal(rng_); break;
         }

@@ -93,29 +93,46 @@ inline void forEachEntry(const ColumnView& c, std::int64_t nRows, F&& f) {
   }
 }
 
-// forEachEntry that also calls prefetch(row) for the stored entry kAhead places ahead: a
-// column's rows are far apart, so with per-row state larger than the cache each visit would
-// otherwise wait on memory (dense and intercept columns walk rows in order and need no hint).
+// Entries [first, end) of a column (positions among its stored entries; rows for dense and
+// intercept columns) as f(row, x), calling prefetch(row) for the stored entry kAhead places
+// ahead: a column's rows are far apart, so with per-row state larger than the cache each
+// visit would otherwise wait on memory (dense and intercept columns walk rows in order and
+// need no hint). Ranges let threads split a column (solver/majorized_start.cpp).
 template <typename Prefetch, typename F>
-inline void forEachEntryPrefetched(const ColumnView& c, std::int64_t nRows, Prefetch&& prefetch, F&& f) {
+inline void forEntryRangePrefetched(const ColumnView& c, std::int64_t first, std::int64_t end,
+                                    Prefetch&& prefetch, F&& f) {
   constexpr std::int64_t kAhead = 32;
   switch (c.kind) {
     case ColumnKind::Indicator:
-      for (std::int64_t k = 0; k < c.nnz; ++k) {
-        if (k + kAhead < c.nnz) prefetch(c.rows[k + kAhead]);
+      for (std::int64_t k = first; k < end; ++k) {
+        if (k + kAhead < end) prefetch(c.rows[k + kAhead]);
         f(c.rows[k], 1.0);
       }
       break;
     case ColumnKind::Sparse:
-      for (std::int64_t k = 0; k < c.nnz; ++k) {
-        if (k + kAhead < c.nnz) prefetch(c.rows[k + kAhead]);
+      for (std::int64_t k = first; k < end; ++k) {
+        if (k + kAhead < end) prefetch(c.rows[k + kAhead]);
         f(c.rows[k], c.values[k]);
       }
       break;
-    default:
-      forEachEntry(c, nRows, f);
+    case ColumnKind::Dense:
+      for (std::int64_t r = first; r < end; ++r) f(r, c.values[r]);
+      break;
+    case ColumnKind::Intercept:
+      for (std::int64_t r = first; r < end; ++r) f(r, 1.0);
       break;
   }
+}
+
+// How many positions forEntryRangePrefetched ranges over: stored entries, or rows.
+inline std::int64_t entryPositions(const ColumnView& c, std::int64_t nRows) {
+  return (c.kind == ColumnKind::Dense || c.kind == ColumnKind::Intercept) ? nRows : c.nnz;
+}
+
+// The whole column.
+template <typename Prefetch, typename F>
+inline void forEachEntryPrefetched(const ColumnView& c, std::int64_t nRows, Prefetch&& prefetch, F&& f) {
+  forEntryRangePrefetched(c, 0, entryPositions(c, nRows), prefetch, f);
 }
 
 // The largest |x| among a column's stored entries (1 for indicator and intercept columns, 0 for

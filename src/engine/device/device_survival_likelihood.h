@@ -149,6 +149,18 @@ struct LogLikTerm {
   }
 };
 
+// Per row: Likelihood::rowScores' score and curvature (survival_slots.h).
+struct RowScores {
+  Rows rows;
+  SurvivalSlotState st;
+  bool counting, efron, fineGray;
+  double* score;
+  double* curvature;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
+    survivalRowScore(st, r, RowAccess{rows}, rows.w[r], counting, efron, fineGray, score + r, curvature + r);
+  }
+};
+
 struct ResetMoves {
   SurvivalDeviceScalars* sc;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
@@ -210,7 +222,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return columns_.bytes() + plan_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(inverseG_, events_, eventCount_, slotG_, tiedSlots_, exitRisk_, competingRisk_,
                            tiedRisk_, den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
-                           direction_, shift_, competing_, parts_, staged_, chunkHead_, chunkTail_, scalars_,
+                           direction_, shift_, scoreOut_, curvatureOut_, competing_, parts_, staged_, chunkHead_, chunkTail_, scalars_,
                            moved_);
   }
 
@@ -248,6 +260,24 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
                                                                 device::raw(plan_.baseSlot), device::raw(shift_), efron_}),
                     n_ + plan_.index.nSlots, 0.0, device::Plus{}, &sc->reduced);
     return hostScalars().reduced;
+  }
+
+  // The CPU's figures, so that "auto" takes the start on every device alike.
+  Likelihood::ExactCycleCost exactCycleCost() const override {
+    return {survivalCycleCostPerEntry(fineGray_), survivalCycleCostPerSlot(fineGray_), plan_.index.nSlots};
+  }
+  // Host-assisted, once per step of the majorized start; the two arrays exist from the first.
+  bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
+    scoreOut_.resize(static_cast<std::size_t>(n_));
+    curvatureOut_.resize(static_cast<std::size_t>(n_));
+    prims_.forEach(n_, survival_device::RowScores{rows(), slotState(), plan_.index.countingProcess(), efron_,
+                                                   fineGray_, thrust::raw_pointer_cast(scoreOut_.data()),
+                                                   thrust::raw_pointer_cast(curvatureOut_.data())});
+    score->resize(static_cast<std::size_t>(n_));
+    curvature->resize(static_cast<std::size_t>(n_));
+    thrust::copy(scoreOut_.begin(), scoreOut_.end(), score->begin());
+    thrust::copy(curvatureOut_.begin(), curvatureOut_.end(), curvature->begin());
+    return true;
   }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
@@ -373,7 +403,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   thrust::device_vector<survival_device::StagedEntry> moved_;  // counting process: a step's moved entries
   thrust::device_vector<double> events_, eventCount_, slotG_;
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,
-      tail2_, eta_d_, u_, published_, direction_, shift_;
+      tail2_, eta_d_, u_, published_, direction_, shift_, scoreOut_, curvatureOut_;
   mutable thrust::device_vector<EventSlotTerms> terms_;
   mutable thrust::device_vector<CompetingItem> competing_;
   mutable thrust::device_vector<ScanPartial> parts_;

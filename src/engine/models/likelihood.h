@@ -59,6 +59,22 @@ class Likelihood {
   virtual bool fusesBlockHessian() const { return false; }
   virtual void blockGradHess(const std::vector<std::int32_t>& /*columns*/,
                              std::vector<double>* /*g*/, std::vector<double>* /*h*/) const {}
+  // What an exact cycle costs, in units of the majorized start's work per entry of a sweep:
+  // per stored entry of a moved column, and per slot of the refresh after each moved
+  // coordinate (`slots` of them). Zero where the likelihood offers no row scores. What
+  // decides whether the start pays (majorizedStartPays, solver/majorized_start.h).
+  struct ExactCycleCost {
+    double perEntry = 0.0;
+    double perSlot = 0.0;
+    std::int64_t slots = 0;
+  };
+  virtual ExactCycleCost exactCycleCost() const { return {}; }
+  // Per row at the current eta: the score dL/deta_r and a curvature c_r >= 0 such that
+  // diag(c) bounds minus the eta-Hessian from above (solver/majorized_start.h). False where
+  // the likelihood does not offer them.
+  virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
+    return false;
+  }
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);
 

@@ -140,15 +140,7 @@ void SurvivalLikelihood::scatterRows() {
   std::fill(exitRisk_.begin(), exitRisk_.end(), 0.0);
   std::fill(competingRisk_.begin(), competingRisk_.end(), 0.0);
   std::fill(tiedRisk_.begin(), tiedRisk_.end(), 0.0);
-  struct Rows {
-    const SurvivalLikelihood& lik;
-    double u(std::int64_t r) const { return lik.state(r).u; }
-    std::int32_t exitSlot(std::int64_t r) const { return lik.index_.exitSlot[r]; }
-    std::int32_t entrySlot(std::int64_t r) const { return lik.index_.entrySlot[r]; }
-    bool event(std::int64_t r) const { return lik.isEvent(r); }
-    double inverseG(std::int64_t r) const { return lik.fineGrayRows_[r].inverseG; }
-  };
-  const Rows rows{*this};
+  const RowAccess rows{*this};
   const SurvivalSlotState st = slotState();
   const OutcomeView& o = data_.outcomes;
   for (std::int32_t s = 0; s < o.nStrata; ++s)
@@ -311,6 +303,17 @@ GradHess SurvivalLikelihood::gradHessAlong(const std::vector<double>& d) const {
 
 void SurvivalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
   stepView(denseColumnView(d), alpha);
+}
+
+bool SurvivalLikelihood::rowScores(std::vector<double>* score, std::vector<double>* curvature) {
+  score->resize(static_cast<std::size_t>(nRows()));
+  curvature->resize(static_cast<std::size_t>(nRows()));
+  const RowAccess rows{*this};
+  const SurvivalSlotState st = slotState();
+  for (std::int64_t r = 0; r < nRows(); ++r)
+    survivalRowScore(st, r, rows, weight(r), index_.countingProcess(), efron_, fineGray_, &(*score)[r],
+                     &(*curvature)[r]);
+  return true;
 }
 
 double SurvivalLikelihood::logLikelihood() const {

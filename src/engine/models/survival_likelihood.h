@@ -65,6 +65,10 @@ class SurvivalLikelihood final : public Likelihood {
   // run the parted refresh on small data.
   void setPartSlots(std::int64_t slots) { refresh_ = SlotRefresh(index_, slots); }
   int refreshParts() const { return refresh_.parts(); }
+  bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override;
+  ExactCycleCost exactCycleCost() const override {
+    return {survivalCycleCostPerEntry(fineGray_), survivalCycleCostPerSlot(fineGray_), index_.nSlots};
+  }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
@@ -107,6 +111,15 @@ class SurvivalLikelihood final : public Likelihood {
                                double linearTerm) const;
   std::vector<std::int32_t> entryOrderOf(const ColumnView& c) const;
 
+  // The per-row accessors survival_slots.h's functions read.
+  struct RowAccess {
+    const SurvivalLikelihood& lik;
+    double u(std::int64_t r) const { return lik.state(r).u; }
+    std::int32_t exitSlot(std::int64_t r) const { return lik.index_.exitSlot[r]; }
+    std::int32_t entrySlot(std::int64_t r) const { return lik.index_.entrySlot[r]; }
+    bool event(std::int64_t r) const { return lik.isEvent(r); }
+    double inverseG(std::int64_t r) const { return lik.fineGrayRows_[r].inverseG; }
+  };
   void rebuildFromEta() override;
   void scatterRows();   // D, competing and tied sums from u
   void refreshSlots();  // den, terms, cumulative arrays: O(slots + events), on team_

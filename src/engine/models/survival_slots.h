@@ -38,6 +38,30 @@ ARGUS_HOST_DEVICE inline void scatterStratumRows(const SurvivalSlotState& st, st
   }
 }
 
+// Row r's score dL/deta_r and curvature (Likelihood::rowScores) from the refreshed slot sums:
+// the coordinate scan's terms (survival_scan.h) for this row alone with x = 1, so that any
+// column's gradient is sum_r x_r score_r. The row's cumulative hazard is c1 at its exit slot,
+// less c1 at its entry slot (counting process) and Efron's B at a tied event's slot, plus
+// tail1 / G(time_r-) for a Fine-Gray competing row; u times it, the row's expected events, is
+// the curvature: the eta-Hessian is minus a sum over event slots of d (diag(p) - p p'), which
+// diag(expected) bounds (solver/majorized_start.h). `rows` as for scatterStratumRows; weight:
+// the row's w.
+template <typename Rows>
+ARGUS_HOST_DEVICE inline void survivalRowScore(const SurvivalSlotState& st, std::int64_t r, const Rows& rows,
+                                               double weight, bool counting, bool efron, bool fineGray,
+                                               double* score, double* curvature) {
+  const std::int32_t k = rows.exitSlot(r);
+  const bool event = rows.event(r);
+  double hazard = st.c1[k];
+  if (counting) hazard -= st.c1[rows.entrySlot(r)];
+  if (efron && event && st.eventCount[k] > 1.0)
+    hazard -= efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k]).b;
+  if (fineGray) hazard += rows.inverseG(r) * st.tail1[k];
+  const double expected = rows.u(r) * hazard;
+  *score = (event ? weight : 0.0) - expected;
+  *curvature = expected;
+}
+
 // What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per
 // slot and 1 / G(time_r-) per competing row (0 for other rows). Host code, once per fit.
 struct SurvivalFitConstants {

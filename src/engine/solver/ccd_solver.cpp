@@ -89,6 +89,22 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     }
     if (!result.aliased.empty()) previous = runner->reset(state);
   }
+  const MajorizedStartRule rule = req.control.majorizedStart;
+  if (finite(previous) && (rule == MajorizedStartRule::Always ||
+                           (rule == MajorizedStartRule::Auto && majorizedStartPays(*runner, *req.data, state)))) {
+
+    MajorizedStartOptions options;
+    options.convergence = req.control.convergence;
+    options.tolerance = req.control.tolerance;
+    options.threads = req.control.threads;
+    const MajorizedStartResult start = majorizedStart(*runner, *req.data, state, previous, options, progress);
+    if (start.used) previous = start.readout;
+    result.majorizedSteps = start.steps;
+    if (start.used && progress && req.control.verbose)
+      progress->message("majorized start: " + std::to_string(start.steps) + " steps, " +
+                        std::to_string(start.sweeps) + " sweeps, log-likelihood " +
+                        std::to_string(previous.logLikelihood));
+  }
   CycleSchedule schedule(req.data->design, state.fixed, req.control.activeSet);
 
   const ReadoutNeeds needs = readoutNeeds(req.control.convergence, req.control.verbose);

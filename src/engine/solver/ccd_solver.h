@@ -30,6 +30,7 @@
 #include "device/compute_device.h"
 #include "priors/prior.h"
 #include "solver/convergence.h"
+#include "solver/majorized_start.h"
 
 namespace argus {
 
@@ -63,6 +64,10 @@ struct ControlSettings {
   // Active-set cycling (solver/cycle_schedule.h): cycle over the nonzero and unpenalized
   // coordinates until they settle, then confirm with a full cycle.
   bool activeSet = true;
+  // Before the cycles, proximal Newton steps on a separable model where the runner offers
+  // row scores (survival) and, under Auto, a cycle's refreshes outweigh its entries
+  // (solver/majorized_start.h). Never: the cycles start at `start`.
+  MajorizedStartRule majorizedStart = MajorizedStartRule::Auto;
   // Threads for the work inside one coordinate (survival likelihoods split large columns into
   // chunks fixed by the data; see survival_likelihood.h). Results do not depend on it.
   // Cross-validation and the bootstrap run their fits with 1 and parallelize over fits.
@@ -89,7 +94,8 @@ struct FitRequest {
 struct FitResult {
   std::vector<double> beta;
   FitStatus status = FitStatus::Success;
-  int iterations = 0;
+  int iterations = 0;        // exact CCD cycles
+  int majorizedSteps = 0;    // steps of the majorized start before them
   double logLikelihood = 0.0;
   double logPrior = 0.0;
   double seconds = 0.0;

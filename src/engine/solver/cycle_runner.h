@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/likelihood.h"
 #include "priors/prior.h"
 
 namespace argus {
@@ -67,6 +68,11 @@ class CycleRunner {
   virtual ~CycleRunner() = default;
   // Loads beta and recomputes everything from scratch; reads out everything.
   virtual CycleReadout reset(const CycleState& state) = 0;
+  // reset() for a beta whose linear predictor the caller has formed (eta = offset + X beta
+  // up to rounding): O(N) where reset() recomputes X beta. The default ignores eta.
+  virtual CycleReadout resetToEta(const CycleState& state, const std::vector<double>& /*eta*/) {
+    return reset(state);
+  }
   // Runs one cycle of `plan`, updating state.beta and state.bound.
   virtual CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                                 const ReadoutNeeds& needs) = 0;
@@ -79,6 +85,13 @@ class CycleRunner {
   // sums are refreshed every cycle and their drift (~1e-14 relative) is far below the
   // tolerance, while a reset's O(N) exp() calls cost as much as the check on sparse data.
   virtual OptimalityReport checkOptimality(const CycleState& state) = 0;
+  // Likelihood::exactCycleCost of the runner's likelihood.
+  virtual Likelihood::ExactCycleCost exactCycleCost() const { return {}; }
+  // The likelihood's per-row score and curvature bound at the current beta (after reset()):
+  // Likelihood::rowScores, copied to the host. False where the runner does not offer them.
+  virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
+    return false;
+  }
   // The free coordinates under a flat prior that the data cannot identify at state.beta:
   // without curvature (no information), or collinear with earlier ones (block_newton.h), or
   // duplicates of earlier columns. Increasing column order; call after reset().

@@ -33,6 +33,13 @@ CycleReadout LikelihoodCycleRunner::reset(const CycleState& state) {
   return readout(0, ReadoutNeeds{});
 }
 
+CycleReadout LikelihoodCycleRunner::resetToEta(const CycleState&, const std::vector<double>& eta) {
+  likelihood_->setEta(eta);
+  previousDirection_.clear();
+  likelihood_->takeEtaMovement();
+  return readout(0, ReadoutNeeds{});
+}
+
 CycleReadout LikelihoodCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
                                              const ReadoutNeeds& needs) {
   const bool extrapolating = state.extrapolate && likelihood_->extrapolatesCycles();

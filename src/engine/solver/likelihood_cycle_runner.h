@@ -38,12 +38,17 @@ class LikelihoodCycleRunner final : public CycleRunner {
                         std::unique_ptr<DeviceModel> model);
 
   CycleReadout reset(const CycleState& state) override;
+  CycleReadout resetToEta(const CycleState& state, const std::vector<double>& eta) override;
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                         const ReadoutNeeds& needs) override;
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
   std::vector<double> linearPredictor() override { return likelihood_->eta(); }
   OptimalityReport checkOptimality(const CycleState& state) override;
   std::vector<std::int32_t> aliasedColumns(const CycleState& state) override;
+  Likelihood::ExactCycleCost exactCycleCost() const override { return likelihood_->exactCycleCost(); }
+  bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
+    return likelihood_->rowScores(score, curvature);
+  }
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);

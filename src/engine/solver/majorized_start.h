@@ -1,0 +1,75 @@
+// A start for the exact CCD cycles of the survival models, by proximal Newton steps on a
+// separable quadratic model in eta (issue 14).
+//
+// Why. An exact Cox or Fine-Gray coordinate step moves the risk-set sums of every slot below
+// its rows, so each moved coordinate refreshes O(slots) state; with continuous event times
+// (slots ~ 0.5 N) that refresh is most of a cycle, and a fit needs a dozen cycles or more.
+//
+// The model. At beta the log-likelihood's eta-Hessian is -sum_e d_e (diag(p_e) - p_e p_e'),
+// p_e the risk-set probabilities of event slot e; diag(c), c_r = sum_e d_e p_er (the row's
+// expected events: the scan's own terms with x = 1, Likelihood::rowScores), bounds it. So
+//   q(D) = score' D - 1/2 sum_r c_r D_r^2,  D = X delta + alpha_s(r),
+// under-estimates the log-likelihood's change near beta. alpha (one per stratum) is free
+// because the partial likelihoods do not change when a stratum's eta shifts; maximizing over
+// it keeps q below the change and removes the bound's excess along the constant direction,
+// which would otherwise make every covariate with a large mean (age, uncentered) look far
+// more curved than it is. Its coordinate steps cost O(nnz_j): the gradient sums x (t_r -
+// c_r alpha_s(r)) with t = score - c (X delta), the curvature sum c x^2 less, per stratum,
+// (sum c x)^2 / C_s (alpha re-maximized with the coordinate), and a step updates t on the
+// column's rows and alpha on its strata.
+//
+// The loop. Sweeps of q with the log prior (newtonStep: the same Laplace and normal rules)
+// until they settle, then beta + delta is taken if the log posterior rose, else half of
+// delta (up to three times), else the start ends where it stands. It stops when the
+// convergence rule is met between two accepted points, or when the rule's measure stops
+// shrinking by half per step (the bound's excess is large: the exact cycles do better). The
+// exact cycles and the optimality check then run as always: a SUCCESS is certified the
+// same way, the start only shortens the way there.
+#pragma once
+
+#include <cstdint>
+
+#include "data/dataset.h"
+#include "solver/convergence.h"
+#include "solver/cycle_runner.h"
+
+namespace argus {
+
+struct MajorizedStartResult {
+  bool used = false;     // the runner offered row scores
+  int steps = 0;         // accepted outer steps
+  int sweeps = 0;        // inner sweeps over the free coordinates
+  CycleReadout readout;  // at state.beta, where the runner stands
+};
+
+// When fitCcd() takes the start: never, where it pays (majorizedStartPays), or wherever the
+// runner offers row scores (tests).
+enum class MajorizedStartRule { Never, Auto, Always };
+
+// Whether the start pays for a fit from `state`: an exact cycle's cost
+// (Likelihood::exactCycleCost over the free columns) at least that of the 2.5 sweeps the start
+// takes for what a cycle does. Cox with continuous times (slots ~ N / 2): yes; Cox with whole
+// days at N = 1e5 (about 500 slots): no, there a cycle costs about two sweeps; Fine-Gray:
+// yes (its scans cost about twice Cox's per entry). Measured in bench/RESULTS.md.
+bool majorizedStartPays(const CycleRunner& runner, const Dataset& data, const CycleState& state);
+
+struct MajorizedStartOptions {
+  ConvergenceType convergence = ConvergenceType::Gradient;
+  double tolerance = 1e-6;
+  // Threads split the coordinate steps of columns with more than 2 pieceEntries entries into
+  // up to 4 pieces fixed by the column, combined in piece order: results depend on the
+  // pieces, never on the threads. The tests shrink pieceEntries to cut small columns.
+  int threads = 1;
+  std::int64_t pieceEntries = 8192;
+  int maxSteps = 100;
+};
+
+class ProgressSink;
+
+// Starts from state.beta, where the runner stands (after reset(), whose readout is `at`).
+// `progress` (may be null) is asked for interrupts every 64 coordinates of a sweep.
+MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, CycleState& state,
+                                    const CycleReadout& at, const MajorizedStartOptions& options,
+                                    ProgressSink* progress);
+
+}  // namespace argus
