@@ -262,9 +262,11 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return hostScalars().reduced;
   }
 
-  // The CPU's figures, so that "auto" takes the start on every device alike.
+  // The CPU's figures, scaled by what an exact cycle costs on this backend against the host.
   Likelihood::ExactCycleCost exactCycleCost() const override {
-    return {survivalCycleCostPerEntry(fineGray_), survivalCycleCostPerSlot(fineGray_), plan_.index.nSlots};
+    constexpr double scale = Prims::kExactCycleCostScale;
+    return {scale * survivalCycleCostPerEntry(fineGray_), scale * survivalCycleCostPerSlot(fineGray_),
+            plan_.index.nSlots};
   }
   // Host-assisted, once per step of the majorized start; the two arrays exist from the first.
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {

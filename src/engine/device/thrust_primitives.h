@@ -89,6 +89,9 @@ inline bool flagSet(const int* flag) {
 }  // namespace thrust_detail
 
 struct ThrustPrimitives {
+  // An exact cycle here costs what it costs on the CPU: "auto" takes the survival models'
+  // majorized start (solver/majorized_start.h) as the CPU does.
+  static constexpr double kExactCycleCostScale = 1.0;
   template <typename F>
   void forEach(std::int64_t n, F f) const {
     if (n <= 0) return;

@@ -120,50 +120,10 @@ class QuadraticModel {
     const std::int64_t entries = entryPositions(col, data_.nRows());
     auto piece = [&](int i) {
       const std::int64_t first = entries * i / pieces, end = entries * (i + 1) / pieces;
-      PieceSums& p = sums_[i];
-      p = PieceSums{};
-      double sum = 0.0;
-      std::size_t current = 0;
-      int run = 0;
-      auto endRun = [&]() {
-        if (run == 0) {
-          p.firstSum = sum;
-        } else if (gradient) {
-          if (sumC_[current] > 0.0) p.interior += sum * sum / sumC_[current];
-        } else {
-          moveTotal(current, sum);
-        }
-        ++run;
-      };
-      auto ahead = [&](std::int64_t r) { ARGUS_PREFETCH(&rows_[r]); };
-      forEntryRangePrefetched(col, first, end, ahead, [&](std::int64_t r, double x) {
-        const std::size_t s = stratumOf(r);
-        if (!p.any) {
-          p.any = true;
-          p.firstStratum = current = s;
-        } else if (s != current) {
-          endRun();
-          sum = 0.0;
-          current = s;
-        }
-        Row& row = rows_[r];
-        const double cx = row.c * x;
-        if (gradient) {
-          p.g += x * (row.t - row.c * alpha_[s]);
-          p.cxx += cx * x;
-        } else {
-          row.t -= cx * delta_;
-          row.d += x * delta_;
-        }
-        sum += cx;
-      });
-      if (!p.any) return;
-      if (run == 0) {
-        p.firstSum = sum;
+      if (gradient) {
+        if (stratum_) walk<true, true>(col, first, end, &sums_[i]); else walk<true, false>(col, first, end, &sums_[i]);
       } else {
-        p.oneRun = false;
-        p.lastStratum = current;
-        p.lastSum = sum;
+        if (stratum_) walk<false, true>(col, first, end, &sums_[i]); else walk<false, false>(col, first, end, &sums_[i]);
       }
     };
     if (team_ && pieces > 1 && team_->together()) {
@@ -171,6 +131,65 @@ class QuadraticModel {
     } else {
       for (int i = 0; i < pieces; ++i) piece(i);
     }
+  }
+
+  // One piece's pass, compiled per pass and per strata-or-not; sums kept in locals (the
+  // update writes rows_, which the compiler could not tell apart from *out).
+  template <bool Gradient, bool Strata>
+  void walk(const ColumnView& col, std::int64_t first, std::int64_t end, PieceSums* out) {
+    PieceSums p;
+    double g = 0.0, cxx = 0.0, interior = 0.0, sum = 0.0;
+    std::size_t current = 0;
+    int run = 0;
+    const double delta = delta_;
+    const double alpha0 = alpha_[0];
+    auto ahead = [&](std::int64_t r) { ARGUS_PREFETCH(&rows_[r]); };
+    forEntryRangePrefetched(col, first, end, ahead, [&](std::int64_t r, double x) {
+      std::size_t s = 0;
+      if (Strata) {
+        s = static_cast<std::size_t>(stratum_[r]);
+        if (!p.any) {
+          p.any = true;
+          p.firstStratum = current = s;
+        } else if (s != current) {
+          // A run ends: the first is kept apart, later ones are this piece's alone.
+          if (run == 0) {
+            p.firstSum = sum;
+          } else if (Gradient) {
+            if (sumC_[current] > 0.0) interior += sum * sum / sumC_[current];
+          } else {
+            moveTotal(current, sum);
+          }
+          ++run;
+          sum = 0.0;
+          current = s;
+        }
+      }
+      Row& row = rows_[r];
+      const double cx = row.c * x;
+      if (Gradient) {
+        g += x * (row.t - row.c * (Strata ? alpha_[s] : alpha0));
+        cxx += cx * x;
+      } else {
+        row.t -= cx * delta;
+        row.d += x * delta;
+      }
+      sum += cx;
+    });
+    if (!Strata) p.any = end > first;
+    p.g = g;
+    p.cxx = cxx;
+    p.interior = interior;
+    if (p.any) {
+      if (run == 0) {
+        p.firstSum = sum;
+      } else {
+        p.oneRun = false;
+        p.lastStratum = current;
+        p.lastSum = sum;
+      }
+    }
+    *out = p;
   }
 
   // The pieces' first and last runs, joined where a stratum continues into the next piece,
