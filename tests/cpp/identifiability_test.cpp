@@ -15,8 +15,10 @@ namespace {
 
 using testing_data::HandDesign;
 
-FitResult fitFlat(const HandDesign& d, PriorKind kind = PriorKind::None) {
+FitResult fitFlat(const HandDesign& d, PriorKind kind = PriorKind::None,
+                  MajorizedStartRule start = MajorizedStartRule::Auto) {
   FitRequest req;
+  req.control.majorizedStart = start;
   req.data = &d.data;
   req.prior.assign(d.nColumns(), CoordinatePrior{kind, 0.5});
   for (std::size_t j = 0; j < d.nColumns(); ++j)
@@ -200,6 +202,36 @@ TEST(Recession, CoxCovariateWhoseArmHasNoEventsRunsOffToMinusInfinity) {
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0}));
   EXPECT_LT(fit.beta[0], -5.0);
   EXPECT_LT(std::fabs(fit.beta[1]), 2.0);
+}
+
+TEST(Recession, CoxCombinationRunsOffEvenAfterTheMajorizedStart) {
+  // x1 - x2 = arm, whose rows have no events; w (x2) has a finite effect of its own. The
+  // majorized start runs the combination far out before the cycles: the probe must still
+  // see it.
+  std::mt19937 rng(18);
+  const std::size_t n = 90;
+  std::vector<double> y(n), time(n), x1(n), x2(n);
+  std::bernoulli_distribution coin(0.5);
+  for (std::size_t r = 0; r < n; ++r) {
+    time[r] = static_cast<double>(n - r);
+    const double arm = r % 3 == 0 ? 1.0 : 0.0;
+    const double w = coin(rng) ? 1.0 : 0.0;
+    x1[r] = arm + w;
+    x2[r] = w;
+    y[r] = arm == 0.0 && r % 2 == 0 ? 1.0 : 0.0;
+  }
+  for (const MajorizedStartRule start : {MajorizedStartRule::Never, MajorizedStartRule::Always}) {
+    HandDesign d(ModelType::Cox, y);
+    d.time = time;
+    d.addColumn(ColumnKind::Sparse, x1);
+    d.addColumn(ColumnKind::Indicator, x2);
+    d.setStrata(std::vector<std::int32_t>(n, 0));
+    d.finish();
+    const FitResult fit = fitFlat(d, PriorKind::None, start);
+    EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << fit.beta[0] << " " << fit.beta[1];
+    EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 1}));
+    if (start == MajorizedStartRule::Always) EXPECT_GT(fit.majorizedSteps, 0);
+  }
 }
 
 TEST(Recession, ARareOutcomeIsFarButFinite) {

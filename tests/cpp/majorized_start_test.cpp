@@ -144,12 +144,20 @@ MajorizedStartResult startOnly(const SurvivalProblem& p, std::int64_t pieceEntri
   return result;
 }
 
-// Pieces of 7 entries split every stratum's run of a column several times over: joined in
+// Pieces of 7 entries (up to 4 per column) split strata's runs across pieces: joined in
 // piece order they must give the whole column's steps (up to rounding; compared over two
 // steps, before the start's stopping rules, thresholds, could tell rounding apart), and the
 // same bits for 1, 2 and 3 threads over the whole start.
 TEST(MajorizedStart, PiecesGiveTheWholeColumnsStepsBitIdenticalForAnyThreads) {
-  for (const auto& c : testing_data::survivalCases()) {
+  std::vector<testing_data::SurvivalCase> cases = testing_data::survivalCases();
+  // Twelve strata: pieces that hold whole strata between their first and last run.
+  SurvivalSpec many;
+  many.nStrata = 12;
+  many.nRows = 400;
+  cases.push_back({"cox 12 strata", many});
+  many.model = ModelType::FineGray;
+  cases.push_back({"fgr 12 strata", many});
+  for (const auto& c : cases) {
     auto p = makeSurvivalProblem(c.spec);
     std::vector<double> whole, pieces;
     const MajorizedStartResult a = startOnly(*p, 1 << 30, 1, 2, &whole);

@@ -54,8 +54,8 @@ ARGUS_HOST_DEVICE inline void survivalRowScore(const SurvivalSlotState& st, std:
   const bool event = rows.event(r);
   double hazard = st.c1[k];
   if (counting) hazard -= st.c1[rows.entrySlot(r)];
-  if (efron && event && st.eventCount[k] > 1.0)
-    hazard -= efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k]).b;
+  // Efron's terms at slots with tied events are the refresh's (as the scan reads them).
+  if (efron && event && st.eventCount[k] > 1.0) hazard -= st.terms[k].b;
   if (fineGray) hazard += rows.inverseG(r) * st.tail1[k];
   const double expected = rows.u(r) * hazard;
   *score = (event ? weight : 0.0) - expected;

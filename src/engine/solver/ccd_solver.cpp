@@ -89,10 +89,12 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     }
     if (!result.aliased.empty()) previous = runner->reset(state);
   }
+  // Where the start set out from: the recession probe's first reference (below), so that a
+  // combination the start ran far out along is still seen moving.
+  const std::vector<double> beforeStart = state.beta;
   const MajorizedStartRule rule = req.control.majorizedStart;
   if (finite(previous) && (rule == MajorizedStartRule::Always ||
                            (rule == MajorizedStartRule::Auto && majorizedStartPays(*runner, *req.data, state)))) {
-
     MajorizedStartOptions options;
     options.convergence = req.control.convergence;
     options.tolerance = req.control.tolerance;
@@ -116,11 +118,11 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   constexpr int kCheckEvery = 10;
   double gate = req.control.tolerance;
   int failedChecks = 0, lastCheck = 0;
-  // Where beta was 8 to 16 cycles ago (the start at first): the recent move, along which
+  // Where beta was 8 to 16 cycles ago (before the majorized start at first): the recent move, along which
   // coefficients running off to infinity are probed (solver/recession.h). Over several cycles
   // the finite coefficients have settled and the move is along the direction of recession.
   constexpr int kMoveWindow = 8;
-  std::vector<double> older = state.beta, newer = state.beta;
+  std::vector<double> older = beforeStart, newer = beforeStart;
   auto recentMove = [&]() {
     std::vector<double> move(state.beta.size());
     for (std::size_t j = 0; j < move.size(); ++j) move[j] = state.beta[j] - older[j];

@@ -251,12 +251,13 @@ double logPosterior(const CycleReadout& r, const std::vector<double>& beta,
 // is often too curved along the step (its excess over the exact curvature), and the parabola
 // measures by how much.
 double longerStep(double l0, double l1, double slope, const std::vector<double>& beta,
-                  const std::vector<double>& delta, const std::vector<CoordinatePrior>& prior) {
+                  const std::vector<double>& delta, const std::vector<unsigned char>& zeroed,
+                  const std::vector<CoordinatePrior>& prior) {
   const double curvature = 2.0 * (l0 + slope - l1);  // minus the second derivative
   double best = 1.0, bestValue = -INFINITY;
   std::vector<double> point(beta.size());
   for (double s = 1.0; s <= kLongestStep; s += 0.25) {
-    for (std::size_t j = 0; j < beta.size(); ++j) point[j] = beta[j] + s * delta[j];
+    for (std::size_t j = 0; j < beta.size(); ++j) point[j] = zeroed[j] ? 0.0 : beta[j] + s * delta[j];
     const double value = s * slope - 0.5 * s * s * curvature + logPriorTotal(point, prior);
     if (value > bestValue) {
       bestValue = value;
@@ -292,6 +293,7 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
   const std::size_t p = state.beta.size();
   const std::size_t n = static_cast<std::size_t>(data.nRows());
   std::vector<double> score, curvature, delta(p), d(n), eta(n), base;
+  std::vector<unsigned char> zeroed(p, 0);
   double objective = logPosterior(at, state.beta, state.prior);
   double lastGain = INFINITY;
   int slowSteps = 0;
@@ -313,16 +315,24 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
     base = runner.linearPredictor();
     const std::vector<double> from = state.beta;
     const double l0 = result.readout.logLikelihood;
+    // Coordinates the sweep moved to 0 (Laplace) stay at 0 on a longer step rather than
+    // cross it: their columns' share of eta is taken back out.
+    for (std::size_t j = 0; j < p; ++j) zeroed[j] = delta[j] != 0.0 && from[j] + delta[j] == 0.0;
     auto tryStep = [&](double s) {
-      for (std::size_t j = 0; j < p; ++j) state.beta[j] = from[j] + s * delta[j];
+      for (std::size_t j = 0; j < p; ++j) state.beta[j] = (s > 1.0 && zeroed[j]) ? 0.0 : from[j] + s * delta[j];
       for (std::size_t r = 0; r < n; ++r) eta[r] = base[r] + s * d[r];
+      if (s > 1.0)
+        for (std::size_t j = 0; j < p; ++j)
+          if (zeroed[j])
+            forEachEntry(data.design.columns[j], data.nRows(),
+                         [&](std::int64_t r, double x) { eta[r] -= (s - 1.0) * delta[j] * x; });
       return runner.resetToEta(state, eta);
     };
     // The whole step, a longer one where the parabola says so, or halves of it.
     CycleReadout readout = tryStep(1.0);
     double value = logPosterior(readout, state.beta, state.prior);
     if (std::isfinite(value) && value >= objective) {
-      const double s = longerStep(l0, readout.logLikelihood, slope, from, delta, state.prior);
+      const double s = longerStep(l0, readout.logLikelihood, slope, from, delta, zeroed, state.prior);
       if (s > 1.0) {
         const CycleReadout longer = tryStep(s);
         const double longerValue = logPosterior(longer, state.beta, state.prior);

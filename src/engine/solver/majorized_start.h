@@ -18,13 +18,15 @@
 // (sum c x)^2 / C_s (alpha re-maximized with the coordinate), and a step updates t on the
 // column's rows and alpha on its strata.
 //
-// The loop. Sweeps of q with the log prior (newtonStep: the same Laplace and normal rules)
-// until they settle, then beta + delta is taken if the log posterior rose, else half of
-// delta (up to three times), else the start ends where it stands. It stops when the
-// convergence rule is met between two accepted points, or when the rule's measure stops
-// shrinking by half per step (the bound's excess is large: the exact cycles do better). The
-// exact cycles and the optimality check then run as always: a SUCCESS is certified the
-// same way, the start only shortens the way there.
+// The loop. One sweep of q with the log prior per step (newtonStep: the same Laplace and
+// normal rules; a step is cheap, so the model is renewed rather than solved), then beta +
+// delta is taken if the log posterior rose, a longer step along delta where a parabola
+// through the log-likelihood says so (coordinates the sweep set to 0 stay there), else half
+// of delta (up to four times), else the start ends where it stands. It stops when the
+// convergence rule's measure between two accepted points is a tenth of the tolerance, or
+// when two steps in a row gain more than 0.7 of the previous step's gain (slow progress:
+// the exact cycles take over). The exact cycles and the optimality check then run as
+// always: a SUCCESS is certified the same way, the start only shortens the way there.
 #pragma once
 
 #include <cstdint>
