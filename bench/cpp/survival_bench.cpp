@@ -44,10 +44,7 @@ FitResult fit(const Problem& pr, double variance, int maxCycles) {
   if (maxCycles > 0) req.control.maxIterations = maxCycles;
   if (const char* t = std::getenv("ARGUS_THREADS")) req.control.threads = std::atoi(t);
   req.control.verbose = std::getenv("ARGUS_VERBOSE") != nullptr;
-  if (const char* m = std::getenv("ARGUS_MAJORIZED"))
-    req.control.majorizedStart = std::string(m) == "always" ? MajorizedStartRule::Always
-                                 : std::string(m) == "never" ? MajorizedStartRule::Never
-                                                             : MajorizedStartRule::Auto;
+  if (const char* m = std::getenv("ARGUS_MAJORIZED")) req.control.majorizedStart = parseMajorizedStartRule(m);
   PrintSink sink;
   return fitCcd(req, &sink);
 }

@@ -33,12 +33,8 @@ FitRequest fitRequestFromList(const Dataset& data, const List& settings) {
   req.control.initialBound = as<double>(settings["initialBound"]);
   req.control.verbose = as<bool>(settings["verbose"]);
   if (settings.containsElementNamed("threads")) req.control.threads = as<int>(settings["threads"]);
-  if (settings.containsElementNamed("majorizedStart")) {
-    const std::string rule = as<std::string>(settings["majorizedStart"]);
-    req.control.majorizedStart = rule == "always" ? MajorizedStartRule::Always
-                                 : rule == "never" ? MajorizedStartRule::Never
-                                                   : MajorizedStartRule::Auto;
-  }
+  if (settings.containsElementNamed("majorizedStart"))
+    req.control.majorizedStart = parseMajorizedStartRule(as<std::string>(settings["majorizedStart"]));
   req.device = parseComputeDevice(as<std::string>(settings["device"]));
   req.weights = optionalDoubles(settings["weights"], data.nRows(), "weights");
   return req;

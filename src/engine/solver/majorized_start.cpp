@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/errors.h"
 #include "common/prefetch.h"
 #include "common/worker_team.h"
 #include "solver/ccd_solver.h"
@@ -268,6 +269,13 @@ double longerStep(double l0, double l1, double slope, const std::vector<double>&
 }
 
 }  // namespace
+
+MajorizedStartRule parseMajorizedStartRule(const std::string& name) {
+  if (name == "never") return MajorizedStartRule::Never;
+  if (name == "auto") return MajorizedStartRule::Auto;
+  if (name == "always") return MajorizedStartRule::Always;
+  throw ArgusError("unknown majorizedStart '" + name + "'; expected auto, always or never");
+}
 
 bool majorizedStartPays(const CycleRunner& runner, const Dataset& data, const CycleState& state) {
   const Likelihood::ExactCycleCost cost = runner.exactCycleCost();

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "data/dataset.h"
 #include "solver/convergence.h"
@@ -47,6 +48,8 @@ struct MajorizedStartResult {
 // When fitCcd() takes the start: never, where it pays (majorizedStartPays), or wherever the
 // runner offers row scores (tests).
 enum class MajorizedStartRule { Never, Auto, Always };
+// "never", "auto", "always"; anything else is an error.
+MajorizedStartRule parseMajorizedStartRule(const std::string& name);
 
 // Whether the start pays for a fit from `state`: an exact cycle's cost
 // (Likelihood::exactCycleCost over the free columns) at least that of the 2.5 sweeps the start
