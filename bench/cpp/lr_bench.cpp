@@ -6,7 +6,8 @@
 //   build-*/argus_bench_lr [n] [p] [density] [convergence] [tolerance] [reps] [variance]
 //
 // Environment: ARGUS_VERBOSE=1 prints one line per cycle; ARGUS_ACTIVE_SET=0|1 overrides
-// ControlSettings::activeSet.
+// ControlSettings::activeSet; ARGUS_GEN_SHAPE=1 draws the effects as ../shared/peers/gen.R
+// does for the head-to-head (20% of the columns N(0, 1), mean probability 20%).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,6 +35,8 @@ struct Problem {
   Dataset data;
 };
 
+bool genShape = false;
+
 void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unif(0.0, 1.0);
@@ -44,9 +47,16 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
   s.valueStart.push_back(0);
   std::vector<double> eta(static_cast<std::size_t>(n), -1.0);
   std::vector<double> beta(static_cast<std::size_t>(p), 0.0);
-  for (int k = 0; k < 20 && k < p; ++k) {
-    const double size = 0.2 + 0.8 * unif(rng);
-    beta[static_cast<std::size_t>(unif(rng) * p)] = unif(rng) < 0.5 ? -size : size;
+  if (genShape) {
+    // ../shared/peers/gen.R's simLogistic: 20% of the effects N(0, 1).
+    std::normal_distribution<double> normal(0.0, 1.0);
+    for (double& b : beta)
+      if (unif(rng) < 0.2) b = normal(rng);
+  } else {
+    for (int k = 0; k < 20 && k < p; ++k) {
+      const double size = 0.2 + 0.8 * unif(rng);
+      beta[static_cast<std::size_t>(unif(rng) * p)] = unif(rng) < 0.5 ? -size : size;
+    }
   }
   for (int j = 0; j < p; ++j) {
     s.kinds.push_back(static_cast<int>(ColumnKind::Indicator));
@@ -57,6 +67,17 @@ void simulate(Problem* pr, std::int64_t n, int p, double density, unsigned seed)
       }
     s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
     s.valueStart.push_back(0);
+  }
+  if (genShape) {
+    // The intercept that makes the mean probability 20%, as gen.R solves for it.
+    double lo = -60.0, hi = 60.0;
+    for (int it = 0; it < 100; ++it) {
+      const double b0 = 0.5 * (lo + hi);
+      double mean = 0.0;
+      for (std::int64_t r = 0; r < n; ++r) mean += 1.0 / (1.0 + std::exp(-(eta[r] + 1.0 + b0)));
+      (mean / static_cast<double>(n) > 0.2 ? hi : lo) = b0;
+    }
+    for (double& e : eta) e += 1.0 + 0.5 * (lo + hi);
   }
   pr->y.resize(static_cast<std::size_t>(n));
   for (std::int64_t r = 0; r < n; ++r)
@@ -98,6 +119,7 @@ int main(int argc, char** argv) {
   variance = argc > 7 ? std::atof(argv[7]) : 1.0;
   if (const char* a = std::getenv("ARGUS_ACTIVE_SET")) activeSet = std::atoi(a);
   verbose = std::getenv("ARGUS_VERBOSE") != nullptr;
+  genShape = std::getenv("ARGUS_GEN_SHAPE") != nullptr;
   Problem pr;
   simulate(&pr, n, p, density, 42);
   const FitResult ref = fit(pr, ConvergenceType::Lange, 1e-13);

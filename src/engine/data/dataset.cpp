@@ -18,39 +18,96 @@ TieMethod parseTieMethod(const std::string& name) {
   throw ArgusError("unknown ties '" + name + "'; expected breslow, efron or exact");
 }
 
+namespace {
+
+// What the model asks of each row, looked up once (the predicates are out-of-line calls).
+struct RowRules {
+  bool binary, count, fineGray, exposure, survival;
+};
+
+// One row's checks, each with its message: run only on a row the screen below rejected.
+void checkRow(const OutcomeView& o, const double* weights, const RowRules& rules, std::int64_t r) {
+  const double y = o.y[r];
+  ARGUS_REQUIRE(std::isfinite(y), "y is not finite" + at(r));
+  if (rules.binary) ARGUS_REQUIRE(y == 0.0 || y == 1.0, "y must be 0 or 1 for this model" + at(r));
+  if (rules.count)
+    ARGUS_REQUIRE(y >= 0.0 && y == std::floor(y), "y must be a non-negative count" + at(r));
+  if (rules.fineGray)
+    ARGUS_REQUIRE(y == 0.0 || y == 1.0 || y == 2.0,
+                  "y must be 0 (censored), 1 (event) or 2 (competing event) for fgr" + at(r));
+  if (o.time) {
+    ARGUS_REQUIRE(std::isfinite(o.time[r]), "time is not finite" + at(r));
+    if (rules.exposure) ARGUS_REQUIRE(o.time[r] > 0.0, "exposure time must be positive" + at(r));
+    if (rules.survival) ARGUS_REQUIRE(o.time[r] >= 0.0, "time is negative" + at(r));
+  }
+  if (o.startTime) {
+    ARGUS_REQUIRE(std::isfinite(o.startTime[r]), "startTime is not finite" + at(r));
+    if (o.time) ARGUS_REQUIRE(o.startTime[r] < o.time[r], "startTime must be before time" + at(r));
+  }
+  if (o.censoringSurvival)
+    ARGUS_REQUIRE(o.censoringSurvival[r] > 0.0 && o.censoringSurvival[r] <= 1.0,
+                  "censoring survival must lie in (0, 1]" + at(r));
+  if (o.offset) ARGUS_REQUIRE(std::isfinite(o.offset[r]), "offset is not finite" + at(r));
+  if (weights)
+    ARGUS_REQUIRE(std::isfinite(weights[r]) && weights[r] >= 0.0,
+                  "weights must be finite and non-negative" + at(r));
+}
+
+// A whole number in [0, 2^53): the conversion is exact there (floor() is a library call on
+// baseline x86-64, and this screen runs once per row of every fit).
+inline bool isCount(double y) {
+  return y >= 0.0 && y < 9007199254740992.0 &&
+         y == static_cast<double>(static_cast<std::int64_t>(y));
+}
+
+// The same checks as one flag per row, with no message: cheap enough for every fit. A value
+// outside a range compares false, so NaN and infinities fail the range tests below.
+bool rowPasses(const OutcomeView& o, const double* weights, const RowRules& rules, std::int64_t r) {
+  const double y = o.y[r];
+  bool ok = std::isfinite(y);
+  if (rules.binary) ok &= y == 0.0 || y == 1.0;
+  if (rules.count) ok &= isCount(y);
+  if (rules.fineGray) ok &= y == 0.0 || y == 1.0 || y == 2.0;
+  if (o.time) {
+    const double t = o.time[r];
+    ok &= std::isfinite(t);
+    if (rules.exposure) ok &= t > 0.0;
+    if (rules.survival) ok &= t >= 0.0;
+    if (o.startTime) ok &= o.startTime[r] < t;
+  }
+  if (o.startTime) ok &= std::isfinite(o.startTime[r]);
+  if (o.censoringSurvival) ok &= o.censoringSurvival[r] > 0.0 && o.censoringSurvival[r] <= 1.0;
+  if (o.offset) ok &= std::isfinite(o.offset[r]);
+  if (weights) ok &= std::isfinite(weights[r]) && weights[r] >= 0.0;
+  return ok;
+}
+
+// A column's entries screened without messages: rows strictly increasing within [0, n),
+// values finite (the loops carry no branch, so they vectorize).
+bool entriesPass(const ColumnView& c, std::int64_t n) {
+  bool ok = true;
+  const std::int64_t stored = c.kind == ColumnKind::Dense ? n : c.nnz;
+  if (c.kind != ColumnKind::Dense && stored > 0) {
+    ok = c.rows[0] >= 0 && c.rows[stored - 1] < n;
+    for (std::int64_t k = 1; k < stored; ++k) ok &= c.rows[k - 1] < c.rows[k];
+  }
+  if (c.kind != ColumnKind::Indicator)
+    for (std::int64_t k = 0; k < stored; ++k) ok &= std::isfinite(c.values[k]);
+  return ok;
+}
+
+}  // namespace
+
 void validateDataset(const Dataset& data, const double* weights) {
   const std::int64_t n = data.nRows();
   const OutcomeView& o = data.outcomes;
   ARGUS_REQUIRE(n > 0, "the data have no rows");
   ARGUS_REQUIRE(o.y != nullptr, "the outcome y is missing");
-  for (std::int64_t r = 0; r < n; ++r) {
-    const double y = o.y[r];
-    ARGUS_REQUIRE(std::isfinite(y), "y is not finite" + at(r));
-    if (requiresBinaryOutcome(data.model))
-      ARGUS_REQUIRE(y == 0.0 || y == 1.0, "y must be 0 or 1 for this model" + at(r));
-    if (requiresCountOutcome(data.model))
-      ARGUS_REQUIRE(y >= 0.0 && y == std::floor(y), "y must be a non-negative count" + at(r));
-    if (data.model == ModelType::FineGray)
-      ARGUS_REQUIRE(y == 0.0 || y == 1.0 || y == 2.0,
-                    "y must be 0 (censored), 1 (event) or 2 (competing event) for fgr" + at(r));
-    if (o.time) {
-      ARGUS_REQUIRE(std::isfinite(o.time[r]), "time is not finite" + at(r));
-      if (usesExposureTime(data.model))
-        ARGUS_REQUIRE(o.time[r] > 0.0, "exposure time must be positive" + at(r));
-      if (isSurvival(data.model)) ARGUS_REQUIRE(o.time[r] >= 0.0, "time is negative" + at(r));
-    }
-    if (o.startTime) {
-      ARGUS_REQUIRE(std::isfinite(o.startTime[r]), "startTime is not finite" + at(r));
-      ARGUS_REQUIRE(o.startTime[r] < o.time[r], "startTime must be before time" + at(r));
-    }
-    if (o.censoringSurvival)
-      ARGUS_REQUIRE(o.censoringSurvival[r] > 0.0 && o.censoringSurvival[r] <= 1.0,
-                    "censoring survival must lie in (0, 1]" + at(r));
-    if (o.offset) ARGUS_REQUIRE(std::isfinite(o.offset[r]), "offset is not finite" + at(r));
-    if (weights)
-      ARGUS_REQUIRE(std::isfinite(weights[r]) && weights[r] >= 0.0,
-              "weights must be finite and non-negative" + at(r));
-  }
+  const RowRules rules{requiresBinaryOutcome(data.model), requiresCountOutcome(data.model),
+                       data.model == ModelType::FineGray, usesExposureTime(data.model),
+                       isSurvival(data.model)};
+  for (std::int64_t r = 0; r < n; ++r)
+    if (!rowPasses(o, weights, rules, r)) checkRow(o, weights, rules, r);
   if (isSurvival(data.model)) {
     ARGUS_REQUIRE(o.time != nullptr, "survival models need time");
     ARGUS_REQUIRE(data.model == ModelType::Cox || o.startTime == nullptr,
@@ -84,6 +141,7 @@ void validateDataset(const Dataset& data, const double* weights) {
               "an intercept is not identifiable in a conditional or survival model");
       continue;
     }
+    if (entriesPass(c, n)) continue;
     std::int64_t last = -1;
     forEachEntry(c, n, [&](std::int64_t r, double x) {
       ARGUS_REQUIRE(std::isfinite(x), "covariate column " + std::to_string(j + 1) +

@@ -49,7 +49,7 @@ class ConditionalLikelihood final : public Likelihood {
   bool isCase(std::int64_t r) const { return data_.outcomes.y[r] != 0.0; }
   std::vector<double> weightedOutcomes() const;  // w_r y_r
   void refreshEfronTerms(std::int32_t s) {
-    efronTerms_[s] = efronEventTerms(events_[s], caseCount_[s], den_[s], caseRisk_[s]);
+    efronTerms_[s] = efronEventTerms(strata_[s].events, caseCount_[s], strata_[s].den, caseRisk_[s]);
   }
 
   const std::int32_t* stratum_;
@@ -60,8 +60,13 @@ class ConditionalLikelihood final : public Likelihood {
   // events_s shift_s back.
   std::vector<double> u_;
   std::vector<double> shift_;      // per stratum
-  std::vector<double> den_;        // per stratum
-  std::vector<double> events_;     // n_s = sum w y, fixed for the fit
+  // Per stratum, side by side (a column's scan reads both of a stratum it meets: one cache
+  // line): den_s and n_s = sum w y, fixed for the fit.
+  struct StratumSums {
+    double den = 0.0;
+    double events = 0.0;
+  };
+  std::vector<StratumSums> strata_;
   ColumnLinearTerms linearTerm_;   // sum_r w_r y_r x_rj, fixed for the fit
   // Efron only, per stratum: positively weighted cases, their share of den (F_s), slot terms.
   std::vector<double> caseCount_;

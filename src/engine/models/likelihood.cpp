@@ -29,7 +29,7 @@ void Likelihood::reset(const std::vector<double>& beta) {
 
 void Likelihood::setEta(const std::vector<double>& eta) {
   ARGUS_REQUIRE(eta.size() == eta_.size(), "eta has the wrong length");
-  eta_ = eta;
+  if (&eta != &eta_) eta_ = eta;
   rebuildFromEta();
 }
 

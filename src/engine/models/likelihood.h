@@ -75,6 +75,9 @@ class Likelihood {
   virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
     return false;
   }
+  // Rebuilds every cached quantity from the current eta (eta() as of the last reset() or
+  // refreshSums(); a device model copies it from where it lives).
+  void rebuild() { setEta(eta()); }
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);
 

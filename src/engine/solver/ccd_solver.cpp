@@ -185,8 +185,10 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     }
   }
 
-  // Report the log-likelihood from freshly recomputed sums, not from drifted ones.
-  const CycleReadout final = runner->reset(state);
+  // Report the log-likelihood from freshly recomputed sums, not from drifted ones (from beta
+  // itself where a cycle went wrong).
+  const CycleReadout final =
+      result.status == FitStatus::IllConditioned ? runner->reset(state) : runner->rebuild(state);
   result.beta = state.beta;
   result.logLikelihood = final.logLikelihood;
   result.logPrior = logPriorTotal(state.beta, state.prior);

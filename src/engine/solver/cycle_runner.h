@@ -73,6 +73,11 @@ class CycleRunner {
   virtual CycleReadout resetToEta(const CycleState& state, const std::vector<double>& /*eta*/) {
     return reset(state);
   }
+  // Recomputes every running sum from the current linear predictor, which runCycle() keeps
+  // equal to offset + X state.beta up to the rounding of its updates (~1e-15 relative): the
+  // fit's final readout without the drift of the sums, O(N) where reset() recomputes X beta
+  // (a tenth of an SCCS fit). Call after runCycle() or reset(). The default is reset().
+  virtual CycleReadout rebuild(const CycleState& state) { return reset(state); }
   // Runs one cycle of `plan`, updating state.beta and state.bound.
   virtual CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                                 const ReadoutNeeds& needs) = 0;

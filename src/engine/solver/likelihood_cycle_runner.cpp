@@ -40,6 +40,13 @@ CycleReadout LikelihoodCycleRunner::resetToEta(const CycleState&, const std::vec
   return readout(0, ReadoutNeeds{});
 }
 
+CycleReadout LikelihoodCycleRunner::rebuild(const CycleState&) {
+  likelihood_->rebuild();
+  previousDirection_.clear();
+  likelihood_->takeEtaMovement();
+  return readout(0, ReadoutNeeds{});
+}
+
 CycleReadout LikelihoodCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,
                                              const ReadoutNeeds& needs) {
   const bool extrapolating = state.extrapolate && likelihood_->extrapolatesCycles();

@@ -38,6 +38,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
                         std::unique_ptr<DeviceModel> model);
 
   CycleReadout reset(const CycleState& state) override;
+  CycleReadout rebuild(const CycleState& state) override;
   CycleReadout resetToEta(const CycleState& state, const std::vector<double>& eta) override;
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                         const ReadoutNeeds& needs) override;
