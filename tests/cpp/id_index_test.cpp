@@ -52,6 +52,13 @@ TEST(IdIndex, DuplicatesInTheTableAreErrors) {
   EXPECT_EQ(firstDuplicateId(big.data(), 3), 2);
   std::vector<std::int64_t> unique = {4, 1, 8};
   EXPECT_EQ(firstDuplicateId(unique.data(), 3), -1);
+  // Read in place as R stores them: 32-bit integers and doubles, dense and spread.
+  const std::vector<std::int32_t> ints = {5, 9, 7, 9, 5};
+  EXPECT_EQ(firstDuplicateId(IdColumn{IdColumn::Type::Int32, ints.data(), 5}), 3);
+  EXPECT_EQ(firstDuplicateId(IdColumn{IdColumn::Type::Int32, ints.data(), 3}), -1);
+  const std::vector<double> doubles = {1e12, 3.0, 7.0, 1e12};
+  EXPECT_EQ(firstDuplicateId(IdColumn{IdColumn::Type::Double, doubles.data(), 4}), 3);
+  EXPECT_EQ(firstDuplicateId(IdColumn{IdColumn::Type::Double, doubles.data(), 3}), -1);
 }
 
 TEST(IdIndex, RandomIdsAgreeBetweenPaths) {

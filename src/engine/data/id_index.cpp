@@ -123,11 +123,17 @@ IdLookup lookupIds(const std::int64_t* keys, std::int64_t nKeys, const std::int6
   return out;
 }
 
+std::int64_t firstDuplicateId(const IdColumn& ids) {
+  return visitIds(ids, [&](const auto* x) -> std::int64_t {
+    IdMap seen(x, ids.n);
+    for (std::int64_t i = 0; i < ids.n; ++i)
+      if (!seen.insert(key(x[i]), 0)) return i;
+    return -1;
+  });
+}
+
 std::int64_t firstDuplicateId(const std::int64_t* ids, std::int64_t n) {
-  IdMap seen(ids, n);
-  for (std::int64_t i = 0; i < n; ++i)
-    if (!seen.insert(ids[i], 0)) return i;
-  return -1;
+  return firstDuplicateId(IdColumn{IdColumn::Type::Int64, ids, n});
 }
 
 }  // namespace argus

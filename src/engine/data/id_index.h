@@ -47,5 +47,7 @@ std::int64_t lookupIds(const IdColumn& keys, const IdColumn& table, std::int32_t
 
 // Index of the first repeated id, or -1.
 std::int64_t firstDuplicateId(const std::int64_t* ids, std::int64_t n);
+// The same, read in place (createData() asks it of every rowId column).
+std::int64_t firstDuplicateId(const IdColumn& ids);
 
 }  // namespace argus
