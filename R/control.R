@@ -22,12 +22,14 @@
 #'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
 #' @param majorizedStart Survival models (`cox`, `fgr`): before the CCD cycles, take proximal
 #'   Newton steps on a bound of the log-likelihood that is separable in the linear predictor,
-#'   each as cheap as one pass over the nonzeros (no risk-set refresh per coordinate), and
-#'   leave the cycles to finish and certify the fit. `"auto"` takes them where a cycle costs
-#'   more than the steps that replace it: Cox with sparse covariates and many distinct event
-#'   times (the papers' design: several times faster), and Fine-Gray; not Cox with few
-#'   distinct times or dense covariates. `"always"`, `"never"`. The optimum and its
-#'   certification are the same either way; `fit$majorizedSteps` counts the steps.
+#'   each as cheap as one pass over the nonzeros (no risk-set refresh per coordinate). Where
+#'   the steps meet the convergence rule, the optimality check runs at once and, passed, ends
+#'   the fit with no cycle (`fit$iterations` is then 0); otherwise the cycles finish and
+#'   certify it. `"auto"` takes them where a cycle costs more than the steps that replace it:
+#'   Cox with sparse covariates and many distinct event times (the papers' design: several
+#'   times faster), and Fine-Gray; not Cox with few distinct times or dense covariates.
+#'   `"always"`, `"never"`. The certification is the same either way (the optimum agrees to
+#'   the tolerance); `fit$majorizedSteps` counts the steps.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
 #'   random number generator (so `set.seed()` makes it reproducible); the seed used is kept in
 #'   `fit$cv$seed`. Argus uses its own generator, so results depend on the seed only.

@@ -374,7 +374,10 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
     result.readout = readout;
     const double gain = value - objective;
     objective = value;
-    if (measure <= kFinish * tolerance) break;
+    if (measure <= kFinish * tolerance) {
+      result.ruleMet = true;
+      break;
+    }
     // Progress slower than the exact cycles': hand over to them.
     slowSteps = gain > 0.7 * lastGain ? slowSteps + 1 : 0;
     if (slowSteps >= 2) break;

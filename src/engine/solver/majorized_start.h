@@ -25,8 +25,10 @@
 // of delta (up to four times), else the start ends where it stands. It stops when the
 // convergence rule's measure between two accepted points is a tenth of the tolerance, or
 // when two steps in a row gain more than 0.7 of the previous step's gain (slow progress:
-// the exact cycles take over). The exact cycles and the optimality check then run as
-// always: a SUCCESS is certified the same way, the start only shortens the way there.
+// the exact cycles take over). Where it ended on the rule, fitCcd() runs the optimality check
+// at once: a pass certifies the fit with no exact cycle (one exact cycle of Fine-Gray at
+// N = 1e6 with continuous times costs as much as the whole start); otherwise, or after slow
+// steps, the exact cycles run as always. A SUCCESS is certified the same way either way.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,7 @@ struct MajorizedStartResult {
   bool used = false;     // the runner offered row scores
   int steps = 0;         // accepted outer steps
   int sweeps = 0;        // inner sweeps over the free coordinates
+  bool ruleMet = false;  // ended on the convergence rule (not on slow or failed steps)
   CycleReadout readout;  // at state.beta, where the runner stands
 };
 
