@@ -8,6 +8,7 @@
 //
 // Environment: ARGUS_VERBOSE=1 prints the solver's cycle lines; ARGUS_BENCH_MAX_CYCLES=c stops
 // each fit after c cycles (with c = 1, the fixed cost of a fit).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -45,14 +46,14 @@ void simulate(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
     if (unif(rng) < 0.2) b = normal(rng);
   std::vector<std::vector<std::int32_t>> rowsOf(static_cast<std::size_t>(drugs));
   std::int32_t row = 0;
-  std::int32_t kept = 0;
+  std::int64_t kept = 0;
   while (kept < cases) {
     const int eras = 1 + moreEras(rng);
     std::vector<double> days(eras), eta(eras, 0.0);
     std::vector<std::vector<int>> on(eras);
     double total = 0.0;
     for (int k = 0; k < eras; ++k) {
-      days[k] = std::ceil(eraDays(rng));
+      days[k] = std::max(1.0, std::ceil(eraDays(rng)));  // a draw of exactly 0 is possible
       total += days[k];
       for (int d = 0; d < drugs; ++d)
         if (unif(rng) < 0.02) {
@@ -74,7 +75,7 @@ void simulate(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
       for (int d : on[k]) rowsOf[d].push_back(row);
       pr->y.push_back(y[k]);
       pr->time.push_back(days[k]);
-      pr->stratum.push_back(kept);
+      pr->stratum.push_back(static_cast<std::int32_t>(kept));
     }
     ++kept;
   }
@@ -93,7 +94,7 @@ void simulate(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
   pr->data.outcomes.time = pr->time.data();
   pr->data.outcomes.stratum = pr->stratum.data();
   pr->data.outcomes.stratumStart = pr->stratumStart.data();
-  pr->data.outcomes.nStrata = kept;
+  pr->data.outcomes.nStrata = static_cast<std::int32_t>(kept);
 }
 
 FitResult fit(const Problem& pr, int maxCycles) {

@@ -32,10 +32,8 @@ namespace argus {
 ARGUS_HOST_DEVICE inline GradHess conditionalStratumTerm(double events, double den, double n1,
                                                         double n2) {
   if (events == 0.0) return {0.0, 0.0};
-  // One division: a column meets most strata once, so this runs once per entry.
-  const double inverse = 1.0 / den;
-  const double p = n1 * inverse;
-  const double second = n2 * inverse;
+  const double p = n1 / den;
+  const double second = n2 / den;
   double variance = second - p * p;
   if (variance <= 1e-12 * second) variance = 0.0;
   return {-events * p, -events * variance};

@@ -49,7 +49,8 @@ class ConditionalLikelihood final : public Likelihood {
   bool isCase(std::int64_t r) const { return data_.outcomes.y[r] != 0.0; }
   std::vector<double> weightedOutcomes() const;  // w_r y_r
   void refreshEfronTerms(std::int32_t s) {
-    efronTerms_[s] = efronEventTerms(strata_[s].events, caseCount_[s], strata_[s].den, caseRisk_[s]);
+    const StratumSums& sums = strata_[s];
+    efronTerms_[s] = efronEventTerms(sums.events, caseCount_[s], sums.den, caseRisk_[s]);
   }
 
   const std::int32_t* stratum_;

@@ -29,7 +29,7 @@ void Likelihood::reset(const std::vector<double>& beta) {
 
 void Likelihood::setEta(const std::vector<double>& eta) {
   ARGUS_REQUIRE(eta.size() == eta_.size(), "eta has the wrong length");
-  if (&eta != &eta_) eta_ = eta;
+  eta_ = eta;  // rebuild() passes eta_ itself: a vector assigned to itself is unchanged
   rebuildFromEta();
 }
 

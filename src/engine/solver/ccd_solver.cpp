@@ -195,8 +195,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
-      const double logLikelihood = runner->reset(state).logLikelihood;
-      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), logLikelihood);
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove());
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;
@@ -219,7 +218,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     result.worstCoordinate = report.worst;
   }
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
-    result.infinite = findRecession(*runner, state, maxAbs, recentMove(), final.logLikelihood);
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove());
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

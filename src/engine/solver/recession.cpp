@@ -20,7 +20,7 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove, double logLikelihood) {
+                                        const std::vector<double>& recentMove) {
   constexpr std::size_t kMaxProbes = 20;
   std::vector<std::int32_t> far;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
@@ -30,6 +30,10 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     return std::fabs(state.beta[a]) * maxAbs[a] > std::fabs(state.beta[b]) * maxAbs[b];
   });
   if (far.size() > kMaxProbes) far.resize(kMaxProbes);
+  // The baseline computed as the probes compute theirs: a readout rebuilt from the fit's
+  // running eta differs from X beta's by the rounding of its updates, which is what the
+  // rounding allowance below is for between two resets.
+  const double logLikelihood = runner.reset(state).logLikelihood;
 
   constexpr double kShareOfPredictedDrop = 1e-4;
   const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));

@@ -35,9 +35,11 @@ constexpr double kProbeEta = 10.0;
 bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs);
 
 // `maxAbs`: per column, the largest |x| (columnMaxAbs); `recentMove`: beta minus beta some
-// cycles before; `logLikelihood`: at state.beta. Leaves the runner reset at state.beta.
+// cycles before. The runner stands at state.beta. Where there is something to probe, the
+// log-likelihood there is taken from a reset() (X beta), as each probe takes its own, and the
+// runner is left reset at state.beta; otherwise the runner is not touched.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove, double logLikelihood);
+                                        const std::vector<double>& recentMove);
 
 }  // namespace argus
