@@ -28,6 +28,7 @@ test_that("auto takes the majorized start on sparse dummies with continuous time
   expect_equal(never$majorizedSteps, 0L)
   expect_lt(auto$iterations, never$iterations)
   expect_lt(max(abs(coef(auto) - coef(never))), 2e-4)
+
   # Tight control against coxph.
   tight <- fitModel(data, createPrior("none"), control = createControl(tolerance = 1e-10))
   expect_gt(tight$majorizedSteps, 2)
@@ -35,6 +36,31 @@ test_that("auto takes the majorized start on sparse dummies with continuous time
                          control = survival::coxph.control(eps = 1e-10, iter.max = 50))
   expect_lt(max(abs(coef(tight) - unname(coef(ref)))), 1e-6)
   expect_lt(abs(tight$logLikelihood - ref$loglik[2]), 1e-9 * abs(ref$loglik[2]))
+})
+
+test_that("a start that meets the rule and passes the optimality check needs no exact cycle", {
+  # The papers' design, small: sparse binary covariates, continuous times, Laplace prior.
+  set.seed(5)
+  n <- 4000
+  x <- matrix(rbinom(n * 30, 1, 0.05), n, 30)
+  t <- rexp(n, exp(x %*% c(rep(0.5, 5), rep(-0.4, 5), rep(0, 20))))
+  cens <- rexp(n, 0.5)
+  data <- createData(x = x, y = as.integer(t <= cens), time = pmin(t, cens), modelType = "cox")
+  prior <- createPrior("laplace", variance = 1)
+  auto <- fitModel(data, prior)
+  never <- fitModel(data, prior, control = createControl(majorizedStart = "never"))
+  expect_equal(auto$status, "SUCCESS")
+  expect_gt(auto$majorizedSteps, 2)
+  expect_equal(auto$iterations, 0L)
+  expect_lte(auto$optimality, 1e-4)
+  expect_gt(never$iterations, 2)
+  expect_lt(max(abs(coef(auto) - coef(never))), 2e-4)
+  # Asked for more than the start gives, the exact cycles take over and certify as before.
+  further <- fitModel(data, prior, control = createControl(optimalityTolerance = 1e-8))
+  expect_equal(further$status, "SUCCESS")
+  expect_gte(further$iterations, 1L)
+  expect_lte(further$optimality, 1e-8)
+  expect_lt(max(abs(coef(further) - coef(never))), 2e-4)
 })
 
 test_that("the majorized start reaches the penalized optimum without it, Efron and strata included", {
