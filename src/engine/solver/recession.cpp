@@ -30,9 +30,9 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     return std::fabs(state.beta[a]) * maxAbs[a] > std::fabs(state.beta[b]) * maxAbs[b];
   });
   if (far.size() > kMaxProbes) far.resize(kMaxProbes);
-  // The baseline computed as the probes compute theirs: a readout rebuilt from the fit's
-  // running eta differs from X beta's by the rounding of its updates, which is what the
-  // rounding allowance below is for between two resets.
+  // The baseline from a reset, as each probe's value: the fit's own final readout is rebuilt
+  // from its running eta, which differs from X beta by the rounding of the fit's updates, so
+  // only two resets compare within the rounding allowance below.
   const double logLikelihood = runner.reset(state).logLikelihood;
 
   constexpr double kShareOfPredictedDrop = 1e-4;
