@@ -203,10 +203,12 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
     }
   }
 
-  // Report the log-likelihood from freshly recomputed sums, not from drifted ones (from beta
-  // itself where a cycle went wrong).
-  const CycleReadout final =
-      result.status == FitStatus::IllConditioned ? runner->reset(state) : runner->rebuild(state);
+  // Report the log-likelihood from freshly recomputed sums, not from drifted ones: rebuilt
+  // from the running eta, or from X beta itself where a cycle went wrong or eta is returned
+  // (cross-validation scores the held-out rows at it: X beta, as any fit at that beta gives).
+  const CycleReadout final = result.status == FitStatus::IllConditioned || req.keepLinearPredictor
+                                 ? runner->reset(state)
+                                 : runner->rebuild(state);
   result.beta = state.beta;
   result.logLikelihood = final.logLikelihood;
   result.logPrior = logPriorTotal(state.beta, state.prior);
