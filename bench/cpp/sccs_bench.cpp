@@ -27,13 +27,7 @@ using argus::bench::median;
 
 namespace {
 
-struct Problem {
-  DesignStorage storage;
-  std::vector<double> y, time;
-  std::vector<std::int32_t> stratum;
-  std::vector<std::int64_t> stratumStart;
-  Dataset data;
-};
+using Problem = argus::bench::SimulatedProblem;
 
 void simulate(Problem* pr, std::int64_t cases, int drugs, unsigned seed) {
   std::mt19937_64 rng(seed);

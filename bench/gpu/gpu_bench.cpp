@@ -32,6 +32,7 @@
 
 #include "data/design_storage.h"
 #include "data/row_plan.h"
+#include "bench_support.h"
 #include "survival_design.h"
 #include "device/compute_device.h"
 #include "selection/cross_validation.h"
@@ -42,13 +43,7 @@ using namespace argus;
 
 namespace {
 
-struct Problem {
-  DesignStorage storage;
-  std::vector<double> y, time;
-  std::vector<std::int32_t> stratum;
-  std::vector<std::int64_t> stratumStart;
-  Dataset data;
-};
+using Problem = argus::bench::SimulatedProblem;
 
 // Indicator columns from per-column row lists (rows increasing).
 void addIndicators(DesignStorage& s, const std::vector<std::vector<std::int32_t>>& rowsOf) {
@@ -220,11 +215,6 @@ double timeFoldFits(const Dataset& data, const std::string& device, int repetiti
   return seconds;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -300,7 +290,7 @@ int main(int argc, char** argv) {
       on[d] = fitOn(data, devices[d]);
       t.push_back(1000.0 * on[d].seconds);
     }
-    ms[d] = median(t);
+    ms[d] = bench::median(t);
     std::printf("  %-9s %s, %3d cycles, %9.1f ms per fit, %8.2f ms per cycle (median of %d)\n",
                 devices[d].c_str(), fitStatusName(on[d].status).c_str(), on[d].iterations, ms[d],
                 ms[d] / std::max(1, on[d].iterations), n);

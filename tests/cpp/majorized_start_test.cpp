@@ -178,14 +178,20 @@ TEST(MajorizedStart, PiecesGiveTheWholeColumnsStepsBitIdenticalForAnyThreads) {
   }
 }
 
-// Continuous times with sparse columns, the case the start is for: Auto takes it, and it
-// leaves the exact cycles little to do. Whole-number times (few slots): Auto leaves it out.
-TEST(MajorizedStart, AutoTakesItWhereRefreshesOutweighEntries) {
+// The case the start is for: continuous times, 20 sparse indicator columns.
+SurvivalSpec sparseContinuousSpec() {
   SurvivalSpec spec;
   spec.nRows = 4000;
   spec.integerTimes = false;
   spec.indicatorDensity = 0.05;
   spec.kinds.assign(20, ColumnKind::Indicator);
+  return spec;
+}
+
+// Continuous times with sparse columns, the case the start is for: Auto takes it, and it
+// leaves the exact cycles little to do. Whole-number times (few slots): Auto leaves it out.
+TEST(MajorizedStart, AutoTakesItWhereRefreshesOutweighEntries) {
+  SurvivalSpec spec = sparseContinuousSpec();
   auto p = makeSurvivalProblem(spec);
   const CoordinatePrior laplace{PriorKind::Laplace, 1.0};
   const FitResult with = fitWith(*p, laplace, MajorizedStartRule::Auto, false);
@@ -207,11 +213,7 @@ TEST(MajorizedStart, AutoTakesItWhereRefreshesOutweighEntries) {
 // beta. Asked for more than the start reached (optimalityTolerance 1e-9), the check fails
 // and the exact cycles take the fit the rest of the way, certified as always.
 TEST(MajorizedStart, ACertifiedStartNeedsNoExactCycle) {
-  SurvivalSpec spec;
-  spec.nRows = 4000;
-  spec.integerTimes = false;
-  spec.indicatorDensity = 0.05;
-  spec.kinds.assign(20, ColumnKind::Indicator);
+  SurvivalSpec spec = sparseContinuousSpec();
   for (const ModelType m : {ModelType::Cox, ModelType::FineGray}) {
     spec.model = m;
     auto p = makeSurvivalProblem(spec);
