@@ -106,15 +106,17 @@ ARGUS_HOST_DEVICE inline double survivalCycleCostPerSlot(bool fineGray) { return
 // slot order (MODELS.md §5). An item is a row's exit (+u x at b(r)) or, with counting-process
 // data, its entry (-u x at a(r)); c1, c2 are the cumulative A and Q0 at the item's slot.
 // The squared term sum_e Q0_e N1(e)^2 is summed by parts: with `prefix` the signed sum of
-// the items already visited in the stratum, each item adds c2 v (2 prefix + v).
+// the items already visited in the stratum, each item adds c2 v (2 prefix + v). The items of
+// one slot share c1 and c2 and the sum telescopes, so a slot's items may come as one: v and
+// vx their sums of v and v x.
 struct RiskSetItemSums {
   double gradient = 0.0;  // sum v c1: subtract from the linear term
   double first = 0.0;     // sum v x c1
   double squared = 0.0;   // sum_e Q0_e N1(e)^2
   double prefix = 0.0;
-  ARGUS_HOST_DEVICE void add(double v, double x, double c1, double c2) {
+  ARGUS_HOST_DEVICE void add(double v, double vx, double c1, double c2) {
     gradient += v * c1;
-    first += v * x * c1;
+    first += vx * c1;
     squared += c2 * v * (2.0 * prefix + v);
     prefix += v;
   }

@@ -78,7 +78,7 @@ std::int64_t itemCount(const ColumnView& c, std::int64_t nRows) {
 // entries ahead: a column's rows are far apart, so at N = 1e6 each visit would otherwise
 // wait on memory.
 template <typename Record, typename F>
-inline void forEntriesPrefetched(const ColumnView& c, std::int64_t begin, std::int64_t end,
+ARGUS_FORCE_INLINE void forEntriesPrefetched(const ColumnView& c, std::int64_t begin, std::int64_t end,
                                  const Record* records, F&& f) {
   constexpr std::int64_t kAhead = 96;
   switch (c.kind) {
@@ -208,7 +208,7 @@ GradHess SurvivalLikelihood::scanColumn(const ColumnView& c, double linearTerm) 
     scratch_[i].resize(static_cast<std::size_t>(FineGray ? bounds[i + 1] - bounds[i] : 0));
     CoordinateScan<Efron, FineGray> scan(slotSums(), scratch_[i].data());
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
-    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) ARGUS_INLINE_LAMBDA {
       scan.visit(slotOf(r), stateOf(rows[r]).u * x, x, Efron && tiedEventFlags_[r],
                  inverseGOf(rows[r]));
     });
@@ -265,15 +265,34 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
     if (bounds[i] == bounds[i + 1]) return;
     ExitSlotCursor slotOf(index_, stored ? c.rows[bounds[i]] : bounds[i], bounds[i + 1] - bounds[i]);
     RowRecord<FineGray>* rows = records<FineGray>();
-    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) {
+    if (counting) {
+      forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) ARGUS_INLINE_LAMBDA {
+        RowState& row = stateOf(rows[r]);
+        const double du = moveRiskEntry(row.eta, row.u, x, delta, unitFactor);
+        const std::int32_t slot = slotOf(r);
+        exitRisk_[slot] += du;
+        exitRisk_[index_.entrySlot[r]] -= du;
+        if (Efron && tiedEventFlags_[r]) tiedRisk_[slot] += du;
+      });
+      return;
+    }
+    // A chunk's entries come slot by slot: their changes are summed in registers and added
+    // to the slot arrays once per slot (adding each entry's into memory made every entry
+    // wait on the previous one's store when many rows share a slot, as with whole days).
+    SlotChange pending;
+    forEntriesPrefetched(c, bounds[i], bounds[i + 1], rows, [&](std::int64_t r, double x) ARGUS_INLINE_LAMBDA {
       RowState& row = stateOf(rows[r]);
       const double du = moveRiskEntry(row.eta, row.u, x, delta, unitFactor);
       const std::int32_t slot = slotOf(r);
-      exitRisk_[slot] += du;
-      if (counting) exitRisk_[index_.entrySlot[r]] -= du;
-      if (Efron && tiedEventFlags_[r]) tiedRisk_[slot] += du;
-      if (FineGray) competingRisk_[slot] += du * inverseGOf(rows[r]);
+      if (slot != pending.slot) {
+        flushSlotChange<Efron, FineGray>(pending);
+        pending = SlotChange{slot};
+      }
+      pending.exit += du;
+      if (Efron && tiedEventFlags_[r]) pending.tied += du;
+      if (FineGray) pending.competing += du * inverseGOf(rows[r]);
     });
+    flushSlotChange<Efron, FineGray>(pending);
   });
   refreshSlots();
 }

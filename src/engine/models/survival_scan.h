@@ -68,6 +68,7 @@ class CoordinateScan {
   // row's exit under Fine-Gray, else 0.
   ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
     if (slot != slot_) {
+      endGroup();
       if (slot > slot_) {
         endStratum();
         if (slot_ >= 0 && part_.oneStratum) {
@@ -84,14 +85,13 @@ class CoordinateScan {
         groupPrefixCG_ = prefixCG_;
       }
     }
-    sums_.add(v, x, c1_[slot], c2_[slot]);
-    c2v_ += c2_[slot] * v;
+    groupV_ += v;
+    groupVX_ += v * x;
     if (Efron && event) {
       tied1_ += v;
       tied2_ += v * x;
     }
     if (FineGray) {
-      prefixCG_ += v * cumG_[slot];
       if (inverseG != 0.0) {
         // A competing row stays at risk after its exit, weighted by G(t_e) / G(time_r).
         const double b = v * inverseG;
@@ -106,6 +106,7 @@ class CoordinateScan {
   }
 
   ARGUS_HOST_DEVICE ScanPartial partial() {
+    endGroup();
     part_.lastSlot = slot_;
     part_.tailPrefix = sums_.prefix;
     part_.tailPrefixCG = prefixCG_;
@@ -129,6 +130,16 @@ class CoordinateScan {
     part_.headQ1Tied = q1Tied_;
     part_.headB = competingB_;
     part_.headBCumG = competingBCumG_;
+  }
+
+  // The items of the slot group just visited enter the sums as one (RiskSetItemSums): per
+  // item, only two additions in registers, and the slot's c1, c2 and cumG are read once.
+  ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void endGroup() {
+    if (slot_ < 0) return;
+    sums_.add(groupV_, groupVX_, c1_[slot_], c2_[slot_]);
+    c2v_ += c2_[slot_] * groupV_;
+    if (FineGray) prefixCG_ += groupV_ * cumG_[slot_];
+    groupV_ = groupVX_ = 0.0;
   }
 
   ARGUS_HOST_DEVICE void endSlot() {
@@ -165,6 +176,7 @@ class CoordinateScan {
   RiskSetItemSums sums_;
   ScanPartial part_;
   std::int32_t slot_ = -1;
+  double groupV_ = 0.0, groupVX_ = 0.0;  // the current slot group's sums of v and v x
   double groupPrefix_ = 0.0, groupPrefixCG_ = 0.0, prefixCG_ = 0.0, cross_ = 0.0;
   double tied1_ = 0.0, tied2_ = 0.0, tiedGradient_ = 0.0, tiedSquared_ = 0.0;
   // Running totals, frozen into the head when the first stratum ends.
