@@ -109,7 +109,7 @@ ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void eventTermsPass(const SurvivalSlotState
     // Efron differs only where events are tied (m > 1): with continuous times, hardly
     // anywhere. Elsewhere B = Q1 = Q2 = 0 for the whole fit, as `terms` was set up.
     if (efron) {
-      auto tied = [&](std::int64_t k) {
+      auto tied = [&](std::int64_t k) ARGUS_INLINE_LAMBDA {
         const EventSlotTerms t = efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k]);
         st.c1[k] = t.a;
         st.c2[k] = t.q0;
