@@ -58,12 +58,20 @@ ARGUS_HOST_DEVICE inline EventSlotTerms breslowEventTerms(double events, double 
   return t;
 }
 
+// The partial sums of efronEventTerms' lanes added pairwise, always in this order.
+constexpr int kEfronLanes = 8;
+ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE double laneTotal(const double* v) {
+  static_assert(kEfronLanes == 8, "laneTotal adds eight lanes");
+  return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
 // Without tied events (m <= 1) Efron's terms are Breslow's, with B = Q1 = Q2 = 0.
 // One division per tied event: D_k = den - k (F / m), and f_k = k / m enters as k, with 1/m
-// and 1/m^2 applied to the sums. The sums are a reduction the CPU vectorizes (the refresh
-// evaluates them at every tied slot after every moved coordinate, O(events) in all: with whole
-// days, most of an Efron cycle). Forced inline, so that a caller compiled for AVX-512 or AVX2
-// (survival_refresh.cpp) vectorizes it for that width.
+// and 1/m^2 applied to the sums. The refresh evaluates them at every tied slot after every
+// moved coordinate, O(events) in all: with whole days, most of an Efron cycle. The sums run
+// in kEfronLanes fixed lanes (event k in lane k mod kEfronLanes), added in a fixed order at
+// the end, so the CPU vectorizes the loop (forced inline into a caller compiled for AVX-512 or
+// AVX2: survival_refresh.cpp) and every build, width and device sums in the same order.
 ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE EventSlotTerms efronEventTerms(double events, double count, double den,
                                                                    double tiedRisk) {
   if (count <= 1.0) return breslowEventTerms(events, den);
@@ -71,25 +79,29 @@ ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE EventSlotTerms efronEventTerms(double event
   if (events == 0.0) return t;
   const int m = static_cast<int>(count);
   const double step = tiedRisk / m;
-  double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
-  ARGUS_SIMD_SUM(a, b, q0, q1, q2)
-  for (int k = 0; k < m; ++k) {
-    const double kd = static_cast<double>(k);
-    const double inv = 1.0 / (den - kd * step);
-    const double inv2 = inv * inv;
-    a += inv;
-    b += kd * inv;
-    q0 += inv2;
-    q1 += kd * inv2;
-    q2 += kd * kd * inv2;
+  double a[kEfronLanes] = {}, b[kEfronLanes] = {}, q0[kEfronLanes] = {}, q1[kEfronLanes] = {},
+         q2[kEfronLanes] = {};
+  for (int k0 = 0; k0 < m; k0 += kEfronLanes) {
+    const int lanes = m - k0 < kEfronLanes ? m - k0 : kEfronLanes;
+    ARGUS_SIMD
+    for (int l = 0; l < lanes; ++l) {
+      const double kd = static_cast<double>(k0 + l);
+      const double inv = 1.0 / (den - kd * step);
+      const double inv2 = inv * inv;
+      a[l] += inv;
+      b[l] += kd * inv;
+      q0[l] += inv2;
+      q1[l] += kd * inv2;
+      q2[l] += kd * kd * inv2;
+    }
   }
   const double meanWeight = events / m;
   const double perM = meanWeight / m;
-  t.a = meanWeight * a;
-  t.b = perM * b;
-  t.q0 = meanWeight * q0;
-  t.q1 = perM * q1;
-  t.q2 = perM / m * q2;
+  t.a = meanWeight * laneTotal(a);
+  t.b = perM * laneTotal(b);
+  t.q0 = meanWeight * laneTotal(q0);
+  t.q1 = perM * laneTotal(q1);
+  t.q2 = perM / m * laneTotal(q2);
   return t;
 }
 
