@@ -1,12 +1,12 @@
 // Asks the compiler to inline a small hot function that its heuristics would leave as a call
 // (the per-entry visit of the survival scan). GCC and Clang only; elsewhere a plain inline.
-#pragma once
-
 //
 // ARGUS_INLINE_LAMBDA does the same for a lambda, after its parameter list:
 // `[&](std::int64_t r, double x) ARGUS_INLINE_LAMBDA { ... }`. R compiles packages at -O2,
 // where GCC left the survival scan's per-entry lambda as a call per entry (its running sums
 // then went through memory): a Cox cycle took 41 ms instead of 31 (bench/cpp at -O2 vs -O3).
+#pragma once
+
 #if defined(__GNUC__) || defined(__clang__)
 #define ARGUS_FORCE_INLINE inline __attribute__((always_inline))
 #define ARGUS_INLINE_LAMBDA __attribute__((always_inline))
