@@ -27,9 +27,7 @@
 #'   the fit with no cycle (`fit$iterations` is then 0); otherwise the cycles finish and
 #'   certify it. `"auto"` takes them where a cycle costs more than the steps that replace it:
 #'   Cox with sparse covariates and many distinct event times (the papers' design: several
-#'   times faster), Cox with Efron's ties at few distinct times (each tied event's terms are
-#'   recomputed after every coordinate's step), and Fine-Gray; not Cox with Breslow's ties at
-#'   few distinct times, nor dense covariates.
+#'   times faster), and Fine-Gray; not Cox with few distinct times or dense covariates.
 #'   `"always"`, `"never"`. The certification is the same either way (the optimum agrees to
 #'   the tolerance); `fit$majorizedSteps` counts the steps.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's

@@ -203,7 +203,6 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     device::upload(eventCount_, constants.eventCount);
     device::upload(slotG_, constants.slotG);
     device::upload(tiedSlots_, tied);
-    tiedEvents_ = constants.tiedEvents;
     for (auto* v : {&exitRisk_, &competingRisk_, &tiedRisk_, &den_, &c1_, &c2_, &cumG_, &tail1_, &tail2_})
       v->assign(slots, 0.0);
     terms_.assign(slots, EventSlotTerms{});
@@ -267,7 +266,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   Likelihood::ExactCycleCost exactCycleCost() const override {
     constexpr double scale = Prims::kExactCycleCostScale;
     return {scale * survivalCycleCostPerEntry(fineGray_), scale * survivalCycleCostPerSlot(fineGray_),
-            plan_.index.nSlots, scale * survivalCycleCostPerTiedEvent(efron_), tiedEvents_};
+            plan_.index.nSlots};
   }
   // Host-assisted, once per step of the majorized start; the two arrays exist from the first.
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
@@ -399,7 +398,6 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   const DeviceColumns& columns_;
   const SurvivalDevicePlan& plan_;
   bool efron_, fineGray_;
-  std::int64_t tiedEvents_ = 0;  // SurvivalFitConstants::tiedEvents
   std::int32_t strata_;
   ColumnLinearTerms linear_;  // sum over events of w x_j, on the host once per column
   thrust::device_vector<double> inverseG_;

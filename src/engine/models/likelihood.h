@@ -61,15 +61,12 @@ class Likelihood {
                              std::vector<double>* /*g*/, std::vector<double>* /*h*/) const {}
   // What an exact cycle costs, in units of the majorized start's work per entry of a sweep:
   // per stored entry of a moved column, and per slot of the refresh after each moved
-  // coordinate (`slots` of them), and per tied event of that refresh (Efron's terms:
-  // `tiedEvents` of them). Zero where the likelihood offers no row scores. What decides
-  // whether the start pays (majorizedStartPays, solver/majorized_start.h).
+  // coordinate (`slots` of them). Zero where the likelihood offers no row scores. What
+  // decides whether the start pays (majorizedStartPays, solver/majorized_start.h).
   struct ExactCycleCost {
     double perEntry = 0.0;
     double perSlot = 0.0;
     std::int64_t slots = 0;
-    double perTiedEvent = 0.0;
-    std::int64_t tiedEvents = 0;
   };
   virtual ExactCycleCost exactCycleCost() const { return {}; }
   // Per row at the current eta: the score dL/deta_r and a curvature c_r >= 0 such that

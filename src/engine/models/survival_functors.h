@@ -124,10 +124,6 @@ ARGUS_HOST_DEVICE inline double eventLogTerm(bool efron, double events, double c
 // refreshed slot about 0.4 of an entry (Fine-Gray's tail passes: 0.8).
 ARGUS_HOST_DEVICE inline double survivalCycleCostPerEntry(bool fineGray) { return fineGray ? 4.0 : 2.0; }
 ARGUS_HOST_DEVICE inline double survivalCycleCostPerSlot(bool fineGray) { return fineGray ? 0.8 : 0.4; }
-// Efron's terms per tied event and refresh (efronEventTerms): whole days, 48,413 events in
-// 477 slots, made a cycle 104 against Breslow's 32 ms (6.4 ns per entry, 2 units): 1.5 ns,
-// about half a unit, per event and refresh.
-ARGUS_HOST_DEVICE inline double survivalCycleCostPerTiedEvent(bool efron) { return efron ? 0.5 : 0.0; }
 
 // Running sums of one coordinate over its risk-set items, visited per stratum in descending
 // slot order (MODELS.md §5). An item is a row's exit (+u x at b(r)) or, with counting-process

@@ -37,7 +37,6 @@ SurvivalLikelihood::SurvivalLikelihood(const Dataset& data, const double* weight
   SurvivalFitConstants constants = survivalFitConstants(data, weights, index_);
   events_ = std::move(constants.events);
   eventCount_ = std::move(constants.eventCount);
-  tiedEvents_ = constants.tiedEvents;
   if (fineGray_) {
     slotG_ = std::move(constants.slotG);
     for (std::int64_t r = 0; r < nRows(); ++r) fineGrayRows_[r].inverseG = constants.inverseG[r];

@@ -67,8 +67,7 @@ class SurvivalLikelihood final : public Likelihood {
   int refreshParts() const { return refresh_.parts(); }
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override;
   ExactCycleCost exactCycleCost() const override {
-    return {survivalCycleCostPerEntry(fineGray_), survivalCycleCostPerSlot(fineGray_), index_.nSlots,
-            survivalCycleCostPerTiedEvent(efron_), tiedEvents_};
+    return {survivalCycleCostPerEntry(fineGray_), survivalCycleCostPerSlot(fineGray_), index_.nSlots};
   }
   bool supportsDirection() const override;
   GradHess gradHessAlong(const std::vector<double>& d) const override;
@@ -191,7 +190,6 @@ class SurvivalLikelihood final : public Likelihood {
   // nearly all).
   RowFlags tiedEventFlags_;
   std::vector<std::int32_t> tiedSlots_;  // Efron: slots with m > 1, ascending
-  std::int64_t tiedEvents_ = 0;          // SurvivalFitConstants::tiedEvents
   std::vector<double> shift_;          // per stratum: max eta, against exp overflow
   std::vector<double> slotG_;          // per slot: G(t_e-) (Fine-Gray)
   std::vector<double> exitRisk_;       // D

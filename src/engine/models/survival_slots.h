@@ -63,11 +63,9 @@ ARGUS_HOST_DEVICE inline void survivalRowScore(const SurvivalSlotState& st, std:
 }
 
 // What the slots hold for the whole fit: d_e and m_e per slot, and for Fine-Gray G(t_e-) per
-// slot and 1 / G(time_r-) per competing row (0 for other rows); `tiedEvents`, the sum of m_e
-// over slots with m_e > 1 (Efron's terms cost that much per refresh). Host code, once per fit.
+// slot and 1 / G(time_r-) per competing row (0 for other rows). Host code, once per fit.
 struct SurvivalFitConstants {
   std::vector<double> events, eventCount, slotG, inverseG;
-  std::int64_t tiedEvents = 0;
 };
 inline SurvivalFitConstants survivalFitConstants(const Dataset& data, const double* weights,
                                                  const RiskSetIndex& index) {
@@ -86,8 +84,6 @@ inline SurvivalFitConstants survivalFitConstants(const Dataset& data, const doub
     c.events[k] += w;
     if (w > 0.0) c.eventCount[k] += 1.0;
   }
-  for (const double m : c.eventCount)
-    if (m > 1.0) c.tiedEvents += static_cast<std::int64_t>(m);
   if (data.model == ModelType::FineGray) {
     const std::vector<double> g = censoringSurvivalBefore(data, weights);
     std::vector<unsigned char> seen(slots, 0);

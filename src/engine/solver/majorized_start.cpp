@@ -284,8 +284,7 @@ bool majorizedStartPays(const CycleRunner& runner, const Dataset& data, const Cy
     if (state.fixed[j]) continue;
     const double e = static_cast<double>(entryPositions(data.design.columns[j], data.nRows()));
     entries += e;
-    cycle += cost.perEntry * e + cost.perSlot * static_cast<double>(cost.slots) +
-             cost.perTiedEvent * static_cast<double>(cost.tiedEvents);
+    cycle += cost.perEntry * e + cost.perSlot * static_cast<double>(cost.slots);
   }
   return cycle > 0.0 && cycle >= kStepsPerCycle * entries;
 }

@@ -57,9 +57,8 @@ MajorizedStartRule parseMajorizedStartRule(const std::string& name);
 // Whether the start pays for a fit from `state`: an exact cycle's cost
 // (Likelihood::exactCycleCost over the free columns) at least that of the 2.5 sweeps the start
 // takes for what a cycle does. Cox with continuous times (slots ~ N / 2): yes; Cox with whole
-// days at N = 1e5 (about 500 slots): no, there a cycle costs about two sweeps, unless the ties
-// are Efron's (each refresh then costs about half a unit per tied event); Fine-Gray: yes (its
-// scans cost about twice Cox's per entry). Measured in bench/RESULTS.md.
+// days at N = 1e5 (about 500 slots): no, there a cycle costs about two sweeps; Fine-Gray:
+// yes (its scans cost about twice Cox's per entry). Measured in bench/RESULTS.md.
 bool majorizedStartPays(const CycleRunner& runner, const Dataset& data, const CycleState& state);
 
 struct MajorizedStartOptions {
