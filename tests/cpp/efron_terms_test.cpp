@@ -1,5 +1,5 @@
-// efronEventTerms (models/survival_functors.h), rewritten with one division per event and a
-// vectorized reduction, against its definition (MODELS.md, Efron): with m tied events of total
+// efronEventTerms (models/survival_functors.h), rewritten with one division per event summed in
+// eight fixed lanes, against its definition (MODELS.md, Efron): with m tied events of total
 // weight d, f_k = k/m and D_k = den - f_k F,
 //   A = d/m sum 1/D_k, B = d/m sum f_k/D_k, Q0..Q2 = d/m sum f_k^{0,1,2}/D_k^2,
 // summed here in long double in the definition's own order. Counts that are not multiples of
