@@ -41,6 +41,10 @@ class ConditionalLikelihood final : public Likelihood {
   GradHess scanView(const ColumnView& c, double linearTerm) const;
   template <TieMethod Ties>
   void stepView(const ColumnView& c, double delta);
+  template <bool kIndicator>
+  GradHess scanBreslow(const ColumnView& c, double linearTerm) const;
+  template <bool kIndicator>
+  void stepBreslow(const ColumnView& c, double delta);
   GradHess scan(const ColumnView& c, double linearTerm) const;
   void step(const ColumnView& c, double delta);
 
