@@ -124,6 +124,14 @@ inline void forEntryRangePrefetched(const ColumnView& c, std::int64_t first, std
   }
 }
 
+// The value of a column's entry k when its kind is known at compile time (k a stored
+// position, or a row of a dense or intercept column): loops specialized per kind.
+template <ColumnKind Kind>
+inline double kindEntryValue(const ColumnView& c, std::int64_t k) {
+  if constexpr (Kind == ColumnKind::Sparse || Kind == ColumnKind::Dense) return c.values[k];
+  return 1.0;
+}
+
 // How many positions forEntryRangePrefetched ranges over: stored entries, or rows.
 inline std::int64_t entryPositions(const ColumnView& c, std::int64_t nRows) {
   return (c.kind == ColumnKind::Dense || c.kind == ColumnKind::Intercept) ? nRows : c.nnz;

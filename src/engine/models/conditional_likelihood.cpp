@@ -126,9 +126,8 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm)
 // u_r = c_r exp(eta_r) is updated by multiplication: one exp per coordinate for indicator
 // columns. refreshSums() re-adds den (and Efron's F) from u once per cycle; reset()
 // recomputes u exactly. Efron's slot terms follow den and F, so each touched stratum's are
-// recomputed once its run of entries ends (O(cases) each).
-template <TieMethod Ties>
-void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
+// recomputed once its run of entries ends (O(cases) each). Breslow's step is stepBreslow().
+void ConditionalLikelihood::stepEfron(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   std::int32_t current = -1;
   auto ahead = [&](std::int64_t r) {
@@ -140,38 +139,35 @@ void ConditionalLikelihood::stepView(const ColumnView& c, double delta) {
     const double du = moveRiskEntry(eta_[r], u_[r], x, delta, unitFactor);
     const std::int32_t s = stratum_[r];
     strata_[s].den += du;
-    if constexpr (Ties == TieMethod::Efron) {
-      if (isCase(r)) caseRisk_[s] += du;
-      if (s != current) {
-        if (current >= 0) refreshEfronTerms(current);
-        current = s;
-      }
+    if (isCase(r)) caseRisk_[s] += du;
+    if (s != current) {
+      if (current >= 0) refreshEfronTerms(current);
+      current = s;
     }
   });
-  if constexpr (Ties == TieMethod::Efron) {
-    if (current >= 0) refreshEfronTerms(current);
-  }
+  if (current >= 0) refreshEfronTerms(current);
 }
 
-// The Breslow scan of a stored column (SCCS, cpr, clr's default) as one plain loop: the same
-// sums in the same order as scanView<Breslow>, but held in registers. In the lambda form GCC
-// kept the running moments and (g, h) in the stack frame at R's -O2 (R's Argus.so: the
-// entry loop a separate function, each entry a load and store of the sums).
-template <bool kIndicator>
+// The Breslow scan (SCCS, cpr, clr's default) as one plain loop per column kind, its sums
+// held in registers; scanView() keeps Efron and Exact. In the lambda form GCC kept the
+// running moments and (g, h) in the stack frame at R's -O2 (R's Argus.so: the entry loop a
+// separate function, each entry a load and store of the sums).
+template <ColumnKind Kind>
 ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, double linearTerm) const {
   constexpr std::int64_t kAhead = 32;
+  constexpr bool kStored = Kind == ColumnKind::Indicator || Kind == ColumnKind::Sparse;
   const std::int32_t* rows = c.rows;
-  const std::int64_t nnz = c.nnz;
+  const std::int64_t nnz = kStored ? c.nnz : nRows();
   double g = linearTerm, h = 0.0;
   std::int32_t current = -1;
   StratumMoments moments;
   for (std::int64_t k = 0; k < nnz; ++k) {
-    if (k + kAhead < nnz) {
+    if (kStored && k + kAhead < nnz) {  // dense and intercept columns walk rows in order
       const std::int32_t ahead = rows[k + kAhead];
       ARGUS_PREFETCH(&u_[ahead]);
       ARGUS_PREFETCH(&strata_[stratum_[ahead]]);
     }
-    const std::int32_t r = rows[k];
+    const std::int64_t r = kStored ? rows[k] : k;
     const std::int32_t s = stratum_[r];
     if (s != current) {
       if (current >= 0) {
@@ -183,7 +179,7 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
       current = s;
       moments = StratumMoments{};
     }
-    moments.add(u_[r], kIndicator ? 1.0 : c.values[k]);
+    moments.add(u_[r], kindEntryValue<Kind>(c, k));
   }
   if (current >= 0) {
     const GradHess t = conditionalStratumTerm(strata_[current].events, strata_[current].den,
@@ -194,23 +190,23 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
   return {g, h};
 }
 
-// The Breslow step of a stored column, as plain a loop as the scan above.
-template <bool kIndicator>
+// The Breslow step, as plain a loop as the scan above.
+template <ColumnKind Kind>
 void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   constexpr std::int64_t kAhead = 32;
+  constexpr bool kStored = Kind == ColumnKind::Indicator || Kind == ColumnKind::Sparse;
   const double unitFactor = std::exp(delta);
   const std::int32_t* rows = c.rows;
-  const std::int64_t nnz = c.nnz;
+  const std::int64_t nnz = kStored ? c.nnz : nRows();
   for (std::int64_t k = 0; k < nnz; ++k) {
-    if (k + kAhead < nnz) {
+    if (kStored && k + kAhead < nnz) {
       const std::int32_t ahead = rows[k + kAhead];
       ARGUS_PREFETCH(&u_[ahead]);
       ARGUS_PREFETCH(&eta_[ahead]);
       ARGUS_PREFETCH(&strata_[stratum_[ahead]]);
     }
-    const std::int32_t r = rows[k];
-    strata_[stratum_[r]].den +=
-        moveRiskEntry(eta_[r], u_[r], kIndicator ? 1.0 : c.values[k], delta, unitFactor);
+    const std::int64_t r = kStored ? rows[k] : k;
+    strata_[stratum_[r]].den += moveRiskEntry(eta_[r], u_[r], kindEntryValue<Kind>(c, k), delta, unitFactor);
   }
 }
 
@@ -220,22 +216,28 @@ GradHess ConditionalLikelihood::scan(const ColumnView& c, double linearTerm) con
     case TieMethod::Exact: return scanView<TieMethod::Exact>(c, linearTerm);
     case TieMethod::Breslow: break;
   }
-  if (c.kind == ColumnKind::Indicator) return scanBreslow<true>(c, linearTerm);
-  if (c.kind == ColumnKind::Sparse) return scanBreslow<false>(c, linearTerm);
-  return scanView<TieMethod::Breslow>(c, linearTerm);
+  switch (c.kind) {
+    case ColumnKind::Indicator: return scanBreslow<ColumnKind::Indicator>(c, linearTerm);
+    case ColumnKind::Sparse: return scanBreslow<ColumnKind::Sparse>(c, linearTerm);
+    case ColumnKind::Dense: return scanBreslow<ColumnKind::Dense>(c, linearTerm);
+    case ColumnKind::Intercept: break;
+  }
+  return scanBreslow<ColumnKind::Intercept>(c, linearTerm);
 }
 
 void ConditionalLikelihood::step(const ColumnView& c, double delta) {
   // Exact strata keep no sums of their own: u (and den, for the Breslow strata) is all.
   if (ties_ == TieMethod::Efron) {
-    stepView<TieMethod::Efron>(c, delta);
-  } else if (c.kind == ColumnKind::Indicator) {
-    stepBreslow<true>(c, delta);
-  } else if (c.kind == ColumnKind::Sparse) {
-    stepBreslow<false>(c, delta);
-  } else {
-    stepView<TieMethod::Breslow>(c, delta);
+    stepEfron(c, delta);
+    return;
   }
+  switch (c.kind) {
+    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator>(c, delta);
+    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse>(c, delta);
+    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense>(c, delta);
+    case ColumnKind::Intercept: break;
+  }
+  stepBreslow<ColumnKind::Intercept>(c, delta);
 }
 
 GradHess ConditionalLikelihood::gradHess(std::size_t j) const {

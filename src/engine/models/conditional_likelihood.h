@@ -39,11 +39,10 @@ class ConditionalLikelihood final : public Likelihood {
  private:
   template <TieMethod Ties>
   GradHess scanView(const ColumnView& c, double linearTerm) const;
-  template <TieMethod Ties>
-  void stepView(const ColumnView& c, double delta);
-  template <bool kIndicator>
+  void stepEfron(const ColumnView& c, double delta);
+  template <ColumnKind Kind>
   GradHess scanBreslow(const ColumnView& c, double linearTerm) const;
-  template <bool kIndicator>
+  template <ColumnKind Kind>
   void stepBreslow(const ColumnView& c, double delta);
   GradHess scan(const ColumnView& c, double linearTerm) const;
   void step(const ColumnView& c, double delta);
