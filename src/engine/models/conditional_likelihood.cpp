@@ -162,6 +162,7 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
   std::int32_t current = -1;
   StratumMoments moments;
   for (std::int64_t k = 0; k < nnz; ++k) {
+    if (kStored && k + 2 * kAhead < nnz) ARGUS_PREFETCH(&stratum_[rows[k + 2 * kAhead]]);
     if (kStored && k + kAhead < nnz) {  // dense and intercept columns walk rows in order
       const std::int32_t ahead = rows[k + kAhead];
       ARGUS_PREFETCH(&u_[ahead]);
@@ -199,6 +200,7 @@ void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   const std::int32_t* rows = c.rows;
   const std::int64_t nnz = kStored ? c.nnz : nRows();
   for (std::int64_t k = 0; k < nnz; ++k) {
+    if (kStored && k + 2 * kAhead < nnz) ARGUS_PREFETCH(&stratum_[rows[k + 2 * kAhead]]);
     if (kStored && k + kAhead < nnz) {
       const std::int32_t ahead = rows[k + kAhead];
       ARGUS_PREFETCH(&u_[ahead]);
