@@ -57,6 +57,7 @@ CycleState initialState(const FitRequest& req) {
   s.fixed = req.fixed.empty() ? std::vector<unsigned char>(p, 0) : req.fixed;
   s.extrapolate = req.control.extrapolate;
   s.blockNewton = req.control.blockNewton;
+  s.tracksEtaChange = readoutNeeds(req.control.convergence, req.control.verbose).etaChange;
   return s;
 }
 

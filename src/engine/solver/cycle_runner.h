@@ -26,6 +26,9 @@ struct CycleState {
   bool extrapolate = true;
   // After the coordinate loop, take a Newton step on the block of solver/block_newton.h.
   bool blockNewton = true;
+  // The readouts report eta's change per cycle (the "zhang" rule): reset() and rebuild() then
+  // mark eta. Off, they skip that O(N) pass and its N-double copy (5% of an SCCS fit).
+  bool tracksEtaChange = true;
 };
 
 // What one cycle visits: `coordinates` in order, each taking an exact Newton step with its

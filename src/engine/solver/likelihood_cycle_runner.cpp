@@ -29,21 +29,21 @@ LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* 
 CycleReadout LikelihoodCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
   previousDirection_.clear();
-  likelihood_->takeEtaMovement();  // the mark for the next readout's change
+  if (state.tracksEtaChange) likelihood_->takeEtaMovement();  // the mark for the next readout's change
   return readout(0, ReadoutNeeds{});
 }
 
-CycleReadout LikelihoodCycleRunner::resetToEta(const CycleState&, const std::vector<double>& eta) {
+CycleReadout LikelihoodCycleRunner::resetToEta(const CycleState& state, const std::vector<double>& eta) {
   likelihood_->setEta(eta);
   previousDirection_.clear();
-  likelihood_->takeEtaMovement();
+  if (state.tracksEtaChange) likelihood_->takeEtaMovement();
   return readout(0, ReadoutNeeds{});
 }
 
-CycleReadout LikelihoodCycleRunner::rebuild(const CycleState&) {
+CycleReadout LikelihoodCycleRunner::rebuild(const CycleState& state) {
   likelihood_->rebuild();
   previousDirection_.clear();
-  likelihood_->takeEtaMovement();
+  if (state.tracksEtaChange) likelihood_->takeEtaMovement();
   return readout(0, ReadoutNeeds{});
 }
 
