@@ -27,7 +27,8 @@ struct CycleState {
   // After the coordinate loop, take a Newton step on the block of solver/block_newton.h.
   bool blockNewton = true;
   // The readouts report eta's change per cycle (the "zhang" rule): reset() and rebuild() then
-  // mark eta. Off, they skip that O(N) pass and its N-double copy (5% of an SCCS fit).
+  // mark eta. Off, they skip that O(N) pass and its N-double copy (perf: 5% of an SCCS
+  // fit's samples; the fit's time moved within noise).
   bool tracksEtaChange = true;
 };
 
