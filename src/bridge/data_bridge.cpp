@@ -9,13 +9,14 @@ using namespace Rcpp;
 
 namespace {
 
-List designList(const argus::BuiltDesign& built) {
+// `rows`: the stored rows when they were built in an R vector (buildDesign's rowsOut).
+List designList(const argus::BuiltDesign& built, SEXP rows = R_NilValue) {
   const argus::DesignStorage& s = built.storage;
   return List::create(
       _["kinds"] = wrap(s.kinds),
       _["rowStart"] = NumericVector(s.rowStart.begin(), s.rowStart.end()),
       _["valueStart"] = NumericVector(s.valueStart.begin(), s.valueStart.end()),
-      _["rows"] = wrap(s.rows), _["values"] = wrap(s.values),
+      _["rows"] = Rf_isNull(rows) ? wrap(s.rows) : rows, _["values"] = wrap(s.values),
       _["firstDuplicate"] = static_cast<double>(built.firstDuplicate),
       _["duplicateRow"] = built.duplicateRow, _["duplicateColumn"] = built.duplicateColumn,
       _["skippedEntries"] = static_cast<double>(built.skippedEntries),
@@ -108,7 +109,13 @@ extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SE
   in.column = column.begin();
   in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
   in.addIntercept = as<bool>(addIntercept);
-  return designList(argus::buildDesign(in));
+  // The rows go straight into an R vector with room for every entry; only when some entries
+  // are not stored (zeros, dropped rows, dense columns) is it cut to length by a copy.
+  IntegerVector rows(no_init(static_cast<R_xlen_t>(in.nEntries)));
+  const argus::BuiltDesign built = argus::buildDesign(in, rows.begin());
+  const R_xlen_t stored = static_cast<R_xlen_t>(built.storage.rowStart.back());
+  if (stored == rows.size()) return designList(built, rows);
+  return designList(built, IntegerVector(rows.begin(), rows.begin() + stored));
   END_RCPP
 }
 

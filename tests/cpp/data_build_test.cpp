@@ -68,6 +68,32 @@ BuiltDesign build(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
   return buildDesign(in);
 }
 
+// buildDesign() writing its rows into memory the caller owns (as the R bridge does), then
+// copied back into storage.rows so that the result compares with the owning build's.
+BuiltDesign buildIntoBuffer(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
+                            const std::vector<std::int32_t>* internalOfUser) {
+  TripletInput in;
+  in.nRows = nRows;
+  in.nColumns = nColumns;
+  in.nEntries = static_cast<std::int64_t>(e.row.size());
+  in.row = e.row.data();
+  in.column = e.column.data();
+  in.value = e.value.data();
+  in.addIntercept = true;
+  if (internalOfUser) {
+    in.internalOfUser = internalOfUser->data();
+    in.nUserRows = static_cast<std::int64_t>(internalOfUser->size());
+  }
+  std::vector<std::int32_t> buffer(e.row.size(), -7);
+  BuiltDesign built = buildDesign(in, buffer.data());
+  EXPECT_EQ(built.rowsOut, buffer.data());
+  EXPECT_TRUE(built.storage.rows.empty());
+  const std::int64_t stored = built.storage.rowStart.back();
+  EXPECT_LE(stored, in.nEntries);
+  built.storage.rows.assign(buffer.begin(), buffer.begin() + stored);
+  return built;
+}
+
 void expectSameStorage(const BuiltDesign& a, const BuiltDesign& b) {
   EXPECT_EQ(a.storage.kinds, b.storage.kinds);
   EXPECT_EQ(a.storage.rowStart, b.storage.rowStart);
@@ -124,6 +150,33 @@ TEST(DataBuild, SortedEntriesGiveTheDesignOfAnyOrder) {
     EXPECT_EQ(inOrder.column[d], fast.duplicateColumn);
   }
   EXPECT_EQ(reference.storage.kinds.size(), static_cast<std::size_t>(nColumns) + 1);
+}
+
+// Rows written into the caller's buffer: the same design on the sorted and the general path,
+// with dropped rows, zeros and dense columns (which store no rows) leaving part of it unused.
+TEST(DataBuild, RowsIntoTheCallersBufferGiveTheSameDesign) {
+  std::mt19937 rng(13);
+  const std::int32_t nUser = 40, nColumns = 12;
+  const Entries e = randomEntries(nUser, nColumns, &rng);
+  std::vector<std::int32_t> map(nUser);
+  std::int32_t next = nUser - 3;
+  for (std::int32_t u = 0; u < nUser; ++u) map[u] = (u == 5 || u == 17) ? -1 : next--;
+  std::vector<std::size_t> shuffled(e.row.size());
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  std::vector<std::size_t> sorted = shuffled;
+  std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+    return e.column[a] != e.column[b] ? e.column[a] < e.column[b] : map[e.row[a]] < map[e.row[b]];
+  });
+  for (const auto* order : {&shuffled, &sorted}) {
+    const Entries input = permuted(e, *order);
+    const BuiltDesign owning = build(input, nUser - 2, nColumns, &map);
+    const BuiltDesign buffered = buildIntoBuffer(input, nUser - 2, nColumns, &map);
+    ASSERT_FALSE(owning.storage.rows.empty());
+    EXPECT_LT(owning.storage.rows.size(), e.row.size());  // the buffer is not filled
+    expectSameStorage(buffered, owning);
+    EXPECT_EQ(buffered.firstDuplicate, owning.firstDuplicate);
+  }
 }
 
 TEST(DataBuild, AnIdentityRowMapGivesTheUnmappedDesign) {

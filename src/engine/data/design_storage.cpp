@@ -70,7 +70,7 @@ std::vector<Index> countingSort(const std::vector<Index>& entries, const std::in
 
 void appendIntercept(DesignStorage& s) {
   s.kinds.push_back(static_cast<int>(ColumnKind::Intercept));
-  s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
+  s.rowStart.push_back(s.rowStart.back());
   s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
 }
 
@@ -97,13 +97,19 @@ void storeColumn(const std::vector<DesignEntry>& entries, std::int32_t j, bool h
     for (const DesignEntry& e : entries) s.values[v0 + e.row] = e.value;
   } else {
     kind = allOnes ? ColumnKind::Indicator : ColumnKind::Sparse;
-    for (const DesignEntry& e : entries) {
-      s.rows.push_back(e.row);
-      if (kind == ColumnKind::Sparse) s.values.push_back(e.value);
+    std::int32_t* rows = out->rowsOut;
+    if (rows == nullptr) {
+      s.rows.resize(s.rows.size() + entries.size());
+      rows = s.rows.data();
     }
+    rows += s.rowStart.back();
+    for (const DesignEntry& e : entries) *rows++ = e.row;
+    if (kind == ColumnKind::Sparse)
+      for (const DesignEntry& e : entries) s.values.push_back(e.value);
   }
   s.kinds.push_back(static_cast<int>(kind));
-  s.rowStart.push_back(static_cast<std::int64_t>(s.rows.size()));
+  s.rowStart.push_back(s.rowStart.back() +
+                       (kind == ColumnKind::Dense ? 0 : static_cast<std::int64_t>(entries.size())));
   s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
 }
 
@@ -187,10 +193,11 @@ void storeUnsortedEntries(const TripletInput& in, const std::int32_t* row,
 
 }  // namespace
 
-BuiltDesign buildDesign(const TripletInput& in) {
+BuiltDesign buildDesign(const TripletInput& in, std::int32_t* rowsOut) {
   ARGUS_REQUIRE(in.nRows > 0, "the data have no rows");
   ARGUS_REQUIRE(in.nRows <= INT32_MAX, "more than 2^31 - 1 rows are not supported");
   BuiltDesign out;
+  out.rowsOut = rowsOut;
 
   // Check every index and count what is kept, noting the order the kept entries come in.
   EntryScan scan;
@@ -214,7 +221,7 @@ BuiltDesign buildDesign(const TripletInput& in) {
 
   DesignStorage& s = out.storage;
   s.nRows = in.nRows;
-  s.rows.reserve(static_cast<std::size_t>(scan.kept));
+  if (rowsOut == nullptr) s.rows.reserve(static_cast<std::size_t>(scan.kept));
   if (in.addIntercept) appendIntercept(s);
   if (scan.sortedByColumnThenRow) {
     storeSortedEntries(in, &out);

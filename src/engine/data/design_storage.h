@@ -49,6 +49,9 @@ struct TripletInput {
 
 struct BuiltDesign {
   DesignStorage storage;
+  // Where the stored rows went when the caller gave buildDesign() memory for them (then
+  // storage.rows stays empty and storage.rowStart indexes this array); nullptr otherwise.
+  std::int32_t* rowsOut = nullptr;
   std::int64_t firstDuplicate = -1;  // index of an entry repeating a (row, column) pair
   std::int32_t duplicateRow = -1;     // its row and (input) column
   std::int32_t duplicateColumn = -1;
@@ -56,7 +59,10 @@ struct BuiltDesign {
   std::int64_t zeroEntries = 0;      // explicit zeros, which carry no information
 };
 
-BuiltDesign buildDesign(const TripletInput& input);
+// `rowsOut`, when given, has room for input.nEntries rows and receives the stored rows in
+// place of storage.rows: the R bridge passes an R vector's memory, so that millions of rows
+// are not built in a std::vector and then copied (each copy also pays its fresh pages).
+BuiltDesign buildDesign(const TripletInput& input, std::int32_t* rowsOut = nullptr);
 
 // One kept covariate entry of a column: its row, value and index among the input's entries.
 struct DesignEntry {
