@@ -138,7 +138,7 @@ struct StratumSums {
     if (rebuild) {
       const double top = stratumShift(st.eta, first, end);
       st.shift[s] = top;
-      for (std::int64_t r = first; r < end; ++r) st.u[r] = scale[r] * exp(st.eta[r] - top);
+      for (std::int64_t r = first; r < end; ++r) st.u[r] = scale[r] * expFromShift(st.eta[r], top);
     }
     double sum = 0.0;
     for (std::int64_t r = first; r < end; ++r) sum += st.u[r];

@@ -91,7 +91,7 @@ struct RowsFromEta {
   const std::int32_t* rowStratum;
   const double* shift;
   ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
-    rows.u[r] = rows.w[r] * exp(rows.eta[r] - shift[rowStratum[r]]);
+    rows.u[r] = rows.w[r] * expFromShift(rows.eta[r], shift[rowStratum[r]]);
     rows.published[r] = rows.eta[r];
   }
 };

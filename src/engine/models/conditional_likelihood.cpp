@@ -47,7 +47,7 @@ void ConditionalLikelihood::rebuildFromEta() {
   for (double& top : shift_)
     if (!std::isfinite(top)) top = 0.0;  // an empty stratum, or eta already not finite
   for (std::int64_t r = 0; r < nRows(); ++r)
-    u_[r] = scale(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
+    u_[r] = scale(r) * expFromShift(eta_[r], shift_[stratum_[r]]);
   refreshSums();
 }
 

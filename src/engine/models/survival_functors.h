@@ -44,6 +44,13 @@ ARGUS_HOST_DEVICE inline double stratumShift(const double* eta, std::int64_t fir
   return std::isfinite(top) ? top : 0.0;
 }
 
+// exp(eta - shift) for a row's u: exactly exp() (exp(0) is 1 exactly), skipping the call
+// where eta is its stratum's shift, as for every row of a fit that starts from beta = 0
+// without offsets (SCCS 1e5 cases: 0.5 million calls, 1.5 ms of a 110 ms fit).
+ARGUS_HOST_DEVICE inline double expFromShift(double eta, double shift) {
+  return eta == shift ? 1.0 : std::exp(eta - shift);
+}
+
 struct EventSlotTerms {
   double a = 0.0, b = 0.0, q0 = 0.0, q1 = 0.0, q2 = 0.0;
 };

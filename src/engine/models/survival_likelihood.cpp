@@ -117,7 +117,7 @@ void SurvivalLikelihood::rebuildFromEta() {
   for (std::int64_t r = 0; r < nRows(); ++r) {
     RowState& row = state(r);
     row.eta = eta_[r];
-    row.u = weight(r) * std::exp(eta_[r] - shift_[stratum_[r]]);
+    row.u = weight(r) * expFromShift(eta_[r], shift_[stratum_[r]]);
   }
   scatterRows();
   refreshSlots();
