@@ -95,17 +95,24 @@ class GlmLikelihood final : public Likelihood {
   }
 
   // Folds the shift into the rows (keeps exp(eta - shift) well scaled), publishes eta and
-  // recomputes the intercept's running sums exactly.
+  // recomputes the intercept's running sums exactly, in one pass over the rows: each row's
+  // derivatives at shift 0 once it is folded, summed in row order as interceptSums() does.
   void refreshSums() override {
+    GlmColumnSums sums;
     for (std::int64_t r = 0; r < nRows(); ++r) {
       GlmRowState& s = rows_[r];
       s.eta += shift_;
       if (Row::kUsesExp) s.expEta *= expShift_;
       eta_[r] = s.eta;
+      const RowDerivatives d = row_.derivatives(s.eta, s.expEta, s.wy, s.wt);
+      sums.g += d.resid;
+      sums.curv += d.curv;
+      sums.slope += d.slope;
     }
     shift_ = 0.0;
     expShift_ = 1.0;
-    resetTracking();
+    tracked_.setExact(sums);
+    last_ = LastColumn{};
   }
 
   double logLikelihood() const override {

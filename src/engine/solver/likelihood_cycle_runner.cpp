@@ -179,8 +179,8 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
   const double alpha = std::min(-along.g / along.h, maxAlpha);
   if (!(alpha > 0.0)) return;
   const double before = likelihood_->logLikelihood() + logPriorTotal(state.beta, state.prior);
-  const std::vector<double> betaBefore = state.beta;
-  const std::vector<double> etaBeforeStep = eta;
+  betaBeforeStep_ = state.beta;
+  etaBeforeStep_ = eta;
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     if (step_[j] == 0.0) continue;
     const double moved = state.beta[j] + alpha * step_[j];
@@ -193,8 +193,8 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
   likelihood_->refreshSums();
   const double after = likelihood_->logLikelihood() + logPriorTotal(state.beta, state.prior);
   if (!(after > before)) {
-    state.beta = betaBefore;
-    likelihood_->setEta(etaBeforeStep);
+    state.beta = betaBeforeStep_;
+    likelihood_->setEta(etaBeforeStep_);
   }
 }
 

@@ -61,6 +61,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
   CoordinateSweep* sweep_;
   BlockNewton block_;
   std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
+  std::vector<double> betaBeforeStep_, etaBeforeStep_;  // an extrapolation's way back
 };
 
 }  // namespace argus
