@@ -51,8 +51,8 @@ Entries permuted(const Entries& e, const std::vector<std::size_t>& order) {
   return out;
 }
 
-BuiltDesign build(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
-                  const std::vector<std::int32_t>* internalOfUser, bool intercept = true) {
+TripletInput tripletInput(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
+                          const std::vector<std::int32_t>* internalOfUser, bool intercept) {
   TripletInput in;
   in.nRows = nRows;
   in.nColumns = nColumns;
@@ -65,25 +65,19 @@ BuiltDesign build(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
     in.internalOfUser = internalOfUser->data();
     in.nUserRows = static_cast<std::int64_t>(internalOfUser->size());
   }
-  return buildDesign(in);
+  return in;
+}
+
+BuiltDesign build(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
+                  const std::vector<std::int32_t>* internalOfUser, bool intercept = true) {
+  return buildDesign(tripletInput(e, nRows, nColumns, internalOfUser, intercept));
 }
 
 // buildDesign() writing its rows into memory the caller owns (as the R bridge does), then
 // copied back into storage.rows so that the result compares with the owning build's.
 BuiltDesign buildIntoBuffer(const Entries& e, std::int64_t nRows, std::int32_t nColumns,
                             const std::vector<std::int32_t>* internalOfUser) {
-  TripletInput in;
-  in.nRows = nRows;
-  in.nColumns = nColumns;
-  in.nEntries = static_cast<std::int64_t>(e.row.size());
-  in.row = e.row.data();
-  in.column = e.column.data();
-  in.value = e.value.data();
-  in.addIntercept = true;
-  if (internalOfUser) {
-    in.internalOfUser = internalOfUser->data();
-    in.nUserRows = static_cast<std::int64_t>(internalOfUser->size());
-  }
+  const TripletInput in = tripletInput(e, nRows, nColumns, internalOfUser, true);
   std::vector<std::int32_t> buffer(e.row.size(), -7);
   BuiltDesign built = buildDesign(in, buffer.data());
   EXPECT_EQ(built.rowsOut, buffer.data());
@@ -106,14 +100,19 @@ void expectSameStorage(const BuiltDesign& a, const BuiltDesign& b) {
   EXPECT_EQ(a.duplicateColumn, b.duplicateColumn);
 }
 
+// A row plan that drops user rows 5 and 17 and reverses the others (as a survival plan may).
+std::vector<std::int32_t> droppingReversingPlan(std::int32_t nUser) {
+  std::vector<std::int32_t> map(nUser);
+  std::int32_t next = nUser - 3;
+  for (std::int32_t u = 0; u < nUser; ++u) map[u] = (u == 5 || u == 17) ? -1 : next--;
+  return map;
+}
+
 TEST(DataBuild, SortedEntriesGiveTheDesignOfAnyOrder) {
   std::mt19937 rng(11);
   const std::int32_t nUser = 40, nColumns = 12;
   const Entries e = randomEntries(nUser, nColumns, &rng);
-  // The row plan drops user rows 5 and 17 and reverses the others (as a survival plan may).
-  std::vector<std::int32_t> map(nUser);
-  std::int32_t next = nUser - 3;
-  for (std::int32_t u = 0; u < nUser; ++u) map[u] = (u == 5 || u == 17) ? -1 : next--;
+  const std::vector<std::int32_t> map = droppingReversingPlan(nUser);
   // The same entries pre-mapped, as R used to pass them.
   Entries mapped = e;
   for (auto& r : mapped.row) r = map[r];
@@ -158,9 +157,7 @@ TEST(DataBuild, RowsIntoTheCallersBufferGiveTheSameDesign) {
   std::mt19937 rng(13);
   const std::int32_t nUser = 40, nColumns = 12;
   const Entries e = randomEntries(nUser, nColumns, &rng);
-  std::vector<std::int32_t> map(nUser);
-  std::int32_t next = nUser - 3;
-  for (std::int32_t u = 0; u < nUser; ++u) map[u] = (u == 5 || u == 17) ? -1 : next--;
+  const std::vector<std::int32_t> map = droppingReversingPlan(nUser);
   std::vector<std::size_t> shuffled(e.row.size());
   std::iota(shuffled.begin(), shuffled.end(), 0);
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
