@@ -58,6 +58,27 @@ extern "C" SEXP argus_first_fractional(SEXP x) {
   END_RCPP
 }
 
+// `set`: "binary", "count" or "competing" (argus::OutcomeSet).
+extern "C" SEXP argus_first_outside_outcome_set(SEXP y, SEXP set) {
+  BEGIN_RCPP
+  const NumericVector v(y);
+  const std::string name = as<std::string>(set);
+  argus::OutcomeSet s = argus::OutcomeSet::Competing;
+  if (name == "binary") s = argus::OutcomeSet::Binary;
+  else if (name == "count") s = argus::OutcomeSet::Count;
+  else if (name != "competing") Rcpp::stop("unknown outcome set '" + name + "'");
+  return wrap(static_cast<double>(argus::firstOutsideOutcomeSet(v.begin(), v.size(), s)));
+  END_RCPP
+}
+
+extern "C" SEXP argus_first_below(SEXP x, SEXP bound, SEXP inclusive) {
+  BEGIN_RCPP
+  const NumericVector v(x);
+  return wrap(static_cast<double>(
+      argus::firstBelow(v.begin(), v.size(), as<double>(bound), as<bool>(inclusive))));
+  END_RCPP
+}
+
 extern "C" SEXP argus_absolute_range(SEXP x) {
   BEGIN_RCPP
   const NumericVector v(x);

@@ -243,5 +243,32 @@ TEST(DataBuild, ValueChecksFindWhatRWouldFind) {
   EXPECT_EQ(absoluteRange(zeros.data(), 0).largest, 0);
 }
 
+// The outcome and time scans against R's one-line forms, written out naively.
+TEST(DataBuild, OutcomeAndTimeScansFindTheFirstBadRow) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> y = {0, 1, 2, 1, 3.5, -1, 0, 2, 1e300, inf};
+  auto naive = [&](auto inSet) -> std::int64_t {
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (std::isfinite(y[i]) && !inSet(y[i])) return static_cast<std::int64_t>(i);
+    return -1;
+  };
+  const auto n = static_cast<std::int64_t>(y.size());
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Binary),
+            naive([](double v) { return v == 0 || v == 1; }));  // 2
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Competing),
+            naive([](double v) { return v == 0 || v == 1 || v == 2; }));  // 3.5 at 4
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Count),
+            naive([](double v) { return v >= 0 && v == std::round(v); }));  // 4
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Binary), 2);
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Competing), 4);
+  EXPECT_EQ(firstOutsideOutcomeSet(y.data(), n, OutcomeSet::Count), 4);
+  const std::vector<double> counts = {0, 3, 1e300, 7, inf};  // non-finite: R's to report
+  EXPECT_EQ(firstOutsideOutcomeSet(counts.data(), 5, OutcomeSet::Count), -1);
+  const std::vector<double> time = {3, 0.5, 0, 2, -1};
+  EXPECT_EQ(firstBelow(time.data(), 5, 0.0, false), 4);
+  EXPECT_EQ(firstBelow(time.data(), 5, 0.0, true), 2);
+  EXPECT_EQ(firstBelow(time.data(), 2, 0.0, true), -1);
+}
+
 }  // namespace
 }  // namespace argus

@@ -66,6 +66,33 @@ test_that("outcomes outside the model's range", {
                "'y' must be a non-negative count")
   expect_error(createData(badOutcomes(y = c(1, 0, 2.5, 1, 0, 1)), cv, modelType = "sccs"),
                "'y' must be a non-negative count for modelType 'sccs'")
+  # The first offending row and its value, for every outcome set (one engine pass each).
+  times <- c(5, 4, 3, 2, 1, 6)
+  expect_error(createData(badOutcomes(y = c(1, 0, 1, 3, 0, -1)), cv, modelType = "lr"),
+               "'y' must be 0 or 1 for modelType 'lr' (row 4 is 3)", fixed = TRUE)
+  expect_error(createData(badOutcomes(y = c(1, 0, 1, 0, 0.5, -1), time = times), cv, modelType = "cox"),
+               "'y' must be 0 (censored) or 1 (event) for modelType 'cox' (row 5 is 0.5)", fixed = TRUE)
+  expect_error(createData(badOutcomes(y = c(1, 2, 0, 3, 0, 1), time = times), cv, modelType = "fgr"),
+               paste("'y' must be 0 (censored), 1 (event of interest) or 2 (competing event)",
+                     "for modelType 'fgr' (row 4 is 3)"), fixed = TRUE)
+  expect_error(createData(badOutcomes(y = c(1, 0, 2, 4, -2, 1.5), time = times), cv, modelType = "pr"),
+               "'y' must be a non-negative count for modelType 'pr' (row 5 is -2)", fixed = TRUE)
+  expect_error(createData(badOutcomes(y = c(1, 0, 2, 4, 7, 1.5), time = times), cv, modelType = "cpr"),
+               "'y' must be a non-negative count for modelType 'cpr' (row 6 is 1.5)", fixed = TRUE)
+  # ls takes any finite y
+  expect_s3_class(createData(badOutcomes(y = c(-1.5, 0, 2, 4, 7, 1e6)), cv, modelType = "ls"),
+                  "argusData")
+})
+
+test_that("negative survival times and non-positive exposures name their first row", {
+  cv <- badCovariates()
+  expect_error(createData(badOutcomes(time = c(5, 4, -3, 2, -1, 6)), cv, modelType = "cox"),
+               "'time' must not be negative (row 3 is -3)", fixed = TRUE)
+  expect_error(createData(badOutcomes(time = c(5, 0, 3, 2, 1, 6)), cv, modelType = "sccs"),
+               "'time' is an exposure length and must be positive (row 2 is 0)", fixed = TRUE)
+  # a zero survival time is allowed (an event or censoring at the origin)
+  expect_s3_class(createData(badOutcomes(time = c(5, 0, 3, 2, 1, 6)), cv, modelType = "cox"),
+                  "argusData")
 })
 
 test_that("unknown modelType and empty data", {

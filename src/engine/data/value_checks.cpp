@@ -21,4 +21,24 @@ AbsoluteRange absoluteRange(const double* x, std::int64_t n) {
   return r;
 }
 
+std::int64_t firstOutsideOutcomeSet(const double* y, std::int64_t n, OutcomeSet set) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double v = y[i];
+    bool ok = false;
+    switch (set) {
+      case OutcomeSet::Binary: ok = v == 0.0 || v == 1.0; break;
+      case OutcomeSet::Count: ok = v >= 0.0 && std::trunc(v) == v; break;
+      case OutcomeSet::Competing: ok = v == 0.0 || v == 1.0 || v == 2.0; break;
+    }
+    if (!ok && std::isfinite(v)) return i;
+  }
+  return -1;
+}
+
+std::int64_t firstBelow(const double* x, std::int64_t n, double bound, bool inclusive) {
+  for (std::int64_t i = 0; i < n; ++i)
+    if (x[i] < bound || (inclusive && x[i] == bound)) return i;
+  return -1;
+}
+
 }  // namespace argus

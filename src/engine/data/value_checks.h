@@ -22,4 +22,16 @@ struct AbsoluteRange {
 };
 AbsoluteRange absoluteRange(const double* x, std::int64_t n);
 
+// The outcomes a model accepts: Binary {0, 1} (lr, clr, cox), Count a non-negative whole
+// number (pr, cpr, sccs), Competing {0, 1, 2} (fgr). Per-row checks of y and time run on
+// every row (500,000 for the SCCS benchmark), so these too are one pass without temporaries.
+enum class OutcomeSet { Binary, Count, Competing };
+
+// Index of the first finite value outside `set`, or -1 (non-finite values are R's to report
+// before this is asked).
+std::int64_t firstOutsideOutcomeSet(const double* y, std::int64_t n, OutcomeSet set);
+
+// Index of the first value below `bound` (at or below it when `inclusive`), or -1.
+std::int64_t firstBelow(const double* x, std::int64_t n, double bound, bool inclusive);
+
 }  // namespace argus
