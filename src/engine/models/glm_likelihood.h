@@ -104,10 +104,7 @@ class GlmLikelihood final : public Likelihood {
       s.eta += shift_;
       if (Row::kUsesExp) s.expEta *= expShift_;
       eta_[r] = s.eta;
-      const RowDerivatives d = row_.derivatives(s.eta, s.expEta, s.wy, s.wt);
-      sums.g += d.resid;
-      sums.curv += d.curv;
-      sums.slope += d.slope;
+      addInterceptTerms(&sums, row_.derivatives(s.eta, s.expEta, s.wy, s.wt));
     }
     shift_ = 0.0;
     expShift_ = 1.0;
@@ -226,13 +223,15 @@ class GlmLikelihood final : public Likelihood {
 
   GlmColumnSums interceptSums() const {
     GlmColumnSums sums;
-    for (std::int64_t r = 0; r < nRows(); ++r) {
-      const RowDerivatives d = derivatives(rows_[r]);
-      sums.g += d.resid;
-      sums.curv += d.curv;
-      sums.slope += d.slope;
-    }
+    for (std::int64_t r = 0; r < nRows(); ++r) addInterceptTerms(&sums, derivatives(rows_[r]));
     return sums;
+  }
+
+  // One row's share of the intercept's sums (interceptSums() and refreshSums(), row order).
+  static void addInterceptTerms(GlmColumnSums* sums, const RowDerivatives& d) {
+    sums->g += d.resid;
+    sums->curv += d.curv;
+    sums->slope += d.slope;
   }
 
   void resetTracking() {

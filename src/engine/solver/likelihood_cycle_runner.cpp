@@ -26,33 +26,29 @@ LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* 
   likelihood_ = std::move(model);
 }
 
-namespace {
 // What a reset or rebuild reads out: the log-likelihood and sum w y eta, the references of
 // the first cycle's rules (and non-finite when eta is: 0 * inf is NaN). Eta's movement is
 // only marked, where the "zhang" rule reads it: a readout of it here was an O(N) pass and,
 // on the first reset, an N-double allocation (perf, SCCS fit in R: 2.7% of its samples).
-constexpr ReadoutNeeds kStartNeeds{true, true, false};
-}  // namespace
+CycleReadout LikelihoodCycleRunner::startReadout(const CycleState& state) {
+  previousDirection_.clear();
+  if (state.tracksEtaChange) likelihood_->takeEtaMovement();  // the mark for the next readout's change
+  return readout(0, ReadoutNeeds{true, true, false});
+}
 
 CycleReadout LikelihoodCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
-  previousDirection_.clear();
-  if (state.tracksEtaChange) likelihood_->takeEtaMovement();  // the mark for the next readout's change
-  return readout(0, kStartNeeds);
+  return startReadout(state);
 }
 
 CycleReadout LikelihoodCycleRunner::resetToEta(const CycleState& state, const std::vector<double>& eta) {
   likelihood_->setEta(eta);
-  previousDirection_.clear();
-  if (state.tracksEtaChange) likelihood_->takeEtaMovement();
-  return readout(0, kStartNeeds);
+  return startReadout(state);
 }
 
 CycleReadout LikelihoodCycleRunner::rebuild(const CycleState& state) {
   likelihood_->rebuild();
-  previousDirection_.clear();
-  if (state.tracksEtaChange) likelihood_->takeEtaMovement();
-  return readout(0, kStartNeeds);
+  return startReadout(state);
 }
 
 CycleReadout LikelihoodCycleRunner::runCycle(CycleState& state, const CyclePlan& plan,

@@ -53,6 +53,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
+  CycleReadout startReadout(const CycleState& state);  // after reset(), resetToEta(), rebuild()
   void extrapolate(CycleState& state);
 
   const Dataset& data_;
