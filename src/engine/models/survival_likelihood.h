@@ -176,6 +176,8 @@ class SurvivalLikelihood final : public Likelihood {
     std::int32_t slot = -1;
     double exit = 0.0, tied = 0.0, competing = 0.0;
   };
+  void stepBreslowChunk(const ColumnView& c, std::int64_t begin, std::int64_t end, ExitSlotCursor& slotOf,
+                        double delta, double unitFactor);
   template <bool Efron, bool FineGray>
   void flushSlotChange(const SlotChange& c) {
     if (c.slot < 0) return;

@@ -52,9 +52,10 @@ struct ScanPartial {
 };
 
 // Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
-// descending slot order; a rising slot starts a new stratum. Slot groups matter twice:
-// Efron's tied-event terms need N1(e) once every item of slot e is in, and Fine-Gray's
-// cross term needs the sums over strictly higher slots. Compile-time flags keep the
+// descending slot order; a rising slot starts a new stratum. Breslow takes each item on its
+// own (visitItem); slot groups matter to the others: Efron's tied-event terms need N1(e)
+// once every item of slot e is in, and Fine-Gray's cross term needs the sums over strictly
+// higher slots. Compile-time flags keep the
 // Breslow path free of the other models' branches.
 template <bool Efron, bool FineGray>
 class CoordinateScan {
@@ -67,15 +68,15 @@ class CoordinateScan {
   // v = u x (negative for a counting-process entry); inverseG: 1/G(time_r-) for a competing
   // row's exit under Fine-Gray, else 0.
   ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
+    if constexpr (!Efron && !FineGray) {
+      if (slot > slot_) startStratum(slot);
+      visitItem(slot, v, x);
+      return;
+    }
     if (slot != slot_) {
       endGroup();
       if (slot > slot_) {
-        endStratum();
-        if (slot_ >= 0 && part_.oneStratum) {
-          closeHead();
-          part_.oneStratum = false;
-        }
-        if (slot_ < 0) part_.firstSlot = slot;
+        startStratum(slot);
       } else {
         if (Efron) endSlot();
       }
@@ -125,6 +126,29 @@ class CoordinateScan {
   }
 
  private:
+  // Breslow: each item enters the sums on its own, c2 v (2 P + v) with P the stratum's sum
+  // over the items before it; over a slot group (whose items share c1 and c2) that adds up to
+  // the group's c2 V (2 P + V), so Breslow needs no groups. Without them there is no branch
+  // per item: with whole days (gen.R's Cox: ~4 entries of a column per slot) the branch at
+  // each group's end was mispredicted (R, Cox 1e5 whole days: 0.51 -> 0.40 s per fit with
+  // the step's change in survival_likelihood.cpp).
+  ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visitItem(std::int32_t slot, double v, double x) {
+    const double c2 = c2_[slot];
+    sums_.add(v, v * x, c1_[slot], c2);
+    c2v_ += c2 * v;
+    slot_ = slot;
+  }
+
+  // The first item, or a rising slot: a new stratum.
+  ARGUS_HOST_DEVICE void startStratum(std::int32_t slot) {
+    endStratum();
+    if (slot_ >= 0 && part_.oneStratum) {
+      closeHead();
+      part_.oneStratum = false;
+    }
+    if (slot_ < 0) part_.firstSlot = slot;
+  }
+
   ARGUS_HOST_DEVICE void closeHead() {
     part_.headC2V = c2v_;
     part_.headQ1Tied = q1Tied_;
