@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -43,12 +44,16 @@ inline void simulateSurvival(SurvivalProblem* pr, std::int64_t n, int p, double 
     }
   }
   std::vector<double> y(static_cast<std::size_t>(n)), time(static_cast<std::size_t>(n));
+  // ARGUS_DAY_SCALE=3 gives about 1,400 distinct whole days instead of ~480, as in gen.R's
+  // Cox data (1,383): a column then has ~4 entries per slot instead of ~10.
+  const char* scaleText = std::getenv("ARGUS_DAY_SCALE");
+  const double dayScale = scaleText ? std::atof(scaleText) : 1.0;
   for (std::int64_t r = 0; r < n; ++r) {
     const double event = -std::log(unif(rng)) * 300.0 / std::exp(eta[r]);
     const double censor = 500.0 * unif(rng);
     y[r] = event <= censor ? 1.0 : 0.0;
     if (model == ModelType::FineGray && y[r] == 1.0 && unif(rng) < 0.3) y[r] = 2.0;
-    time[r] = integerTimes ? std::ceil(std::min(event, censor)) : std::min(event, censor);
+    time[r] = integerTimes ? std::ceil(dayScale * std::min(event, censor)) : std::min(event, censor);
   }
   const RowPlan plan = planRows(model, n, y.data(), time.data(), nullptr, 0);
   for (const std::int64_t u : plan.order) {
