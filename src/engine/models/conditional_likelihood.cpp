@@ -15,7 +15,8 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
     : Likelihood(data, weights),
       stratum_(data.outcomes.stratum),
       ties_(data.ties),
-      u_(static_cast<std::size_t>(data.nRows())),
+      u_(data.ties == TieMethod::Breslow ? 0 : static_cast<std::size_t>(data.nRows())),
+      breslowRows_(data.ties == TieMethod::Breslow ? static_cast<std::size_t>(data.nRows()) : 0),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       strata_(static_cast<std::size_t>(data.outcomes.nStrata)),
       linearTerm_(data.design, weightedOutcomes()) {
@@ -32,6 +33,7 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       if (isCase(r) && weight(r) > 0.0) caseCount_[stratum_[r]] += 1.0;
   }
   if (ties_ == TieMethod::Exact) exact_ = ExactConditionalStrata(data.outcomes, weights, nRows());
+  for (std::size_t r = 0; r < breslowRows_.size(); ++r) breslowRows_[r].stratum = stratum_[r];
 }
 
 std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
@@ -46,13 +48,20 @@ void ConditionalLikelihood::rebuildFromEta() {
     shift_[stratum_[r]] = std::fmax(shift_[stratum_[r]], eta_[r]);
   for (double& top : shift_)
     if (!std::isfinite(top)) top = 0.0;  // an empty stratum, or eta already not finite
-  for (std::int64_t r = 0; r < nRows(); ++r)
-    u_[r] = scale(r) * expFromShift(eta_[r], shift_[stratum_[r]]);
+  const bool breslow = ties_ == TieMethod::Breslow;
+  for (std::int64_t r = 0; r < nRows(); ++r) {
+    const double u = scale(r) * expFromShift(eta_[r], shift_[stratum_[r]]);
+    (breslow ? breslowRows_[r].u : u_[r]) = u;
+  }
   refreshSums();
 }
 
 void ConditionalLikelihood::refreshSums() {
   for (StratumSums& t : strata_) t.den = 0.0;
+  if (ties_ == TieMethod::Breslow) {
+    for (const BreslowRow& row : breslowRows_) strata_[row.stratum].den += row.u;
+    return;
+  }
   for (std::int64_t r = 0; r < nRows(); ++r) strata_[stratum_[r]].den += u_[r];
   if (ties_ != TieMethod::Efron) return;
   std::fill(caseRisk_.begin(), caseRisk_.end(), 0.0);
@@ -161,15 +170,12 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
   double g = linearTerm, h = 0.0;
   std::int32_t current = -1;
   StratumMoments moments;
+  const BreslowRow* records = breslowRows_.data();
   for (std::int64_t k = 0; k < nnz; ++k) {
-    if (kStored && k + 2 * kAhead < nnz) ARGUS_PREFETCH(&stratum_[rows[k + 2 * kAhead]]);
-    if (kStored && k + kAhead < nnz) {  // dense and intercept columns walk rows in order
-      const std::int32_t ahead = rows[k + kAhead];
-      ARGUS_PREFETCH(&u_[ahead]);
-      ARGUS_PREFETCH(&strata_[stratum_[ahead]]);
-    }
+    if (kStored && k + 2 * kAhead < nnz) ARGUS_PREFETCH(&records[rows[k + 2 * kAhead]]);
+    if (kStored && k + kAhead < nnz) ARGUS_PREFETCH(&strata_[records[rows[k + kAhead]].stratum]);
     const std::int64_t r = kStored ? rows[k] : k;
-    const std::int32_t s = stratum_[r];
+    const std::int32_t s = records[r].stratum;
     if (s != current) {
       if (current >= 0) {
         const GradHess t = conditionalStratumTerm(strata_[current].events, strata_[current].den,
@@ -180,7 +186,7 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
       current = s;
       moments = StratumMoments{};
     }
-    moments.add(u_[r], kindEntryValue<Kind>(c, k));
+    moments.add(records[r].u, kindEntryValue<Kind>(c, k));
   }
   if (current >= 0) {
     const GradHess t = conditionalStratumTerm(strata_[current].events, strata_[current].den,
@@ -199,16 +205,24 @@ void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   const double unitFactor = std::exp(delta);
   const std::int32_t* rows = c.rows;
   const std::int64_t nnz = kStored ? c.nnz : nRows();
-  for (std::int64_t k = 0; k < nnz; ++k) {
-    if (kStored && k + 2 * kAhead < nnz) ARGUS_PREFETCH(&stratum_[rows[k + 2 * kAhead]]);
-    if (kStored && k + kAhead < nnz) {
-      const std::int32_t ahead = rows[k + kAhead];
-      ARGUS_PREFETCH(&u_[ahead]);
-      ARGUS_PREFETCH(&eta_[ahead]);
-      ARGUS_PREFETCH(&strata_[stratum_[ahead]]);
+  if (ties_ != TieMethod::Breslow) {  // Exact: u in u_, for the recursion's strata
+    for (std::int64_t k = 0; k < nnz; ++k) {
+      const std::int64_t r = kStored ? rows[k] : k;
+      strata_[stratum_[r]].den += moveRiskEntry(eta_[r], u_[r], kindEntryValue<Kind>(c, k), delta, unitFactor);
     }
+    return;
+  }
+  BreslowRow* records = breslowRows_.data();
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    if (kStored && k + 2 * kAhead < nnz) {
+      const std::int32_t ahead = rows[k + 2 * kAhead];
+      ARGUS_PREFETCH(&records[ahead]);
+      ARGUS_PREFETCH(&eta_[ahead]);
+    }
+    if (kStored && k + kAhead < nnz) ARGUS_PREFETCH(&strata_[records[rows[k + kAhead]].stratum]);
     const std::int64_t r = kStored ? rows[k] : k;
-    strata_[stratum_[r]].den += moveRiskEntry(eta_[r], u_[r], kindEntryValue<Kind>(c, k), delta, unitFactor);
+    BreslowRow& row = records[r];
+    strata_[row.stratum].den += moveRiskEntry(eta_[r], row.u, kindEntryValue<Kind>(c, k), delta, unitFactor);
   }
 }
 

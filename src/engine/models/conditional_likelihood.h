@@ -62,7 +62,18 @@ class ConditionalLikelihood final : public Likelihood {
   // its eta, so u is kept relative to the stratum's largest eta (set at every rebuild) and
   // exp() cannot overflow (an offset of 800 used to give inf); logLikelihood() adds
   // events_s shift_s back.
+  // Efron and Exact keep u in u_; Breslow keeps it beside the row's stratum (BreslowRow), so
+  // that a scan's entry gathers one cache line for both, not two (and a step three, not
+  // four). R, SCCS 1e5 cases x 200 drugs, medians of 9 fits in ten alternating processes:
+  // faster in nine, 0.107-0.154 -> 0.108-0.131 s. (The engine bench, which builds a fresh
+  // likelihood per fit, pays the larger array's first touch and shows it slower; R reuses
+  // its freed memory.)
   std::vector<double> u_;
+  struct BreslowRow {
+    double u = 0.0;
+    std::int32_t stratum = 0;
+  };
+  std::vector<BreslowRow> breslowRows_;
   std::vector<double> shift_;      // per stratum
   // Per stratum, side by side (a column's scan reads both of a stratum it meets: one cache
   // line): den_s and n_s = sum w y, fixed for the fit.
