@@ -27,6 +27,7 @@ struct SurvivalSpec {
   bool censoringByStratum = false;
   bool userCensoring = false;  // fgr: pass G(time-) computed here instead of inside
   bool integerTimes = true;
+  int days = 25;  // whole days drawn from 1..days (integerTimes)
   double indicatorDensity = 0.3;
   bool weights = true;
   double offsetScale = 0.3;
@@ -113,7 +114,7 @@ class SurvivalProblem {
     const std::size_t p = nColumns();
     std::uniform_real_distribution<double> unif(0.0, 1.0);
     std::normal_distribution<double> normal(0.0, 1.0);
-    std::uniform_int_distribution<int> day(1, 25);
+    std::uniform_int_distribution<int> day(1, spec_.days);
     userX_.assign(static_cast<std::size_t>(n) * p, 0.0);
     for (std::int64_t r = 0; r < n; ++r) {
       userStratum_.push_back(static_cast<std::int32_t>(r % spec_.nStrata));
@@ -203,6 +204,11 @@ inline std::vector<SurvivalCase> survivalCases() {
   add("cox breslow", [](SurvivalSpec&) {});
   add("cox efron", [](SurvivalSpec& s) { s.ties = TieMethod::Efron; });
   add("cox unique times", [](SurvivalSpec& s) { s.integerTimes = false; });
+  // A few days: a column's entries come in long runs per slot, which a step sums per run
+  // (SurvivalLikelihood::kLongSlotRuns); with 25 days they go to their slots one by one.
+  add("cox few days", [](SurvivalSpec& s) { s.days = 3; });
+  add("cox efron few days", [](SurvivalSpec& s) { s.days = 3; s.ties = TieMethod::Efron; s.nStrata = 2; });
+  add("fgr few days", [](SurvivalSpec& s) { s.model = ModelType::FineGray; s.days = 3; });
   add("cox strata", [](SurvivalSpec& s) { s.nStrata = 4; });
   add("cox efron strata", [](SurvivalSpec& s) { s.nStrata = 3; s.ties = TieMethod::Efron; });
   add("cox unweighted", [](SurvivalSpec& s) { s.weights = false; });

@@ -171,6 +171,21 @@ class SurvivalLikelihood final : public Likelihood {
   const RowState& state(std::int64_t r) const {
     return fineGray_ ? fineGrayRows_[r].state : rows_[r];
   }
+  // A step's chunk sums a slot's run of entries before adding it when its entries average at
+  // least this many per slot (stepColumn).
+  static constexpr std::int64_t kLongSlotRuns = 16;
+  // One slot's share of a step, added to the slot arrays when the slot's run ends.
+  struct SlotChange {
+    std::int32_t slot = -1;
+    double exit = 0.0, tied = 0.0, competing = 0.0;
+  };
+  template <bool Efron, bool FineGray>
+  void flushSlotChange(const SlotChange& c) {
+    if (c.slot < 0) return;
+    exitRisk_[c.slot] += c.exit;
+    if (Efron) tiedRisk_[c.slot] += c.tied;
+    if (FineGray) competingRisk_[c.slot] += c.competing;
+  }
   std::vector<RowState> rows_;                   // Cox
   std::vector<FineGrayRowState> fineGrayRows_;  // Fine-Gray
   // y == 1 at a slot with tied events (m > 1): the only rows whose u enters Efron's terms B,
