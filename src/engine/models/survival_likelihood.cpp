@@ -268,8 +268,8 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
     RowRecord<FineGray>* rows = records<FineGray>();
     // Few entries per slot (whole days at N = 1e5: ~4 of a column's entries per slot): each
     // entry's change goes straight to its slot. Summing a slot's run in a register cost a
-    // branch at each run's end, mispredicted there (Cox 1e5 x 1000, ~1,400 days, -O2: 38 ->
-    // 27 ms per cycle without it). Long runs (N = 1e6: ~50): summed per run, where the
+    // branch at each run's end, mispredicted there (Cox 1e5 x 1000, ~1,400 days, -O2: 41 ->
+    // 28 ms per cycle without it). Long runs (N = 1e6: ~50): summed per run, where the
     // branch is predicted and consecutive adds to one slot would wait on each other (1e6:
     // ~420 against ~305 ms per cycle). The choice depends on the chunk alone, never on the
     // threads.
