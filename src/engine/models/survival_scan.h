@@ -155,8 +155,9 @@ class CoordinateScan {
     part_.headBCumG = competingBCumG_;
   }
 
-  // The items of the slot group just visited enter the sums as one (RiskSetItemSums): per
-  // item, only two additions in registers, and the slot's c1, c2 and cumG are read once.
+  // Efron and Fine-Gray: the items of the slot group just visited enter the sums as one
+  // (RiskSetItemSums): per item, only two additions in registers, and the slot's c1, c2 and
+  // cumG are read once. (Breslow's items entered on their own; its group sums stay zero.)
   ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void endGroup() {
     if (slot_ < 0) return;
     sums_.add(groupV_, groupVX_, c1_[slot_], c2_[slot_]);
