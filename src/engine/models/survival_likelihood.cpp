@@ -272,7 +272,8 @@ void SurvivalLikelihood::stepColumn(const ColumnView& c, double delta) {
     // 28 ms per cycle without it). Long runs (N = 1e6: ~50): summed per run, where the
     // branch is predicted and consecutive adds to one slot would wait on each other (1e6:
     // ~420 against ~305 ms per cycle). The choice depends on the chunk alone, never on the
-    // threads.
+    // threads. (Across strata the span from the first to the last slot understates the
+    // slots a chunk covers; only the speed depends on it.)
     const std::int64_t first = stored ? c.rows[bounds[i]] : bounds[i];
     const std::int64_t last = stored ? c.rows[bounds[i + 1] - 1] : bounds[i + 1] - 1;
     const std::int64_t span = std::abs(index_.exitSlot[first] - index_.exitSlot[last]) + 1;
