@@ -211,6 +211,21 @@ struct StepAlong {
   }
 };
 
+// A row's share of what StepAlong gains (glmRowGain), read before the rows move.
+template <typename Row>
+struct RowGainAlong {
+  Row row;
+  Rows rows;
+  const double* d;
+  const GlmDeviceScalars* sc;
+  double alpha;
+  double unitFactor;  // exp(alpha)
+  ARGUS_HOST_DEVICE double operator()(std::int64_t r) const {
+    return glmRowGain(row, rows.eta[r] + sc->shift, rows.expEta[r] * sc->expShift, rows.wy[r],
+                      rows.wt[r], d[r], alpha, unitFactor);
+  }
+};
+
 template <typename Row>
 struct RowLogLik {
   Row row;
@@ -366,6 +381,22 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha,
                                                   Row::kUsesExp ? std::exp(alpha) : 1.0});
     prims_.forEach(1, glm_device::MarkStale{scalarsPtr()});
+  }
+  // The gain summed from the rows before they move (a reduction may call its transform more
+  // than once, so the move is its own pass), then the step and the refresh.
+  double stepAlongGain(const std::vector<double>& d, double alpha) override {
+    thrust::copy(d.begin(), d.end(), direction_.begin());
+    GlmDeviceScalars* sc = scalarsPtr();
+    const double unitFactor = Row::kUsesExp ? std::exp(alpha) : 1.0;
+    auto terms = thrust::make_transform_iterator(
+        thrust::counting_iterator<std::int64_t>(0),
+        glm_device::RowGainAlong<Row>{Row{}, rows(), raw(direction_), sc, alpha, unitFactor});
+    prims_.reduceTo(terms, n_, 0.0, device::Plus{}, &sc->reduced);
+    const double gain = hostScalars().reduced;
+    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha, unitFactor});
+    prims_.forEach(1, glm_device::MarkStale{sc});
+    refreshSums();
+    return gain;
   }
   bool fusesBlockHessian() const override { return true; }
   void blockGradHess(const std::vector<std::int32_t>& columns, std::vector<double>* g,

@@ -59,6 +59,11 @@ struct LeastSquaresRow {
     const double e = y - eta;
     return -0.5 * w * e * e;
   }
+  // logLik(eta + change) - logLik(eta): w (c (y - eta) - c^2 / 2), with wt = w.
+  ARGUS_HOST_DEVICE double logLikChange(double eta, double, double wy, double wt, double change,
+                                        double) const {
+    return change * (wy - wt * eta) - 0.5 * wt * change * change;
+  }
 };
 
 // mu = e / (1 + e) and 1 - mu = 1 / (1 + e) from one division; e is capped so that an
@@ -77,6 +82,20 @@ struct LogisticRow {
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double) const {
     return w * (y * eta - log1pExp(eta));
   }
+  // logLik(eta + change) - logLik(eta) = wy c - w log((1 + e f) / (1 + e)), f = exp(c), and
+  // (1 + e f) / (1 + e) = 1 + mu (f - 1): a row's change is then off by a few units of
+  // rounding in absolute terms, where the difference of its two terms was off by a unit of
+  // their size (eta = 30: 3.6e-15). A large decrease, or e or f beyond the cap (exp(eta)
+  // overflowed: the row keeps eta), takes the difference from eta itself.
+  ARGUS_HOST_DEVICE double logLikChange(double eta, double expEta, double wy, double wt,
+                                        double change, double factor) const {
+    if (expEta < 1e300 && factor < 1e300) {
+      const double mu = expEta / (1.0 + expEta);
+      const double x = mu * (factor - 1.0);
+      if (x > -0.5) return wy * change - wt * std::log1p(x);
+    }
+    return wy * change - wt * (log1pExp(eta + change) - log1pExp(eta));
+  }
 };
 
 // Full Poisson log-likelihood with mean exposure * exp(eta), constants kept, so that logLik()
@@ -93,6 +112,11 @@ struct PoissonRow {
     if (w == 0.0) return 0.0;
     const double mu = exposure * std::exp(eta);
     return w * (y * std::log(mu) - mu - logGammaPlusOne(y));
+  }
+  // logLik(eta + change) - logLik(eta) = wy c - wt exp(eta) (f - 1), f = exp(c).
+  ARGUS_HOST_DEVICE double logLikChange(double, double expEta, double wy, double wt, double change,
+                                        double factor) const {
+    return wy * change - wt * expEta * (factor - 1.0);
   }
 };
 
@@ -173,11 +197,26 @@ struct InterceptTracking {
 // CPU likelihood and the device model both move rows with it (a direction is delta = alpha,
 // x = d_r).
 template <bool kUsesExp>
+ARGUS_HOST_DEVICE inline double glmRowFactor(double x, double change, double unitFactor) {
+  return kUsesExp ? ((x == 1.0) ? unitFactor : std::exp(change)) : 1.0;
+}
+template <bool kUsesExp>
 ARGUS_HOST_DEVICE inline void moveGlmRow(double& eta, double& expEta, double x, double delta,
                                          double unitFactor) {
   const double change = delta * x;
   eta += change;
-  if (kUsesExp) expEta *= (x == 1.0) ? unitFactor : std::exp(change);
+  if (kUsesExp) expEta *= glmRowFactor<kUsesExp>(x, change, unitFactor);
+}
+
+// What moveGlmRow(eta, expEta, x, delta, unitFactor) would gain in the row's log-likelihood,
+// from the row's values before the move (eta and exp(eta) with the likelihood's lazy shift
+// applied): one pass of a cycle extrapolation sums it, another (or the same) moves the row.
+template <typename Row>
+ARGUS_HOST_DEVICE inline double glmRowGain(const Row& row, double eta, double expEta, double wy,
+                                           double wt, double x, double delta, double unitFactor) {
+  const double change = delta * x;
+  return row.logLikChange(eta, expEta, wy, wt, change,
+                          glmRowFactor<Row::kUsesExp>(x, change, unitFactor));
 }
 
 // One row's terms of least squares' dispersion: w e^2, w y^2 and w, e = y - eta.

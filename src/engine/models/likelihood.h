@@ -52,6 +52,16 @@ class Likelihood {
   virtual bool extrapolatesCycles() const { return supportsDirection(); }
   virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
   virtual void stepAlong(const std::vector<double>& /*d*/, double /*alpha*/) {}
+  // stepAlong(d, alpha) and refreshSums(), returning the log-likelihood's change: what a
+  // cycle extrapolation gained. Here two full log-likelihoods; the GLMs sum each row's change
+  // in the pass that moves it (glm_functors.h, logLikChange), one exp and one log1p a row
+  // for logistic instead of three exp and two log1p.
+  virtual double stepAlongGain(const std::vector<double>& d, double alpha) {
+    const double before = logLikelihood();
+    stepAlong(d, alpha);
+    refreshSums();
+    return logLikelihood() - before;
+  }
   // g and H (row-major k x k) of the log-likelihood over a block of columns at the current
   // eta, formed in one pass where the likelihood can (GLMs: H_jk = -sum_r x_rj x_rk curv_r,
   // the same per-row terms as gradHess). Others return false, and the block Newton step

@@ -332,6 +332,33 @@ TEST(DeviceRunner, HostSweepOverADeviceModelMatchesTheCpu) {
   }
 }
 
+// A cycle extrapolation's step and its gain (Likelihood::stepAlongGain): the device GLMs sum
+// the rows' changes in their own pass, the CPU's as it moves them.
+TEST(DeviceRunner, StepAlongGainMatchesTheCpu) {
+  if (std::string(kDevice) != "emulated") GTEST_SKIP() << "drives the emulated model";
+  for (ModelType m : {ModelType::LeastSquares, ModelType::Logistic, ModelType::Poisson}) {
+    ProblemSpec spec;
+    spec.model = m;
+    auto p = makeProblem(spec);
+    std::unique_ptr<DeviceModel> device = makeEmulatedModel(p->data, p->weightPtr());
+    std::unique_ptr<Likelihood> cpu = makeLikelihood(p->data, p->weightPtr());
+    const std::vector<double> beta = p->randomBeta(0.4);
+    cpu->reset(beta);
+    device->reset(beta);
+    cpu->applyStep(0, -0.2);  // the intercept's shift is pending
+    device->applyStep(0, -0.2);
+    std::vector<double> d(static_cast<std::size_t>(p->nRows()));
+    for (std::size_t r = 0; r < d.size(); ++r) d[r] = r % 5 == 0 ? 1.0 : 0.01 * static_cast<double>(r % 13) - 0.06;
+    const double expected = cpu->stepAlongGain(d, 0.9);
+    const double gain = device->stepAlongGain(d, 0.9);
+    EXPECT_NE(expected, 0.0) << modelTypeName(m);
+    EXPECT_TRUE(close(gain, expected)) << modelTypeName(m) << " " << gain << " " << expected;
+    for (std::size_t r = 0; r < d.size(); ++r)
+      ASSERT_TRUE(close(device->eta()[r], cpu->eta()[r])) << modelTypeName(m) << " row " << r;
+    EXPECT_TRUE(close(device->logLikelihood(), cpu->logLikelihood())) << modelTypeName(m);
+  }
+}
+
 TEST(DeviceRunner, EmulatedDeviceIsBuiltAndNamed) {
   if (std::string(kDevice) != "emulated") GTEST_SKIP() << "testing " << kDevice;
   EXPECT_TRUE(builtWithEmulatedDevice());
