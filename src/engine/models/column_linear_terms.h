@@ -8,7 +8,8 @@
 // would otherwise pay cost about a tenth of a Cox fold fit (perf, bench/cv.R).
 //
 // Not thread-safe: a likelihood computes one coordinate's terms on the calling thread (its
-// chunk workers, survival_likelihood.h, never ask for them).
+// chunk workers, survival_likelihood.h, never ask for them). rowCoefficient may be empty
+// where the likelihood sets every term itself before asking (set()).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,14 @@ class ColumnLinearTerms {
         rowCoefficient_(std::move(rowCoefficient)),
         value_(design.nColumns(), 0.0),
         known_(design.nColumns(), 0) {}
+
+  // Where a likelihood sums a column's term itself (from row records that carry c): the
+  // same sum, in the same order, stored as if computed here.
+  bool known(std::size_t j) const { return known_[j] != 0; }
+  void set(std::size_t j, double value) const {
+    value_[j] = value;
+    known_[j] = 1;
+  }
 
   double operator()(std::size_t j) const {
     if (!known_[j]) {

@@ -17,9 +17,10 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       ties_(data.ties),
       u_(data.ties == TieMethod::Breslow ? 0 : static_cast<std::size_t>(data.nRows())),
       breslowRows_(data.ties == TieMethod::Breslow ? static_cast<std::size_t>(data.nRows()) : 0),
+      outcomeInRecords_(outcomesFitRecords()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       strata_(static_cast<std::size_t>(data.outcomes.nStrata)),
-      linearTerm_(data.design, weightedOutcomes()) {
+      linearTerm_(data.design, outcomeInRecords_ ? std::vector<double>() : weightedOutcomes()) {
   ARGUS_REQUIRE(ties_ == TieMethod::Breslow || data.model == ModelType::ConditionalLogistic,
                 "ties other than Breslow are for clr only among the conditional models");
   const double* y = data.outcomes.y;
@@ -33,7 +34,21 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       if (isCase(r) && weight(r) > 0.0) caseCount_[stratum_[r]] += 1.0;
   }
   if (ties_ == TieMethod::Exact) exact_ = ExactConditionalStrata(data.outcomes, weights, nRows());
-  for (std::size_t r = 0; r < breslowRows_.size(); ++r) breslowRows_[r].stratum = stratum_[r];
+  for (std::size_t r = 0; r < breslowRows_.size(); ++r) {
+    breslowRows_[r].stratum = stratum_[r];
+    if (outcomeInRecords_) breslowRows_[r].outcome = static_cast<float>(weight(r) * y[r]);
+  }
+}
+
+bool ConditionalLikelihood::outcomesFitRecords() const {
+  if (data_.ties != TieMethod::Breslow) return false;
+  const double* y = data_.outcomes.y;
+  bool exact = true;
+  for (std::int64_t r = 0; r < nRows(); ++r) {
+    const double c = weight(r) * y[r];
+    exact &= static_cast<double>(static_cast<float>(c)) == c;
+  }
+  return exact;
 }
 
 std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
@@ -261,9 +276,41 @@ void ConditionalLikelihood::step(const ColumnView& c, double delta) {
   stepBreslow<ColumnKind::Intercept>(c, delta);
 }
 
-GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
-  return scan(column(j), linearTerm_(j));
+// sum_r c_r x_rj from the records (outcomeInRecords_): ColumnLinearTerms' sum, term for term
+// in its order (each float is c_r exactly), on the column's first scan. The records it
+// gathers are then in cache for the scan that follows; the separate pass gathered c from an
+// N-array of its own (perf, R's SCCS fit: 3-7% of a fit).
+template <ColumnKind Kind>
+double ConditionalLikelihood::linearFromRecords(const ColumnView& c) const {
+  constexpr std::int64_t kAhead = 64;
+  constexpr bool kStored = Kind == ColumnKind::Indicator || Kind == ColumnKind::Sparse;
+  const std::int64_t nnz = kStored ? c.nnz : nRows();
+  const BreslowRow* records = breslowRows_.data();
+  double sum = 0.0;
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    if (kStored && k + kAhead < nnz) ARGUS_PREFETCH(&records[c.rows[k + kAhead]]);
+    const std::int64_t r = kStored ? c.rows[k] : k;
+    sum += static_cast<double>(records[r].outcome) * kindEntryValue<Kind>(c, k);
+  }
+  return sum;
 }
+
+double ConditionalLikelihood::linearTerm(std::size_t j) const {
+  if (outcomeInRecords_ && !linearTerm_.known(j)) {
+    const ColumnView& c = column(j);
+    double sum = 0.0;
+    switch (c.kind) {
+      case ColumnKind::Indicator: sum = linearFromRecords<ColumnKind::Indicator>(c); break;
+      case ColumnKind::Sparse: sum = linearFromRecords<ColumnKind::Sparse>(c); break;
+      case ColumnKind::Dense: sum = linearFromRecords<ColumnKind::Dense>(c); break;
+      case ColumnKind::Intercept: sum = linearFromRecords<ColumnKind::Intercept>(c); break;
+    }
+    linearTerm_.set(j, sum);
+  }
+  return linearTerm_(j);
+}
+
+GradHess ConditionalLikelihood::gradHess(std::size_t j) const { return scan(column(j), linearTerm(j)); }
 
 void ConditionalLikelihood::applyStep(std::size_t j, double delta) { step(column(j), delta); }
 

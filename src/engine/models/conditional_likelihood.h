@@ -51,6 +51,10 @@ class ConditionalLikelihood final : public Likelihood {
   double scale(std::int64_t r) const { return weight(r) * exposure(r); }  // c_r
   bool isCase(std::int64_t r) const { return data_.outcomes.y[r] != 0.0; }
   std::vector<double> weightedOutcomes() const;  // w_r y_r
+  bool outcomesFitRecords() const;               // Breslow, every w_r y_r exactly a float
+  double linearTerm(std::size_t j) const;
+  template <ColumnKind Kind>
+  double linearFromRecords(const ColumnView& c) const;
   void refreshEfronTerms(std::int32_t s) {
     const StratumSums& sums = strata_[s];
     efronTerms_[s] = efronEventTerms(sums.events, caseCount_[s], sums.den, caseRisk_[s]);
@@ -69,11 +73,16 @@ class ConditionalLikelihood final : public Likelihood {
   // likelihood per fit, pays the larger array's first touch and shows it slower; R reuses
   // its freed memory.)
   std::vector<double> u_;
+  // The record's last 4 bytes carry c_r = w_r y_r where every c_r is exactly a float
+  // (counts, integer weights: outcomeInRecords_), so that a column's linear term is summed
+  // from the records its first scan gathers anyway, not from a separate N-array.
   struct BreslowRow {
     double u = 0.0;
     std::int32_t stratum = 0;
+    float outcome = 0.0f;
   };
   std::vector<BreslowRow> breslowRows_;
+  const bool outcomeInRecords_;
   std::vector<double> shift_;      // per stratum
   // Per stratum, side by side (a column's scan reads both of a stratum it meets: one cache
   // line): den_s and n_s = sum w y, fixed for the fit.
