@@ -60,7 +60,7 @@ std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
 void ConditionalLikelihood::rebuildFromEta() {
   std::fill(shift_.begin(), shift_.end(), -INFINITY);
   for (std::int64_t r = 0; r < nRows(); ++r)
-    shift_[stratum_[r]] = std::fmax(shift_[stratum_[r]], eta_[r]);
+    shift_[stratum_[r]] = runningMax(shift_[stratum_[r]], eta_[r]);
   for (double& top : shift_)
     if (!std::isfinite(top)) top = 0.0;  // an empty stratum, or eta already not finite
   const bool breslow = ties_ == TieMethod::Breslow;
