@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/errors.h"
 #include "data/column.h"
 
 namespace argus {
@@ -37,6 +38,8 @@ class ColumnLinearTerms {
 
   double operator()(std::size_t j) const {
     if (!known_[j]) {
+      ARGUS_REQUIRE(!rowCoefficient_.empty() || design_.nRows == 0,
+                    "a column's linear term was asked for before it was set");
       double sum = 0.0;
       const double* c = rowCoefficient_.data();
       forEachEntry(design_.columns[j], design_.nRows,

@@ -4,6 +4,7 @@
 #include "common/prefetch.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "common/errors.h"
@@ -46,7 +47,7 @@ bool ConditionalLikelihood::outcomesFitRecords() const {
   bool exact = true;
   for (std::int64_t r = 0; r < nRows(); ++r) {
     const double c = weight(r) * y[r];
-    exact &= static_cast<double>(static_cast<float>(c)) == c;
+    exact &= std::fabs(c) <= FLT_MAX && static_cast<double>(static_cast<float>(c)) == c;
   }
   return exact;
 }

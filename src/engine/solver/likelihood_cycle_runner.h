@@ -63,7 +63,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
   BlockNewton block_;
   std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
   std::vector<double> betaBeforeStep_, etaBeforeStep_;  // an extrapolation's way back
-  double logLikelihoodScale_ = 0.0;  // |log-likelihood| at the last reset: the gains' scale
+  double logLikelihoodScale_ = 0.0;  // the last |log-likelihood| computed: the gains' scale
 };
 
 }  // namespace argus
