@@ -378,23 +378,19 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   }
   void stepAlong(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
-    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha,
-                                                  Row::kUsesExp ? std::exp(alpha) : 1.0});
-    prims_.forEach(1, glm_device::MarkStale{scalarsPtr()});
+    moveAlongDirection(alpha);
   }
   // The gain summed from the rows before they move (a reduction may call its transform more
   // than once, so the move is its own pass), then the step and the refresh.
   double stepAlongGain(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());
     GlmDeviceScalars* sc = scalarsPtr();
-    const double unitFactor = Row::kUsesExp ? std::exp(alpha) : 1.0;
     auto terms = thrust::make_transform_iterator(
         thrust::counting_iterator<std::int64_t>(0),
-        glm_device::RowGainAlong<Row>{Row{}, rows(), raw(direction_), sc, alpha, unitFactor});
+        glm_device::RowGainAlong<Row>{Row{}, rows(), raw(direction_), sc, alpha, unitFactor(alpha)});
     prims_.reduceTo(terms, n_, 0.0, device::Plus{}, &sc->reduced);
     const double gain = hostScalars().reduced;
-    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha, unitFactor});
-    prims_.forEach(1, glm_device::MarkStale{sc});
+    moveAlongDirection(alpha);
     refreshSums();
     return gain;
   }
@@ -424,6 +420,12 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
 
  private:
   bool isIntercept(std::int32_t j) const { return columns_.kind(j) == ColumnKind::Intercept; }
+  static double unitFactor(double alpha) { return Row::kUsesExp ? std::exp(alpha) : 1.0; }
+  // eta += alpha d with d already in direction_ (stepAlong, stepAlongGain).
+  void moveAlongDirection(double alpha) {
+    prims_.forEach(n_, glm_device::StepAlong<Row>{rows(), raw(direction_), alpha, unitFactor(alpha)});
+    prims_.forEach(1, glm_device::MarkStale{scalarsPtr()});
+  }
   GlmDeviceScalars* scalarsPtr() const { return thrust::raw_pointer_cast(scalars_.data()); }
   GlmDeviceScalars hostScalars() const { return device::readBack(scalars_); }
   glm_device::Rows rows() const {
