@@ -21,7 +21,8 @@ ConditionalLikelihood::ConditionalLikelihood(const Dataset& data, const double* 
       outcomeInRecords_(outcomesFitRecords()),
       shift_(static_cast<std::size_t>(data.outcomes.nStrata), 0.0),
       strata_(static_cast<std::size_t>(data.outcomes.nStrata)),
-      linearTerm_(data.design, outcomeInRecords_ ? std::vector<double>() : weightedOutcomes()) {
+      linearTerm_(data.design, outcomeInRecords_ ? std::vector<double>() : weightedOutcomes()),
+      deferred_(data.design.nColumns()) {
   ARGUS_REQUIRE(ties_ == TieMethod::Breslow || data.model == ModelType::ConditionalLogistic,
                 "ties other than Breslow are for clr only among the conditional models");
   const double* y = data.outcomes.y;
@@ -59,6 +60,7 @@ std::vector<double> ConditionalLikelihood::weightedOutcomes() const {
 }
 
 void ConditionalLikelihood::rebuildFromEta() {
+  deferred_.clear();  // eta_ was just set (reset, setEta): it holds every step taken
   std::fill(shift_.begin(), shift_.end(), -INFINITY);
   for (std::int64_t r = 0; r < nRows(); ++r)
     shift_[stratum_[r]] = runningMax(shift_[stratum_[r]], eta_[r]);
@@ -69,7 +71,13 @@ void ConditionalLikelihood::rebuildFromEta() {
     const double u = scale(r) * expFromShift(eta_[r], shift_[stratum_[r]]);
     (breslow ? breslowRows_[r].u : u_[r]) = u;
   }
+  weightedOutcomeEta_ = Likelihood::weightedOutcomeEta();
   refreshSums();
+}
+
+const std::vector<double>& ConditionalLikelihood::eta() const {
+  deferred_.applyTo(data_.design, const_cast<std::vector<double>*>(&eta_));
+  return eta_;
 }
 
 void ConditionalLikelihood::refreshSums() {
@@ -218,8 +226,9 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
   return {g, h};
 }
 
-// The Breslow step, as plain a loop as the scan above.
-template <ColumnKind Kind>
+// The Breslow step, as plain a loop as the scan above. MovesEta = false: a column's step,
+// whose share of eta is deferred (applyStep()); the records and the sums are all it moves.
+template <ColumnKind Kind, bool MovesEta>
 void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   constexpr std::int64_t kAhead = 32;
   constexpr bool kStored = Kind == ColumnKind::Indicator || Kind == ColumnKind::Sparse;
@@ -227,6 +236,7 @@ void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   const std::int32_t* rows = c.rows;
   const std::int64_t nnz = kStored ? c.nnz : nRows();
   if (ties_ != TieMethod::Breslow) {  // Exact (clr's small sets): u in u_, for the recursion
+    ARGUS_REQUIRE(MovesEta, "only the Breslow path defers eta");
     for (std::int64_t k = 0; k < nnz; ++k) {
       const std::int64_t r = kStored ? rows[k] : k;
       strata_[stratum_[r]].den += moveRiskEntry(eta_[r], u_[r], kindEntryValue<Kind>(c, k), delta, unitFactor);
@@ -238,12 +248,17 @@ void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
     if (kStored && k + 2 * kAhead < nnz) {
       const std::int32_t ahead = rows[k + 2 * kAhead];
       ARGUS_PREFETCH(&records[ahead]);
-      ARGUS_PREFETCH(&eta_[ahead]);
+      if constexpr (MovesEta) ARGUS_PREFETCH(&eta_[ahead]);
     }
     if (kStored && k + kAhead < nnz) ARGUS_PREFETCH(&strata_[records[rows[k + kAhead]].stratum]);
     const std::int64_t r = kStored ? rows[k] : k;
     BreslowRow& row = records[r];
-    strata_[row.stratum].den += moveRiskEntry(eta_[r], row.u, kindEntryValue<Kind>(c, k), delta, unitFactor);
+    const double x = kindEntryValue<Kind>(c, k);
+    if constexpr (MovesEta) {
+      strata_[row.stratum].den += moveRiskEntry(eta_[r], row.u, x, delta, unitFactor);
+    } else {
+      strata_[row.stratum].den += scaleRiskEntry(row.u, x, delta, unitFactor);
+    }
   }
 }
 
@@ -269,12 +284,22 @@ void ConditionalLikelihood::step(const ColumnView& c, double delta) {
     return;
   }
   switch (c.kind) {
-    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator>(c, delta);
-    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse>(c, delta);
-    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense>(c, delta);
+    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator, true>(c, delta);
+    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse, true>(c, delta);
+    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense, true>(c, delta);
     case ColumnKind::Intercept: break;
   }
-  stepBreslow<ColumnKind::Intercept>(c, delta);
+  stepBreslow<ColumnKind::Intercept, true>(c, delta);
+}
+
+void ConditionalLikelihood::stepRisk(const ColumnView& c, double delta) {
+  switch (c.kind) {
+    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator, false>(c, delta);
+    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse, false>(c, delta);
+    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense, false>(c, delta);
+    case ColumnKind::Intercept: break;
+  }
+  stepBreslow<ColumnKind::Intercept, false>(c, delta);
 }
 
 // sum_r c_r x_rj from the records (outcomeInRecords_): ColumnLinearTerms' sum, term for term
@@ -313,7 +338,15 @@ double ConditionalLikelihood::linearTerm(std::size_t j) const {
 
 GradHess ConditionalLikelihood::gradHess(std::size_t j) const { return scan(column(j), linearTerm(j)); }
 
-void ConditionalLikelihood::applyStep(std::size_t j, double delta) { step(column(j), delta); }
+void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
+  if (ties_ == TieMethod::Breslow) {
+    stepRisk(column(j), delta);
+    deferred_.add(j, delta);
+  } else {
+    step(column(j), delta);
+  }
+  weightedOutcomeEta_ += delta * linearTerm(j);
+}
 
 // Along an eta direction d: exactly gradHess() and applyStep() of a dense column holding d,
 // whose linear term sum w y d is summed in the same order as ColumnLinearTerms does.
@@ -325,12 +358,11 @@ GradHess ConditionalLikelihood::gradHessAlong(const std::vector<double>& d) cons
 void ConditionalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {
   ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
   step(denseColumnView(d), alpha);
+  weightedOutcomeEta_ += alpha * weightedOutcomeDot(nRows(), weights_, data_.outcomes.y, d.data());
 }
 
 double ConditionalLikelihood::logLikelihood() const {
-  double sum = 0.0;
-  const double* y = data_.outcomes.y;
-  for (std::int64_t r = 0; r < nRows(); ++r) sum += weight(r) * y[r] * eta_[r];
+  double sum = weightedOutcomeEta_;
   for (std::int32_t s = 0; s < static_cast<std::int32_t>(strata_.size()); ++s) {
     if (strata_[s].events == 0.0) continue;
     sum -= strata_[s].events * shift_[s];  // every stratum term is of degree n_s in u

@@ -9,11 +9,15 @@
 // others on the Breslow path, which is exact for one case). The scan and the step are
 // compiled per tie method, so the Breslow path carries no Efron or Exact branches, and they
 // take any ColumnView: a dense view of an eta direction gives gradHessAlong() and stepAlong().
+// On the Breslow path a coordinate's step moves u and den only; eta's share waits in
+// DeferredColumnSteps until something reads eta, and sum w y eta moves by delta times the
+// column's linear term (deferred_column_steps.h says why).
 #pragma once
 
 #include <vector>
 
 #include "models/column_linear_terms.h"
+#include "models/deferred_column_steps.h"
 #include "models/exact_conditional_strata.h"
 #include "models/likelihood.h"
 #include "models/survival_functors.h"
@@ -35,6 +39,11 @@ class ConditionalLikelihood final : public Likelihood {
   bool extrapolatesCycles() const override { return false; }
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
+  // Current eta: the deferred steps are added first (eta is logically part of the state,
+  // so bringing it up to date does not change what this const object is).
+  const std::vector<double>& eta() const override;
+  // sum_r w_r y_r eta_r, kept as eta moves (no pass over the rows per readout).
+  double weightedOutcomeEta() const override { return weightedOutcomeEta_; }
 
  private:
   template <TieMethod Ties>
@@ -42,10 +51,13 @@ class ConditionalLikelihood final : public Likelihood {
   void stepEfron(const ColumnView& c, double delta);
   template <ColumnKind Kind>
   GradHess scanBreslow(const ColumnView& c, double linearTerm) const;
-  template <ColumnKind Kind>
+  template <ColumnKind Kind, bool MovesEta>
   void stepBreslow(const ColumnView& c, double delta);
   GradHess scan(const ColumnView& c, double linearTerm) const;
+  // Moves u, the sums and eta (stepAlong's direction, Efron, Exact); stepRisk() the
+  // Breslow records and sums only (a column's step, eta deferred).
   void step(const ColumnView& c, double delta);
+  void stepRisk(const ColumnView& c, double delta);
 
   void rebuildFromEta() override;
   double scale(std::int64_t r) const { return weight(r) * exposure(r); }  // c_r
@@ -92,6 +104,10 @@ class ConditionalLikelihood final : public Likelihood {
   };
   std::vector<StratumSums> strata_;
   ColumnLinearTerms linearTerm_;   // sum_r w_r y_r x_rj, fixed for the fit
+  // The Breslow path's steps not yet in eta_ (eta() adds them), and sum_r w_r y_r eta_r with
+  // them: computed at every rebuild, moved by every step.
+  mutable DeferredColumnSteps deferred_;
+  double weightedOutcomeEta_ = 0.0;
   // Efron only, per stratum: positively weighted cases, their share of den (F_s), slot terms.
   std::vector<double> caseCount_;
   std::vector<double> caseRisk_;

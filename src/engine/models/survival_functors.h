@@ -22,17 +22,23 @@
 
 namespace argus {
 
-// One entry of a risk-set model (conditional or survival) moved by delta x: eta and
-// u = c exp(eta - shift) follow, u by multiplication with unitFactor = exp(delta) for the
-// common x = 1. Returns the change of u, which the sums over u (den, D, F) take.
-ARGUS_HOST_DEVICE inline double moveRiskEntry(double& eta, double& u, double x, double delta,
-                                              double unitFactor) {
-  const double change = delta * x;
-  eta += change;
-  const double updated = u * ((x == 1.0) ? unitFactor : std::exp(change));
+// One entry of a risk-set model (conditional or survival) moved by delta x:
+// u = c exp(eta - shift) follows by multiplication, with unitFactor = exp(delta) for the
+// common x = 1. Returns the change of u, which the sums over u (den, D, F) take. Where eta's
+// update is deferred (conditional Breslow, deferred_column_steps.h) this is the whole move.
+ARGUS_HOST_DEVICE inline double scaleRiskEntry(double& u, double x, double delta,
+                                               double unitFactor) {
+  const double updated = u * ((x == 1.0) ? unitFactor : std::exp(delta * x));
   const double du = updated - u;
   u = updated;
   return du;
+}
+
+// The same move with eta updated beside u.
+ARGUS_HOST_DEVICE inline double moveRiskEntry(double& eta, double& u, double x, double delta,
+                                              double unitFactor) {
+  eta += delta * x;
+  return scaleRiskEntry(u, x, delta, unitFactor);
 }
 
 // max(top, x) for a running maximum that starts at -inf: std::fmax's result where top is not
