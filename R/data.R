@@ -353,25 +353,28 @@ assembleData <- function(input, modelType, addIntercept) {
   strata <- if (is.null(input$stratumId)) NULL else stratumCodes(input$stratumId, rows$n)
   plan <- .Call(argus_plan_rows, modelType, rows$y,
                 if (isSurvivalModel(modelType)) rows$time else NULL, strata$code, strata$n %||% 0L)
-  nKept <- length(plan$order)
-  order1 <- plan$order + 1
+  # A plan without order keeps the user's rows as they are (every row, in order): the per-row
+  # vectors are used as given and the order is a compact 1..n, with no copies.
+  keepsOrder <- is.null(plan$order)
+  nKept <- if (keepsOrder) rows$n else length(plan$order)
+  order1 <- if (keepsOrder) seq_len(nKept) else plan$order + 1
   nColumns <- length(input$columnNames)
   # A database covariates table streams its entries in now (R/database_input.R).
   design <- if (is.null(input$streamDesign)) {
     .Call(argus_build_design, nKept, input$entryRow, input$entryColumn, input$entryValue,
           nColumns, addIntercept, plan$internalOfUser)
   } else {
-    input$streamDesign(plan$internalOfUser, nKept, addIntercept)
+    input$streamDesign(plan$internalOfUser %||% (order1 - 1L), nKept, addIntercept)
   }
   if (design$firstDuplicate >= 0)
     stopf("covariate '%s' appears more than once for row %s: each (row, covariate) pair must be unique",
           input$columnNames[design$duplicateColumn + 1],
           idLabel(input$rowIds[order1[design$duplicateRow + 1]]))
-  permute <- function(v) if (is.null(v)) NULL else v[order1]
+  permute <- function(v) if (is.null(v) || keepsOrder) v else v[order1]
   structure(list(
     modelType = modelType,
     nRows = nKept,
-    y = rows$y[order1],
+    y = permute(rows$y),
     time = permute(rows$time),
     weights = permute(rows$weights),
     offset = permute(rows$offset),
@@ -381,7 +384,7 @@ assembleData <- function(input, modelType, addIntercept) {
     censoringSurvival = permute(rows$censoringSurvival),
     ties = input$ties %||% "breslow",
     censoringByStratum = isTRUE(input$censoringByStratum),
-    stratum = if (hasStratumBaseline(modelType)) plan$stratum else NULL,
+    stratum = if (hasStratumBaseline(modelType)) plan$stratum %||% strata$code else NULL,
     stratumStart = if (hasStratumBaseline(modelType)) plan$stratumStart else NULL,
     nStrata = if (is.null(strata)) 0L else plan$nStrata,
     # Survival predictions find a new row's baseline by its stratum's label; clr messages

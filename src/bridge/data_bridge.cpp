@@ -1,4 +1,6 @@
 // .Call entry points used by createData(): identifier coding, the row plan, the design.
+#include <algorithm>
+
 #include "bridge/convert.h"
 #include "data/design_storage.h"
 #include "data/id_index.h"
@@ -104,8 +106,14 @@ extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP timeSexp, SEXP 
   const argus::RowPlan plan =
       argus::planRows(argus::parseModelType(as<std::string>(modelType)), y.size(), y.begin(),
                       time, codes, as<int>(nCodes));
-  return List::create(_["order"] = wrap(plan.order), _["stratum"] = wrap(plan.stratum),
-                      _["internalOfUser"] = wrap(plan.internalOfUser),
+  // NULL order and map: the user's order is kept (R/data.R keeps its vectors as they are);
+  // NULL stratum: it is the stratum codes R passed in.
+  const bool kept = plan.keepsUserOrder();
+  const bool codesAsGiven =
+      kept && codes != nullptr && std::equal(plan.stratum.begin(), plan.stratum.end(), codes);
+  return List::create(_["order"] = kept ? R_NilValue : wrap(plan.order),
+                      _["stratum"] = codesAsGiven ? R_NilValue : wrap(plan.stratum),
+                      _["internalOfUser"] = kept ? R_NilValue : wrap(plan.internalOfUser),
                       _["stratumStart"] = wrap(plan.stratumStart),
                       _["nStrata"] = plan.nStrata,
                       _["droppedRows"] = static_cast<double>(plan.droppedRows),
@@ -118,22 +126,28 @@ extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP timeSexp, SEXP 
 extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SEXP valueSexp,
                                    SEXP nColumns, SEXP addIntercept, SEXP internalOfUser) {
   BEGIN_RCPP
-  const IntegerVector row(rowSexp), column(columnSexp), map(internalOfUser);
+  const IntegerVector row(rowSexp), column(columnSexp);
+  const bool mapped = !Rf_isNull(internalOfUser);  // NULL: the row plan keeps the user's order
+  const IntegerVector map = mapped ? IntegerVector(internalOfUser) : IntegerVector(0);
   argus::TripletInput in;
   in.nRows = static_cast<std::int64_t>(as<double>(nRows));
   in.nColumns = as<int>(nColumns);
   in.nEntries = row.size();
   if (column.size() != row.size()) Rcpp::stop("row and column indices differ in length");
   in.row = row.begin();
-  in.internalOfUser = map.begin();
-  in.nUserRows = map.size();
+  in.internalOfUser = mapped ? map.begin() : nullptr;
+  in.nUserRows = mapped ? map.size() : in.nRows;
   in.column = column.begin();
   in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
   in.addIntercept = as<bool>(addIntercept);
+  in.rowsMayBeInput = true;
   // The rows go straight into an R vector with room for every entry; only when some entries
-  // are not stored (zeros, dropped rows, dense columns) is it cut to length by a copy.
+  // are not stored (zeros, dropped rows, dense columns) is it cut to length by a copy. Where
+  // they would be the input rows themselves, the input vector is the design's (R vectors are
+  // not modified in place, so sharing it is safe); the room, never written, faults no pages.
   IntegerVector rows(no_init(static_cast<R_xlen_t>(in.nEntries)));
   const argus::BuiltDesign built = argus::buildDesign(in, rows.begin());
+  if (built.rowsAreInput) return designList(built, row);  // row: rowSexp as integers
   const R_xlen_t stored = static_cast<R_xlen_t>(built.storage.rowStart.back());
   if (stored == rows.size()) return designList(built, rows);
   return designList(built, IntegerVector(rows.begin(), rows.begin() + stored));

@@ -97,13 +97,15 @@ void storeColumn(const std::vector<DesignEntry>& entries, std::int32_t j, bool h
     for (const DesignEntry& e : entries) s.values[v0 + e.row] = e.value;
   } else {
     kind = allOnes ? ColumnKind::Indicator : ColumnKind::Sparse;
-    std::int32_t* rows = out->rowsOut;
-    if (rows == nullptr) {
-      s.rows.resize(s.rows.size() + entries.size());
-      rows = s.rows.data();
+    if (!out->rowsAreInput) {
+      std::int32_t* rows = out->rowsOut;
+      if (rows == nullptr) {
+        s.rows.resize(s.rows.size() + entries.size());
+        rows = s.rows.data();
+      }
+      rows += s.rowStart.back();
+      for (const DesignEntry& e : entries) *rows++ = e.row;
     }
-    rows += s.rowStart.back();
-    for (const DesignEntry& e : entries) *rows++ = e.row;
     if (kind == ColumnKind::Sparse)
       for (const DesignEntry& e : entries) s.values.push_back(e.value);
   }
@@ -162,6 +164,22 @@ bool isIdentity(const std::int32_t* internalOfUser, std::int64_t nUserRows, std:
   if (nUserRows != nRows) return false;
   for (std::int64_t u = 0; u < nUserRows; ++u)
     if (internalOfUser[u] != u) return false;
+  return true;
+}
+
+// Whether the stored rows of entries sorted by column then row would be `row` itself
+// (TripletInput::rowsMayBeInput): all kept, rows not remapped, no column dense (a dense
+// column stores values, not rows, and would shift every later column's rows).
+bool rowsWouldBeInput(const TripletInput& in, const EntryScan& scan) {
+  if (!in.rowsMayBeInput || !scan.sortedByColumnThenRow || scan.kept != in.nEntries) return false;
+  if (in.internalOfUser && !isIdentity(in.internalOfUser, in.nUserRows, in.nRows)) return false;
+  const double denseAbove = in.denseFraction * static_cast<double>(in.nRows);
+  std::int64_t runStart = 0;
+  for (std::int64_t e = 1; e <= in.nEntries; ++e) {
+    if (e < in.nEntries && in.column[e] == in.column[e - 1]) continue;
+    if (static_cast<double>(e - runStart) > denseAbove) return false;
+    runStart = e;
+  }
   return true;
 }
 
@@ -224,6 +242,7 @@ BuiltDesign buildDesign(const TripletInput& in, std::int32_t* rowsOut) {
   if (rowsOut == nullptr) s.rows.reserve(static_cast<std::size_t>(scan.kept));
   if (in.addIntercept) appendIntercept(s);
   if (scan.sortedByColumnThenRow) {
+    out.rowsAreInput = rowsWouldBeInput(in, scan);
     storeSortedEntries(in, &out);
     return out;
   }
