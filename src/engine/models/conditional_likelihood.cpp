@@ -277,29 +277,24 @@ GradHess ConditionalLikelihood::scan(const ColumnView& c, double linearTerm) con
   return scanBreslow<ColumnKind::Intercept>(c, linearTerm);
 }
 
+template <bool MovesEta>
+void ConditionalLikelihood::stepByKind(const ColumnView& c, double delta) {
+  switch (c.kind) {
+    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator, MovesEta>(c, delta);
+    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse, MovesEta>(c, delta);
+    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense, MovesEta>(c, delta);
+    case ColumnKind::Intercept: break;
+  }
+  stepBreslow<ColumnKind::Intercept, MovesEta>(c, delta);
+}
+
 void ConditionalLikelihood::step(const ColumnView& c, double delta) {
   // Exact strata keep no sums of their own: u (and den, for the Breslow strata) is all.
   if (ties_ == TieMethod::Efron) {
     stepEfron(c, delta);
     return;
   }
-  switch (c.kind) {
-    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator, true>(c, delta);
-    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse, true>(c, delta);
-    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense, true>(c, delta);
-    case ColumnKind::Intercept: break;
-  }
-  stepBreslow<ColumnKind::Intercept, true>(c, delta);
-}
-
-void ConditionalLikelihood::stepRisk(const ColumnView& c, double delta) {
-  switch (c.kind) {
-    case ColumnKind::Indicator: return stepBreslow<ColumnKind::Indicator, false>(c, delta);
-    case ColumnKind::Sparse: return stepBreslow<ColumnKind::Sparse, false>(c, delta);
-    case ColumnKind::Dense: return stepBreslow<ColumnKind::Dense, false>(c, delta);
-    case ColumnKind::Intercept: break;
-  }
-  stepBreslow<ColumnKind::Intercept, false>(c, delta);
+  stepByKind<true>(c, delta);
 }
 
 // sum_r c_r x_rj from the records (outcomeInRecords_): ColumnLinearTerms' sum, term for term
@@ -340,7 +335,7 @@ GradHess ConditionalLikelihood::gradHess(std::size_t j) const { return scan(colu
 
 void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
   if (ties_ == TieMethod::Breslow) {
-    stepRisk(column(j), delta);
+    stepByKind<false>(column(j), delta);
     deferred_.add(j, delta);
   } else {
     step(column(j), delta);

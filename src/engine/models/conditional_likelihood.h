@@ -54,10 +54,11 @@ class ConditionalLikelihood final : public Likelihood {
   template <ColumnKind Kind, bool MovesEta>
   void stepBreslow(const ColumnView& c, double delta);
   GradHess scan(const ColumnView& c, double linearTerm) const;
-  // Moves u, the sums and eta (stepAlong's direction, Efron, Exact); stepRisk() the
+  // Moves u, the sums and eta (stepAlong's direction, Efron, Exact); stepByKind<false> the
   // Breslow records and sums only (a column's step, eta deferred).
   void step(const ColumnView& c, double delta);
-  void stepRisk(const ColumnView& c, double delta);
+  template <bool MovesEta>
+  void stepByKind(const ColumnView& c, double delta);
 
   void rebuildFromEta() override;
   double scale(std::int64_t r) const { return weight(r) * exposure(r); }  // c_r
