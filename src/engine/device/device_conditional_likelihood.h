@@ -7,10 +7,11 @@
 // A coordinate is O(nnz_j) (exact strata: O(m_s n_s) each) in four launches: one thread per
 // run of the column's entries (device_stratum_runs.h) sums N1, N2 over its entries in order
 // and writes its stratum's term (device_conditional_terms.h: the CPU's formulas); a reduction
-// folds the terms onto the column's linear term; a one-thread functor takes the Newton step
-// (prior.h); then one thread per run moves its entries' eta and u and its stratum's sums,
-// returning at once where the step is 0. Every sum runs in the CPU's order, so Thrust's CPP
-// system gives the CPU's numbers bit for bit.
+// sums the terms; a one-thread functor adds the column's linear term (withLinearTerm) and
+// takes the Newton step (prior.h); then one thread per run moves its entries' eta and u and
+// its stratum's sums, returning at once where the step is 0. Every sum runs in the CPU's
+// order, so Thrust's CPP system gives the CPU's coefficients bit for bit (the CPU defers
+// eta, deferred_column_steps.h, so eta and the readouts agree to rounding).
 #pragma once
 
 #include <thrust/device_vector.h>
@@ -37,14 +38,18 @@ namespace argus {
 
 namespace conditional_device {
 
+// sc->gh holds column j's stratum terms; its linear term is added here, last, as the CPU's
+// scan adds it (withLinearTerm).
 struct CoordinateStep {
   ConditionalDeviceScalars* sc;
   double* beta;
   double* bound;
   const CoordinatePrior* prior;
   std::int32_t j;
+  double linear;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
-    const double delta = trustRegionStep(newtonStep(sc->gh, beta[j], prior[j]), &bound[j]);
+    const GradHess gh = withLinearTerm(sc->gh, linear);
+    const double delta = trustRegionStep(newtonStep(gh, beta[j], prior[j]), &bound[j]);
     sc->step = delta;
     if (delta == 0.0) return;
     sc->unitFactor = exp(delta);
@@ -132,9 +137,9 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
       prims_.forEach(1, conditional_device::ResetMoves{sc});
       for (const std::int32_t j : plan.coordinates) {
         if (state.fixed[j]) continue;
-        enqueueGradHess(runs_.column(j), columns_.entries(j), linear_(j));
+        enqueueTerms(runs_.column(j), columns_.entries(j));
         prims_.forEach(1, conditional_device::CoordinateStep{sc, device::raw(coef_.beta), device::raw(coef_.bound),
-                                                             device::raw(coef_.prior), j});
+                                                             device::raw(coef_.prior), j, linear_(j)});
         enqueueApply(runs_.column(j), columns_.entries(j));
       }
     });
@@ -154,8 +159,8 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
 
   GradHess gradHess(std::size_t j) const override {
     const std::int32_t c = static_cast<std::int32_t>(j);
-    enqueueGradHess(runs_.column(c), columns_.entries(c), linear_(j));
-    const GradHess gh = hostScalars().gh;
+    enqueueTerms(runs_.column(c), columns_.entries(c));
+    const GradHess gh = withLinearTerm(hostScalars().gh, linear_(j));
     checkExactStrata();
     return gh;
   }
@@ -184,8 +189,8 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   GradHess gradHessAlong(const std::vector<double>& d) const override {
     const double linear = weightedOutcomeDot(n_, weights_, data_.outcomes.y, d.data());
     thrust::copy(d.begin(), d.end(), direction_.begin());
-    enqueueGradHess(runs_.allRows(), ColumnEntries{nullptr, device::raw(direction_)}, linear);
-    const GradHess gh = hostScalars().gh;
+    enqueueTerms(runs_.allRows(), ColumnEntries{nullptr, device::raw(direction_)});
+    const GradHess gh = withLinearTerm(hostScalars().gh, linear);
     checkExactStrata();
     return gh;
   }
@@ -258,12 +263,13 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
             device::raw(end_), device::raw(caseCount_), m(caseRisk_), m(efron_), device::raw(cases_),
             device::raw(exactWeight_), device::raw(scratchStart_), m(levels_), m(heap_), m(failed_)};
   }
-  void enqueueGradHess(RunView runs, ColumnEntries col, double linear) const {
+  // A column's stratum terms, summed into scalars()->gh (withLinearTerm() adds its linear term).
+  void enqueueTerms(RunView runs, ColumnEntries col) const {
     GradHess* terms = thrust::raw_pointer_cast(terms_.data());
     withTies([&](auto ties) {
       prims_.forEach(runs.count, conditional_device::RunTerms<decltype(ties)::value>{runs, col, state(), terms});
     });
-    prims_.reduceTo(terms, runs.count, GradHess{linear, 0.0}, device::GradHessPlus{}, &scalars()->gh);
+    prims_.reduceTo(terms, runs.count, GradHess{0.0, 0.0}, device::GradHessPlus{}, &scalars()->gh);
   }
   void enqueueApply(RunView runs, ColumnEntries col) {
     // Exact strata keep no sums of their own: their step is Breslow's (den), as on the CPU.

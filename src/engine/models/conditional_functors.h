@@ -39,6 +39,13 @@ ARGUS_HOST_DEVICE inline GradHess conditionalStratumTerm(double events, double d
   return {-events * p, -events * variance};
 }
 
+// A column's (g, h): its stratum terms, summed from zero, then its linear term
+// sum_r w_r y_r x_rj added last. The CPU's scans and the device's reduction both end so, and
+// the CPU's first scan of a column sums the linear term beside the terms (one pass).
+ARGUS_HOST_DEVICE inline GradHess withLinearTerm(GradHess terms, double linear) {
+  return {linear + terms.g, terms.h};
+}
+
 // The touched rows' moments of one stratum, N1 = sum u x and N2 = sum u x^2, in entry order;
 // add() returns u x (Efron also sums it over the cases).
 struct StratumMoments {

@@ -98,8 +98,8 @@ void ConditionalLikelihood::refreshSums() {
 // Breslow and Efron strata need only the touched rows' sums (N1, N2 and, Efron, the cases'
 // F1, F2); an exact stratum collects its entries and runs the recursion over all its rows.
 template <TieMethod Ties>
-GradHess ConditionalLikelihood::scanView(const ColumnView& c, double linearTerm) const {
-  GradHess total{linearTerm, 0.0};
+GradHess ConditionalLikelihood::scanView(const ColumnView& c) const {
+  GradHess total{0.0, 0.0};
   std::int32_t current = -1;
   bool exact = false;
   StratumMoments moments;
@@ -190,13 +190,13 @@ void ConditionalLikelihood::stepEfron(const ColumnView& c, double delta) {
 // waited on memory (30% of the scan's samples on that one load, R's SCCS fit); 96 / 24 took
 // a whole engine SCCS fit 0.88-0.93 of its time (in-process A/B, medians of 10), 128 / 24
 // 0.93, 96 / 32 0.91-0.95, 96 / 48 0.98. The step's distances measured alike either way.
-template <ColumnKind Kind>
-ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, double linearTerm) const {
+template <ColumnKind Kind, bool WithLinear>
+ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, double* linear) const {
   constexpr std::int64_t kRecordsAhead = 96, kStrataAhead = 24;
   constexpr bool kStored = Kind == ColumnKind::Indicator || Kind == ColumnKind::Sparse;
   const std::int32_t* rows = c.rows;
   const std::int64_t nnz = kStored ? c.nnz : nRows();
-  double g = linearTerm, h = 0.0;
+  double g = 0.0, h = 0.0, lin = 0.0;
   std::int32_t current = -1;
   StratumMoments moments;
   const BreslowRow* records = breslowRows_.data();
@@ -215,7 +215,9 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
       current = s;
       moments = StratumMoments{};
     }
-    moments.add(records[r].u, kindEntryValue<Kind>(c, k));
+    const double x = kindEntryValue<Kind>(c, k);
+    moments.add(records[r].u, x);
+    if constexpr (WithLinear) lin += static_cast<double>(records[r].outcome) * x;
   }
   if (current >= 0) {
     const GradHess t = conditionalStratumTerm(strata_[current].events, strata_[current].den,
@@ -223,6 +225,7 @@ ARGUS_NO_SLP GradHess ConditionalLikelihood::scanBreslow(const ColumnView& c, do
     g += t.g;
     h += t.h;
   }
+  if constexpr (WithLinear) *linear = lin;
   return {g, h};
 }
 
@@ -262,19 +265,32 @@ void ConditionalLikelihood::stepBreslow(const ColumnView& c, double delta) {
   }
 }
 
-GradHess ConditionalLikelihood::scan(const ColumnView& c, double linearTerm) const {
+GradHess ConditionalLikelihood::scan(const ColumnView& c) const {
   switch (ties_) {
-    case TieMethod::Efron: return scanView<TieMethod::Efron>(c, linearTerm);
-    case TieMethod::Exact: return scanView<TieMethod::Exact>(c, linearTerm);
+    case TieMethod::Efron: return scanView<TieMethod::Efron>(c);
+    case TieMethod::Exact: return scanView<TieMethod::Exact>(c);
     case TieMethod::Breslow: break;
   }
   switch (c.kind) {
-    case ColumnKind::Indicator: return scanBreslow<ColumnKind::Indicator>(c, linearTerm);
-    case ColumnKind::Sparse: return scanBreslow<ColumnKind::Sparse>(c, linearTerm);
-    case ColumnKind::Dense: return scanBreslow<ColumnKind::Dense>(c, linearTerm);
+    case ColumnKind::Indicator: return scanBreslow<ColumnKind::Indicator, false>(c, nullptr);
+    case ColumnKind::Sparse: return scanBreslow<ColumnKind::Sparse, false>(c, nullptr);
+    case ColumnKind::Dense: return scanBreslow<ColumnKind::Dense, false>(c, nullptr);
     case ColumnKind::Intercept: break;
   }
-  return scanBreslow<ColumnKind::Intercept>(c, linearTerm);
+  return scanBreslow<ColumnKind::Intercept, false>(c, nullptr);
+}
+
+// The first scan of a column whose linear term the records carry: the term is summed in the
+// same pass, in entry order (linearFromRecords()'s sum, to the bit). A separate pass cost
+// about 4% of an SCCS fit (perf, R) though its records were then in cache for the scan.
+GradHess ConditionalLikelihood::scanWithLinear(const ColumnView& c, double* linear) const {
+  switch (c.kind) {
+    case ColumnKind::Indicator: return scanBreslow<ColumnKind::Indicator, true>(c, linear);
+    case ColumnKind::Sparse: return scanBreslow<ColumnKind::Sparse, true>(c, linear);
+    case ColumnKind::Dense: return scanBreslow<ColumnKind::Dense, true>(c, linear);
+    case ColumnKind::Intercept: break;
+  }
+  return scanBreslow<ColumnKind::Intercept, true>(c, linear);
 }
 
 template <bool MovesEta>
@@ -331,7 +347,15 @@ double ConditionalLikelihood::linearTerm(std::size_t j) const {
   return linearTerm_(j);
 }
 
-GradHess ConditionalLikelihood::gradHess(std::size_t j) const { return scan(column(j), linearTerm(j)); }
+GradHess ConditionalLikelihood::gradHess(std::size_t j) const {
+  if (outcomeInRecords_ && !linearTerm_.known(j)) {
+    double linear = 0.0;
+    const GradHess terms = scanWithLinear(column(j), &linear);
+    linearTerm_.set(j, linear);
+    return withLinearTerm(terms, linear);
+  }
+  return withLinearTerm(scan(column(j)), linearTerm(j));
+}
 
 void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
   if (ties_ == TieMethod::Breslow) {
@@ -347,7 +371,8 @@ void ConditionalLikelihood::applyStep(std::size_t j, double delta) {
 // whose linear term sum w y d is summed in the same order as ColumnLinearTerms does.
 GradHess ConditionalLikelihood::gradHessAlong(const std::vector<double>& d) const {
   ARGUS_REQUIRE(static_cast<std::int64_t>(d.size()) == nRows(), "direction has the wrong length");
-  return scan(denseColumnView(d), weightedOutcomeDot(nRows(), weights_, data_.outcomes.y, d.data()));
+  return withLinearTerm(scan(denseColumnView(d)),
+                        weightedOutcomeDot(nRows(), weights_, data_.outcomes.y, d.data()));
 }
 
 void ConditionalLikelihood::stepAlong(const std::vector<double>& d, double alpha) {

@@ -47,13 +47,16 @@ class ConditionalLikelihood final : public Likelihood {
 
  private:
   template <TieMethod Ties>
-  GradHess scanView(const ColumnView& c, double linearTerm) const;
+  GradHess scanView(const ColumnView& c) const;
   void stepEfron(const ColumnView& c, double delta);
-  template <ColumnKind Kind>
-  GradHess scanBreslow(const ColumnView& c, double linearTerm) const;
+  // The stratum terms of column c (withLinearTerm() adds the linear term); WithLinear: the
+  // column's linear term from the records too, into *linear (its first scan).
+  template <ColumnKind Kind, bool WithLinear>
+  GradHess scanBreslow(const ColumnView& c, double* linear) const;
   template <ColumnKind Kind, bool MovesEta>
   void stepBreslow(const ColumnView& c, double delta);
-  GradHess scan(const ColumnView& c, double linearTerm) const;
+  GradHess scan(const ColumnView& c) const;
+  GradHess scanWithLinear(const ColumnView& c, double* linear) const;  // Breslow, records
   // Moves u, the sums and eta (stepAlong's direction, Efron, Exact); stepByKind<false> the
   // Breslow records and sums only (a column's step, eta deferred).
   void step(const ColumnView& c, double delta);
