@@ -137,15 +137,21 @@ stratumCodes <- function(stratumId, n) {
                                     length(stratumId), n)
   if (anyNA(stratumId)) stopf("'stratumId' has missing values (first at row %d)",
                               which(is.na(stratumId))[1])
-  wholeNumbers <- is.numeric(stratumId) && all(is.finite(stratumId)) &&
-    all(stratumId == trunc(stratumId)) && all(abs(stratumId) <= 2^53)
-  if (wholeNumbers || isInteger64(stratumId)) {
+  if (is.integer(stratumId) || isInteger64(stratumId) || wholeDoubles(stratumId)) {
     ids <- checkIds(stratumId, "stratumId")
     coded <- .Call(argus_code_ids, ids, isInteger64(ids))
     return(list(code = coded$code, n = length(coded$unique)))
   }
   f <- match(stratumId, unique(stratumId))
   list(code = f - 1L, n = max(f))
+}
+
+# Whether x is doubles that are all whole numbers within 2^53 (exact as identifiers), found
+# without temporaries as long as x: min() and max() for the range, the engine for fractions.
+wholeDoubles <- function(x) {
+  if (!is.double(x) || length(x) == 0) return(FALSE)
+  range <- c(min(x), max(x))
+  all(is.finite(range)) && max(abs(range)) <= 2^53 && .Call(argus_first_fractional, x) < 0
 }
 
 # One text label per stratum value, the same for a stratum however it is given (number,

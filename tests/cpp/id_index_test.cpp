@@ -2,6 +2,7 @@
 // ids) must give the same codes, lookups and duplicate detection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -70,6 +71,36 @@ TEST(IdIndex, RandomIdsAgreeBetweenPaths) {
   }
   const IdCodes a = codeIds(compact.data(), 5000), b = codeIds(spread.data(), 5000);
   EXPECT_EQ(a.code, b.code);
+}
+
+// Ids in nondecreasing order take a running count instead of the map: the same codes as the
+// map gives the same ids out of order, for every storage type.
+TEST(IdIndex, OrderedIdsCodeAsTheMapDoes) {
+  std::mt19937_64 rng(11);
+  for (std::int64_t scale : {INT64_C(1), INT64_C(1000000007)}) {
+    std::vector<std::int64_t> sorted(4000);
+    for (std::int64_t& v : sorted) v = static_cast<std::int64_t>(rng() % 900) * scale - 300 * scale;
+    std::sort(sorted.begin(), sorted.end());
+    const IdCodes ordered = codeIds(sorted.data(), 4000);
+    expectConsistentCodes(sorted);
+    // out of order: one swap sends it down the map path; the codes follow the ids
+    std::vector<std::int64_t> swapped = sorted;
+    std::swap(swapped[0], swapped[3999]);
+    const IdCodes mapped = codeIds(swapped.data(), 4000);
+    EXPECT_EQ(ordered.unique, mapped.unique);
+    EXPECT_EQ(mapped.code[0], ordered.code[3999]);
+    EXPECT_EQ(mapped.code[3999], ordered.code[0]);
+    for (std::size_t i = 1; i + 1 < sorted.size(); ++i) ASSERT_EQ(mapped.code[i], ordered.code[i]);
+  }
+  const std::vector<std::int32_t> ints = {-4, -4, 2, 2, 2, 7};
+  std::vector<std::int32_t> code(6);
+  EXPECT_EQ(codeIds(IdColumn{IdColumn::Type::Int32, ints.data(), 6}, code.data()),
+            (std::vector<std::int64_t>{-4, 2, 7}));
+  EXPECT_EQ(code, (std::vector<std::int32_t>{0, 0, 1, 1, 1, 2}));
+  const std::vector<double> doubles = {1.0, 1e12, 1e12, 3e12};
+  std::vector<std::int32_t> dcode(4);
+  EXPECT_EQ(codeIds(IdColumn{IdColumn::Type::Double, doubles.data(), 4}, dcode.data()).size(), 3u);
+  EXPECT_EQ(dcode, (std::vector<std::int32_t>{0, 1, 1, 2}));
 }
 
 }  // namespace

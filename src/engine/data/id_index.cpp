@@ -76,6 +76,17 @@ std::vector<std::int64_t> codeIds(const IdColumn& ids, std::int32_t* code) {
   ARGUS_REQUIRE(ids.n < INT32_MAX, "too many identifiers");
   return visitIds(ids, [&](const auto* x) {
     std::vector<std::int64_t> unique;
+    // Ids already in nondecreasing order (the covariateId of a table sorted by covariate, the
+    // stratumId of rows sorted by stratum): each code is the count of distinct ids before it,
+    // with no map and no sort (SCCS 1e5 cases: 500,000 stratum ids, 2 million covariate ids).
+    const bool ordered = std::is_sorted(x, x + ids.n, [](auto a, auto b) { return key(a) < key(b); });
+    if (ordered) {
+      for (std::int64_t i = 0; i < ids.n; ++i) {
+        if (i == 0 || key(x[i]) != key(x[i - 1])) unique.push_back(key(x[i]));
+        code[i] = static_cast<std::int32_t>(unique.size() - 1);
+      }
+      return unique;
+    }
     IdMap seen(x, ids.n);
     for (std::int64_t i = 0; i < ids.n; ++i)
       if (seen.insert(key(x[i]), 0)) unique.push_back(key(x[i]));
