@@ -105,12 +105,13 @@ extern "C" SEXP argus_plan_rows(SEXP modelType, SEXP ySexp, SEXP timeSexp, SEXP 
   const std::int32_t* codes = Rf_isNull(stratumCode) ? nullptr : INTEGER(stratumCode);
   const argus::RowPlan plan =
       argus::planRows(argus::parseModelType(as<std::string>(modelType)), y.size(), y.begin(),
-                      time, codes, as<int>(nCodes));
+                      time, codes, as<int>(nCodes), /*describeUserOrder=*/true);
   // NULL order and map: the user's order is kept (R/data.R keeps its vectors as they are);
   // NULL stratum: it is the stratum codes R passed in.
   const bool kept = plan.keepsUserOrder();
   const bool codesAsGiven =
-      kept && codes != nullptr && std::equal(plan.stratum.begin(), plan.stratum.end(), codes);
+      kept && codes != nullptr &&
+      (plan.userOrder || std::equal(plan.stratum.begin(), plan.stratum.end(), codes));
   return List::create(_["order"] = kept ? R_NilValue : wrap(plan.order),
                       _["stratum"] = codesAsGiven ? R_NilValue : wrap(plan.stratum),
                       _["internalOfUser"] = kept ? R_NilValue : wrap(plan.internalOfUser),

@@ -9,8 +9,15 @@ namespace argus {
 namespace {
 
 // Rows without a stratum baseline (GLMs) keep the user's order.
-RowPlan identityPlan(std::int64_t nRows, const std::int32_t* stratumCode, std::int32_t nCodes) {
+RowPlan identityPlan(std::int64_t nRows, const std::int32_t* stratumCode, std::int32_t nCodes,
+                     bool describeUserOrder) {
   RowPlan plan;
+  if (describeUserOrder) {
+    plan.userOrder = true;
+    plan.nStrata = stratumCode ? nCodes : 1;
+    plan.stratumStart = {0, nRows};
+    return plan;
+  }
   plan.internalOfUser.resize(static_cast<std::size_t>(nRows));
   plan.order.resize(static_cast<std::size_t>(nRows));
   plan.stratum.resize(static_cast<std::size_t>(nRows));
@@ -32,9 +39,9 @@ bool isEventRow(ModelType type, double y) {
 }  // namespace
 
 RowPlan planRows(ModelType type, std::int64_t nRows, const double* y, const double* time,
-                 const std::int32_t* stratumCode, std::int32_t nCodes) {
+                 const std::int32_t* stratumCode, std::int32_t nCodes, bool describeUserOrder) {
   ARGUS_REQUIRE(nRows > 0, "the data have no rows");
-  if (!hasStratumBaseline(type)) return identityPlan(nRows, stratumCode, nCodes);
+  if (!hasStratumBaseline(type)) return identityPlan(nRows, stratumCode, nCodes, describeUserOrder);
   ARGUS_REQUIRE(stratumCode != nullptr || isSurvival(type),
                 "model '" + modelTypeName(type) + "' needs stratumId");
   ARGUS_REQUIRE(!isSurvival(type) || time != nullptr,
@@ -43,16 +50,17 @@ RowPlan planRows(ModelType type, std::int64_t nRows, const double* y, const doub
   auto codeOf = [&](std::int64_t r) { return stratumCode ? stratumCode[r] : 0; };
 
   RowPlan plan;
-  plan.internalOfUser.assign(static_cast<std::size_t>(nRows), -1);
   // Events per stratum decide which strata stay. Fine-Gray keeps every stratum: rows without
   // events still shape the censoring distribution.
   const bool keepAll = type == ModelType::FineGray;
   std::vector<double> events(static_cast<std::size_t>(nCodes), 0.0);
   std::vector<std::int64_t> count(static_cast<std::size_t>(nCodes) + 1, 0);
   double totalEvents = 0.0;
+  bool codesAscend = true;  // nondecreasing: the stable sort by code keeps the user's order
   for (std::int64_t r = 0; r < nRows; ++r) {
     const std::int32_t s = codeOf(r);
     ARGUS_REQUIRE(s >= 0 && s < nCodes, "stratum code out of range");
+    codesAscend &= r == 0 || s >= codeOf(r - 1);
     const double e = isEventRow(type, y[r]) ? 1.0 : 0.0;
     events[s] += e;
     totalEvents += e;
@@ -73,6 +81,13 @@ RowPlan planRows(ModelType type, std::int64_t nRows, const double* y, const doub
     }
   }
   const std::int64_t kept = plan.stratumStart.back();
+  // Codes in order, every one used and kept (nStrata counts the kept), and no time sort: the
+  // order is the identity and each row's stratum its code.
+  if (describeUserOrder && codesAscend && !isSurvival(type) && plan.nStrata == nCodes) {
+    plan.userOrder = true;
+    return plan;
+  }
+  plan.internalOfUser.assign(static_cast<std::size_t>(nRows), -1);
 
   // Stable counting sort by new stratum code.
   std::vector<std::int64_t> next(plan.stratumStart.begin(), plan.stratumStart.end() - 1);
