@@ -95,6 +95,18 @@ TEST(DesignRowsInput, SortedKeptEntriesUseTheInputRows) {
     EXPECT_FALSE(plain.rowsAreInput);
     expectSameDesign(c, aliased, plain);
   }
+  // a repeated (row, column) pair is found as in the written build
+  Case twice = sortedCase(true);
+  twice.row.insert(twice.row.begin() + 7, twice.row[6]);
+  twice.column.insert(twice.column.begin() + 7, twice.column[6]);
+  twice.value.insert(twice.value.begin() + 7, 2.0);
+  const BuiltDesign repeated = buildDesign(twice.input(true));
+  const BuiltDesign repeatedPlain = buildDesign(twice.input(false));
+  EXPECT_TRUE(repeated.rowsAreInput);
+  EXPECT_EQ(repeated.firstDuplicate, 7);
+  EXPECT_EQ(repeated.firstDuplicate, repeatedPlain.firstDuplicate);
+  EXPECT_EQ(repeated.duplicateRow, repeatedPlain.duplicateRow);
+  EXPECT_EQ(repeated.duplicateColumn, repeatedPlain.duplicateColumn);
   // an identity row plan, and an intercept in front, alias too
   Case c = sortedCase(false);
   for (std::int32_t u = 0; u < c.nRows; ++u) c.internalOfUser.push_back(u);

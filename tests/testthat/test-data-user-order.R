@@ -94,3 +94,14 @@ test_that("an lr table in covariate order shares its rows and fits as glm", {
   expect_identical(d2$design$rows, as.integer(covariates$rowId - 1L))  # the sparse columns'
   expect_length(d2$design$rows, nrow(covariates))
 })
+
+test_that("a repeated pair in a table used as it is gives the same error as in any order", {
+  t <- sortedSccs(14)
+  cv <- t$covariates
+  twice <- rbind(cv[1:5, ], cv[5, ], cv[-(1:5), ])  # entry 5 twice, still in order
+  expect_error(createData(t$outcomes, twice, modelType = "sccs"),
+               sprintf("covariate '%s' appears more than once for row %s", cv$covariateId[5],
+                       cv$rowId[5]), fixed = TRUE)
+  expect_error(createData(t$outcomes, twice[sample(nrow(twice)), ], modelType = "sccs"),
+               "appears more than once", fixed = TRUE)
+})

@@ -74,44 +74,65 @@ void appendIntercept(DesignStorage& s) {
   s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
 }
 
+// A column's kept entries in row order, seen through one of two views: gathered records
+// (entries in any input order, streamed batches) or a run of the input itself (entries
+// already stored as given, rowsAreInput: nothing is gathered or copied).
+struct GatheredEntries {
+  const std::vector<DesignEntry>& entries;
+  std::size_t size() const { return entries.size(); }
+  std::int32_t row(std::size_t k) const { return entries[k].row; }
+  double value(std::size_t k) const { return entries[k].value; }
+  std::int64_t index(std::size_t k) const { return entries[k].index; }
+};
+struct InputRun {
+  const TripletInput& in;
+  std::int64_t begin, end;
+  std::size_t size() const { return static_cast<std::size_t>(end - begin); }
+  std::int32_t row(std::size_t k) const { return in.row[begin + static_cast<std::int64_t>(k)]; }
+  double value(std::size_t k) const { return in.value ? in.value[begin + static_cast<std::int64_t>(k)] : 1.0; }
+  std::int64_t index(std::size_t k) const { return begin + static_cast<std::int64_t>(k); }
+};
+
 // Appends column `j` from its kept entries sorted by row: dense above `denseFraction` of the
 // rows, else indicator when every value is 1, else sparse. Records the first entry that
 // repeats its predecessor's row.
-void storeColumn(const std::vector<DesignEntry>& entries, std::int32_t j, bool hasValues,
-                 double denseFraction, BuiltDesign* out) {
+template <typename Entries>
+void storeColumn(const Entries& entries, std::int32_t j, bool hasValues, double denseFraction,
+                 BuiltDesign* out) {
   DesignStorage& s = out->storage;
+  const std::size_t n = entries.size();
   bool allOnes = true;
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    if (k > 0 && entries[k].row == entries[k - 1].row && out->firstDuplicate < 0) {
-      out->firstDuplicate = entries[k].index;
-      out->duplicateRow = entries[k].row;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && entries.row(k) == entries.row(k - 1) && out->firstDuplicate < 0) {
+      out->firstDuplicate = entries.index(k);
+      out->duplicateRow = entries.row(k);
       out->duplicateColumn = j;
     }
-    if (hasValues && entries[k].value != 1.0) allOnes = false;
+    if (hasValues && entries.value(k) != 1.0) allOnes = false;
   }
   ColumnKind kind = ColumnKind::Sparse;
-  if (static_cast<double>(entries.size()) > denseFraction * static_cast<double>(s.nRows)) {
+  if (static_cast<double>(n) > denseFraction * static_cast<double>(s.nRows)) {
     kind = ColumnKind::Dense;
     const std::size_t v0 = s.values.size();
     s.values.resize(v0 + static_cast<std::size_t>(s.nRows), 0.0);
-    for (const DesignEntry& e : entries) s.values[v0 + e.row] = e.value;
+    for (std::size_t k = 0; k < n; ++k) s.values[v0 + entries.row(k)] = entries.value(k);
   } else {
     kind = allOnes ? ColumnKind::Indicator : ColumnKind::Sparse;
     if (!out->rowsAreInput) {
       std::int32_t* rows = out->rowsOut;
       if (rows == nullptr) {
-        s.rows.resize(s.rows.size() + entries.size());
+        s.rows.resize(s.rows.size() + n);
         rows = s.rows.data();
       }
       rows += s.rowStart.back();
-      for (const DesignEntry& e : entries) *rows++ = e.row;
+      for (std::size_t k = 0; k < n; ++k) *rows++ = entries.row(k);
     }
     if (kind == ColumnKind::Sparse)
-      for (const DesignEntry& e : entries) s.values.push_back(e.value);
+      for (std::size_t k = 0; k < n; ++k) s.values.push_back(entries.value(k));
   }
   s.kinds.push_back(static_cast<int>(kind));
   s.rowStart.push_back(s.rowStart.back() +
-                       (kind == ColumnKind::Dense ? 0 : static_cast<std::int64_t>(entries.size())));
+                       (kind == ColumnKind::Dense ? 0 : static_cast<std::int64_t>(n)));
   s.valueStart.push_back(static_cast<std::int64_t>(s.values.size()));
 }
 
@@ -145,8 +166,16 @@ struct EntryScan {
 // by covariateId and rowId, as OHDSI extracts and database queries give it): the columns are
 // stored in one sequential pass, without the index arrays and scatters of the sorts.
 void storeSortedEntries(const TripletInput& in, BuiltDesign* out) {
-  std::vector<DesignEntry> column;
   std::int64_t e = 0;
+  if (out->rowsAreInput) {  // every entry kept and its row its own: the columns are runs
+    for (std::int32_t j = 0; j < in.nColumns; ++j) {
+      const std::int64_t begin = e;
+      while (e < in.nEntries && in.column[e] == j) ++e;
+      storeColumn(InputRun{in, begin, e}, j, in.value != nullptr, in.denseFraction, out);
+    }
+    return;
+  }
+  std::vector<DesignEntry> column;
   for (std::int32_t j = 0; j < in.nColumns; ++j) {
     column.clear();
     for (; e < in.nEntries; ++e) {
@@ -155,7 +184,7 @@ void storeSortedEntries(const TripletInput& in, BuiltDesign* out) {
       if (in.column[e] != j) break;
       column.push_back({r, in.value ? in.value[e] : 1.0, e});
     }
-    storeColumn(column, j, in.value != nullptr, in.denseFraction, out);
+    storeColumn(GatheredEntries{column}, j, in.value != nullptr, in.denseFraction, out);
   }
 }
 
@@ -205,7 +234,7 @@ void storeUnsortedEntries(const TripletInput& in, const std::int32_t* row,
       const Index entry = byColumn[k];
       column.push_back({row[entry], in.value ? in.value[entry] : 1.0, entry});
     }
-    storeColumn(column, j, in.value != nullptr, in.denseFraction, out);
+    storeColumn(GatheredEntries{column}, j, in.value != nullptr, in.denseFraction, out);
   }
 }
 
@@ -299,7 +328,7 @@ void DesignAppender::append(std::int64_t n, const std::int32_t* row, const std::
 void DesignAppender::closeColumn() {
   std::stable_sort(pending_.begin(), pending_.end(),
                    [](const DesignEntry& a, const DesignEntry& b) { return a.row < b.row; });
-  storeColumn(pending_, current_, anyValue_, denseFraction_, &out_);
+  storeColumn(GatheredEntries{pending_}, current_, anyValue_, denseFraction_, &out_);
   arrival_.push_back(current_);
   pending_.clear();
   anyValue_ = false;
