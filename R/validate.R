@@ -137,7 +137,9 @@ stratumCodes <- function(stratumId, n) {
                                     length(stratumId), n)
   if (anyNA(stratumId)) stopf("'stratumId' has missing values (first at row %d)",
                               which(is.na(stratumId))[1])
-  if (is.integer(stratumId) || isInteger64(stratumId) || wholeDoubles(stratumId)) {
+  # Plain numbers only: dates, times and other classed vectors are labels (match() below).
+  if (isInteger64(stratumId) ||
+      (!is.object(stratumId) && (is.integer(stratumId) || wholeDoubles(stratumId)))) {
     ids <- checkIds(stratumId, "stratumId")
     coded <- .Call(argus_code_ids, ids, isInteger64(ids))
     return(list(code = coded$code, n = length(coded$unique)))

@@ -36,7 +36,6 @@ TEST(PlanRowsUserOrder, SortedStrataWithEventsAreDescribed) {
     ASSERT_TRUE(full.keepsUserOrder());
     EXPECT_FALSE(full.userOrder);
     EXPECT_TRUE(light.userOrder);
-    EXPECT_TRUE(light.keepsUserOrder());
     EXPECT_TRUE(light.order.empty() && light.internalOfUser.empty() && light.stratum.empty());
     // what the empty vectors stand for
     std::vector<std::int64_t> identity(7);

@@ -1,7 +1,8 @@
 # Tables already in the engine's order (rows sorted by stratum with every stratum kept; the
 # covariates sorted by covariateId then rowId, none zero, none dense) are used as they are:
 # the row plan keeps the user's order (no permuted copies) and the design's rows are the
-# input's own. The data and fits must be those of the same tables in another order, which
+# input's own (that no copy is written is checked in tests/cpp/design_rows_input_test.cpp;
+# here, that the rows and fits are right). The data and fits must be those of the same tables in another order, which
 # take the mapped and sorted paths.
 
 sortedSccs <- function(seed, nCases = 150, drugs = 6) {
@@ -74,7 +75,7 @@ test_that("sorted tables that the engine still reorders or trims give the same f
                coef(fitOf(kept, keptEntries, "sccs")), tolerance = 1e-10)
 })
 
-test_that("an lr table in covariate order shares its rows and fits as glm", {
+test_that("an lr table in covariate order keeps its rows and fits as glm", {
   set.seed(13)
   n <- 400
   x <- matrix(rbinom(n * 5, 1, 0.15), n, 5)
@@ -104,4 +105,24 @@ test_that("a repeated pair in a table used as it is gives the same error as in a
                        cv$rowId[5]), fixed = TRUE)
   expect_error(createData(t$outcomes, twice[sample(nrow(twice)), ], modelType = "sccs"),
                "appears more than once", fixed = TRUE)
+})
+
+test_that("dates, times and durations as stratum ids are labels, as before the fast codes", {
+  t <- sortedSccs(15)
+  base <- coef(fitOf(t$outcomes, t$covariates, "sccs"))
+  ids <- t$outcomes$stratumId
+  for (stratum in list(as.Date("2020-01-01") + ids, as.POSIXct(ids * 3600, origin = "2020-01-01", tz = "UTC"),
+                       as.difftime(ids, units = "days"))) {
+    o <- t$outcomes
+    o$stratumId <- stratum
+    expect_equal(coef(fitOf(o, t$covariates, "sccs")), base, tolerance = 1e-10,
+                 info = class(stratum)[1])
+  }
+})
+
+test_that("a row the engine would read as 'skip' is an error without a row map", {
+  expect_error(.Call(Argus:::argus_build_design, 3, c(0L, -1L), c(0L, 0L), NULL, 1L, FALSE, NULL),
+               "covariate entry 2 refers to a row that does not exist")
+  expect_error(.Call(Argus:::argus_build_design, 3, c(0L, NA_integer_), c(0L, 0L), NULL, 1L, FALSE, NULL),
+               "covariate entry 2 refers to a row that does not exist")
 })

@@ -40,7 +40,9 @@ class ConditionalLikelihood final : public Likelihood {
   GradHess gradHessAlong(const std::vector<double>& d) const override;
   void stepAlong(const std::vector<double>& d, double alpha) override;
   // Current eta: the deferred steps are added first (eta is logically part of the state,
-  // so bringing it up to date does not change what this const object is).
+  // so bringing it up to date does not change what this const object is). It writes eta_,
+  // so a likelihood is not to be read from two threads at once (none is: each fit, fold and
+  // replicate has its own).
   const std::vector<double>& eta() const override;
   // sum_r w_r y_r eta_r, kept as eta moves (no pass over the rows per readout).
   double weightedOutcomeEta() const override { return weightedOutcomeEta_; }

@@ -33,7 +33,8 @@ class Likelihood {
   // exact gradHess(j).
   virtual bool tracksGradHess(std::size_t) const { return false; }
   virtual GradHess gradHessEstimate(std::size_t j) const { return gradHess(j); }
-  // beta_j += delta: updates eta and the running sums on column j's rows only.
+  // beta_j += delta: updates eta and the running sums on column j's rows only (a likelihood
+  // may defer eta's share until eta() is read: the conditional Breslow path does).
   virtual void applyStep(std::size_t j, double delta) = 0;
   virtual double logLikelihood() const = 0;
   // The scale of the log-likelihood's units at the current eta (priors/optimality.h): 1, or
