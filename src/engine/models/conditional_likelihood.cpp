@@ -314,9 +314,10 @@ void ConditionalLikelihood::step(const ColumnView& c, double delta) {
 }
 
 // sum_r c_r x_rj from the records (outcomeInRecords_): ColumnLinearTerms' sum, term for term
-// in its order (each float is c_r exactly), on the column's first scan. The records it
-// gathers are then in cache for the scan that follows; the separate pass gathered c from an
-// N-array of its own (perf, R's SCCS fit: 3-7% of a fit).
+// in its order (each float is c_r exactly). A column's first scan sums it in its own pass
+// (scanWithLinear); this pass is for a term asked before any scan of its column (a step
+// given from outside, as the profile likelihood's). Reading the records, not an N-array of
+// c of its own, saved 3-7% of an R SCCS fit when this pass ran before every first scan.
 template <ColumnKind Kind>
 double ConditionalLikelihood::linearFromRecords(const ColumnView& c) const {
   constexpr std::int64_t kAhead = 64;
