@@ -315,8 +315,8 @@ void ConditionalLikelihood::step(const ColumnView& c, double delta) {
 
 // sum_r c_r x_rj from the records (outcomeInRecords_): ColumnLinearTerms' sum, term for term
 // in its order (each float is c_r exactly). A column's first scan sums it in its own pass
-// (scanWithLinear); this pass is for a term asked before any scan of its column (a step
-// given from outside, as the profile likelihood's). Reading the records, not an N-array of
+// (scanWithLinear); this pass is for a step applied before any scan of its column (the
+// sweep always scans first; a caller may step directly). Reading the records, not an N-array of
 // c of its own, saved 3-7% of an R SCCS fit when this pass ran before every first scan.
 template <ColumnKind Kind>
 double ConditionalLikelihood::linearFromRecords(const ColumnView& c) const {
