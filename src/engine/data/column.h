@@ -93,6 +93,17 @@ inline void forEachEntry(const ColumnView& c, std::int64_t nRows, F&& f) {
   }
 }
 
+// eta += X coef, column by column in index order, skipping zero coefficients: a linear
+// predictor from offsets (Likelihood::reset, linearPredictor()) or deferred steps
+// (DeferredColumnSteps). eta has design.nRows values.
+inline void addDesignTimes(const DesignView& design, const double* coef, double* eta) {
+  for (std::size_t j = 0; j < design.nColumns(); ++j) {
+    const double b = coef[j];
+    if (b == 0.0) continue;
+    forEachEntry(design.columns[j], design.nRows, [&](std::int64_t r, double x) { eta[r] += b * x; });
+  }
+}
+
 // Entries [first, end) of a column (positions among its stored entries; rows for dense and
 // intercept columns) as f(row, x), calling prefetch(row) for the stored entry kAhead places
 // ahead: a column's rows are far apart, so with per-row state larger than the cache each

@@ -41,14 +41,8 @@ class DeferredColumnSteps {
   // eta += X pending, then nothing is pending.
   void applyTo(const DesignView& design, std::vector<double>* eta) {
     if (!any_) return;
-    double* e = eta->data();
-    for (std::size_t j = 0; j < pending_.size(); ++j) {
-      const double p = pending_[j];
-      if (p == 0.0) continue;
-      forEachEntry(design.columns[j], design.nRows, [&](std::int64_t r, double x) { e[r] += p * x; });
-      pending_[j] = 0.0;
-    }
-    any_ = false;
+    addDesignTimes(design, pending_.data(), eta->data());
+    clear();
   }
 
  private:

@@ -19,11 +19,7 @@ void Likelihood::reset(const std::vector<double>& beta) {
   ARGUS_REQUIRE(beta.size() == data_.design.nColumns(), "beta has the wrong length");
   const double* offset = data_.outcomes.offset;
   for (std::int64_t r = 0; r < nRows(); ++r) eta_[r] = offset ? offset[r] : 0.0;
-  for (std::size_t j = 0; j < beta.size(); ++j) {
-    const double b = beta[j];
-    if (b == 0.0) continue;
-    forEachEntry(column(j), nRows(), [&](std::int64_t r, double x) { eta_[r] += b * x; });
-  }
+  addDesignTimes(data_.design, beta.data(), eta_.data());
   rebuildFromEta();
 }
 

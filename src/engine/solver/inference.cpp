@@ -131,12 +131,7 @@ std::vector<double> linearPredictor(const Dataset& data, const std::vector<doubl
   std::vector<double> eta(static_cast<std::size_t>(data.nRows()), 0.0);
   if (data.outcomes.offset)
     std::copy(data.outcomes.offset, data.outcomes.offset + data.nRows(), eta.begin());
-  for (std::size_t j = 0; j < beta.size(); ++j) {
-    const double b = beta[j];
-    if (b == 0.0) continue;
-    forEachEntry(data.design.columns[j], data.nRows(),
-                 [&](std::int64_t r, double x) { eta[r] += b * x; });
-  }
+  addDesignTimes(data.design, beta.data(), eta.data());
   return eta;
 }
 
