@@ -138,11 +138,7 @@ extern "C" SEXP argus_build_design(SEXP nRows, SEXP rowSexp, SEXP columnSexp, SE
   in.row = row.begin();
   in.internalOfUser = mapped ? map.begin() : nullptr;
   in.nUserRows = mapped ? map.size() : in.nRows;
-  // Without a map the engine reads a negative row as "skip this entry"; user rows are never
-  // negative, so one here (NA included) is an error, as the map would have made it.
-  if (!mapped)
-    for (R_xlen_t e = 0; e < row.size(); ++e)
-      if (row[e] < 0) Rcpp::stop("covariate entry %d refers to a row that does not exist", e + 1);
+  in.userRows = true;  // R's rows are user rows: a negative one (NA) is an error, mapped or not
   in.column = column.begin();
   in.value = argus::bridge::optionalDoubles(valueSexp, row.size(), "covariate values");
   in.addIntercept = as<bool>(addIntercept);

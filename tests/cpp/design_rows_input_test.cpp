@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/errors.h"
 #include "data/design_storage.h"
 
 namespace argus {
@@ -107,6 +108,15 @@ TEST(DesignRowsInput, SortedKeptEntriesUseTheInputRows) {
   EXPECT_EQ(repeated.firstDuplicate, repeatedPlain.firstDuplicate);
   EXPECT_EQ(repeated.duplicateRow, repeatedPlain.duplicateRow);
   EXPECT_EQ(repeated.duplicateColumn, repeatedPlain.duplicateColumn);
+  // user rows without a map (the plan keeps the user's order): a negative one is an error,
+  // while internal rows of -1 are entries to skip
+  Case negative = sortedCase(false);
+  negative.row[4] = -1;
+  TripletInput user = negative.input(true);
+  user.userRows = true;
+  user.nUserRows = negative.nRows;
+  EXPECT_THROW(buildDesign(user), ArgusError);
+  EXPECT_EQ(buildDesign(negative.input(true)).skippedEntries, 1);
   // an identity row plan, and an intercept in front, alias too
   Case c = sortedCase(false);
   for (std::int32_t u = 0; u < c.nRows; ++u) c.internalOfUser.push_back(u);

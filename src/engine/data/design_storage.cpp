@@ -143,10 +143,10 @@ namespace {
 // Internal row of entry e, or -1 when its row was dropped upstream; indices checked.
 std::int32_t internalRow(const TripletInput& in, std::int64_t e) {
   std::int32_t r = in.row[e];
-  if (in.internalOfUser) {
+  if (in.internalOfUser || in.userRows) {
     ARGUS_REQUIRE(r >= 0 && r < in.nUserRows, "covariate entry " + std::to_string(e + 1) +
                                                   " refers to a row that does not exist");
-    r = in.internalOfUser[r];
+    if (in.internalOfUser) r = in.internalOfUser[r];
   }
   if (r >= 0)
     ARGUS_REQUIRE(r < in.nRows, "covariate entry " + std::to_string(e + 1) +

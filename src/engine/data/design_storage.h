@@ -40,7 +40,10 @@ struct TripletInput {
   // When set, row[e] is instead a 0-based user row and its internal row (or -1) is
   // internalOfUser[row[e]]: R hands over the row plan's map rather than a mapped copy.
   const std::int32_t* internalOfUser = nullptr;
-  std::int64_t nUserRows = 0;            // length of internalOfUser
+  std::int64_t nUserRows = 0;            // length of internalOfUser (or the user's rows)
+  // row[e] are user rows (0 .. nUserRows-1) even without internalOfUser (a row plan that
+  // keeps the user's order): a negative one is an error, not an entry to skip.
+  bool userRows = false;
   const std::int32_t* column = nullptr;  // 0-based column of each entry
   const double* value = nullptr;         // nullptr means every value is 1
   bool addIntercept = false;             // prepend an Intercept column
