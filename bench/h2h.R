@@ -6,7 +6,9 @@
 #   Rscript bench/h2h.R --model=cox --n=1e5 --times=exp --threads=1 --reps=3
 #
 # Options: --model cox | fgr | sccs | lr; --n (cases for sccs); --times exp (continuous, the
-# papers' design) | days (rounded up to whole days, as OHDSI data are); --threads (Argus);
+# papers' design) | days (rounded up to whole days, as OHDSI data are); --threads (Argus; a
+# list such as 1,2 times each count in the same process against the same incumbent fits,
+# one row each, so that "2 threads never slower than 1" is judged on one data set and run);
 # --reps (fits per package, alternating, medians reported); --gen (the shared simulator,
 # default ../shared/peers/gen.R: both packages see its data, seed 123, P = 1000 at 5%, sccs
 # 200 drugs); --peerLib (default ~/peers-Rlib).
@@ -56,9 +58,10 @@ elapsed <- function(expr) {
 }
 
 argusBuild <- elapsed(ad <- createData(outcomes, covariates, modelType = opts$model))
-argusFit <- function() {
+threadCounts <- as.integer(opts$threads)  # parseBenchArgs splits "1,2"
+argusFit <- function(threads) {
   fitModel(ad, prior = createPrior("laplace", variance = 1),
-           control = createControl(threads = as.integer(opts$threads)))
+           control = createControl(threads = threads))
 }
 if (haveCyclops) {
   cyModel <- if (opts$model == "sccs") "cpr" else opts$model
@@ -70,32 +73,49 @@ if (haveCyclops) {
   cyFit <- function() Cyclops::fitCyclopsModel(cd, prior = cyPrior, forceNewObject = TRUE)
 }
 
-# Alternate the packages, so that a slow spell of the machine hits both.
-argusTimes <- cyTimes <- numeric(0)
+# Alternate the packages, so that a slow spell of the machine hits both; each repetition
+# fits the incumbent once, then Argus at every thread count.
+argusTimes <- matrix(NA_real_, opts$reps, length(threadCounts))
+argusFits <- vector("list", length(threadCounts))
+cyTimes <- numeric(0)
 for (rep in seq_len(opts$reps)) {
   invisible(gc())
   if (haveCyclops) cyTimes <- c(cyTimes, elapsed(cf <- cyFit()))
-  invisible(gc())
-  argusTimes <- c(argusTimes, elapsed(af <- argusFit()))
+  for (t in seq_along(threadCounts)) {
+    invisible(gc())
+    argusTimes[rep, t] <- elapsed(argusFits[[t]] <- argusFit(threadCounts[t]))
+  }
 }
 
-argusBeta <- coef(af)
 if (haveCyclops) {
-  cyBeta <- coef(cf)
-  common <- setdiff(intersect(names(cyBeta), names(argusBeta)), "(Intercept)")
-  dbeta <- max(abs(cyBeta[common] - argusBeta[common]))
   cyIter <- cf$iterations
 } else {
   cyBuild <- NA_real_
-  cyTimes <- NA_real_
+  cyTimes <- rep(NA_real_, opts$reps)
   cyIter <- NA
-  dbeta <- NA_real_
 }
 cyT <- stats::median(cyTimes)
-arT <- stats::median(argusTimes)
-mdRow(opts$model, fmtN(opts$n), opts$times, opts$threads, fmtS(cyBuild, 2), fmtS(cyT, 2),
-      if (is.na(cyIter)) "NA" else cyIter, fmtS(argusBuild, 2), fmtS(arT, 3), af$iterations,
-      af$status, fmtS(cyT / arT, 1), fmtS(stats::median(cyTimes / argusTimes), 1),
-      fmtS((cyBuild + cyT) / (argusBuild + arT), 1), fmtG(dbeta))
-note("fit seconds, incumbent: %s; Argus: %s", paste(fmtS(cyTimes, 2), collapse = ", "),
-     paste(fmtS(argusTimes, 3), collapse = ", "))
+for (t in seq_along(threadCounts)) {
+  af <- argusFits[[t]]
+  argusBeta <- coef(af)
+  dbeta <- NA_real_
+  if (haveCyclops) {
+    cyBeta <- coef(cf)
+    common <- setdiff(intersect(names(cyBeta), names(argusBeta)), "(Intercept)")
+    dbeta <- max(abs(cyBeta[common] - argusBeta[common]))
+  }
+  arT <- stats::median(argusTimes[, t])
+  mdRow(opts$model, fmtN(opts$n), opts$times, threadCounts[t], fmtS(cyBuild, 2), fmtS(cyT, 2),
+        if (is.na(cyIter)) "NA" else cyIter, fmtS(argusBuild, 2), fmtS(arT, 3), af$iterations,
+        af$status, fmtS(cyT / arT, 1), fmtS(stats::median(cyTimes / argusTimes[, t]), 1),
+        fmtS((cyBuild + cyT) / (argusBuild + arT), 1), fmtG(dbeta))
+  note("fit seconds, incumbent: %s; Argus on %d thread(s): %s", paste(fmtS(cyTimes, 2), collapse = ", "),
+       threadCounts[t], paste(fmtS(argusTimes[, t], 3), collapse = ", "))
+}
+if (length(threadCounts) > 1) {
+  one <- argusFits[[1]]
+  for (t in seq_along(threadCounts)[-1])
+    note("threads %d vs %d: paired time ratio %s, max |dbeta| %s", threadCounts[t], threadCounts[1],
+         fmtS(stats::median(argusTimes[, t] / argusTimes[, 1]), 2),
+         fmtG(max(abs(coef(argusFits[[t]]) - coef(one)), na.rm = TRUE)))
+}
