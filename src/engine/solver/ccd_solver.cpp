@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "solver/cycle_schedule.h"
+#include "solver/overshoot_guard.h"
 #include "solver/recession.h"
 
 namespace argus {
@@ -150,12 +151,23 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   };
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
+  OvershootGuard guard(req.data->design, previous.logLikelihood + previousPrior);
   while (result.status == FitStatus::MaxIterations &&
          result.iterations < req.control.maxIterations) {
     if (progress) progress->checkInterrupt();
     const CyclePlan& plan = schedule.begin(state);
+    guard.beforeCycle(state);
     const CycleReadout current = runner->runCycle(state, plan, needs);
     ++result.iterations;
+    CycleReadout undone;
+    if (!guard.keep(*runner, state, current, needs.logLikelihood, &undone)) {
+      if (progress && req.control.verbose)
+        progress->message("cycle " + std::to_string(result.iterations) +
+                          " lowered the log posterior: undone, its trust regions shrunk");
+      previous = undone;
+      schedule.finish(false, state);
+      continue;
+    }
     if (result.iterations % kMoveWindow == 0) {
       older.swap(newer);
       newer = state.beta;

@@ -42,6 +42,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
   CycleReadout resetToEta(const CycleState& state, const std::vector<double>& eta) override;
   CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                         const ReadoutNeeds& needs) override;
+  double logLikelihood(const CycleState&) override { return likelihood_->logLikelihood(); }
   GradHess gradHess(std::int32_t j) override { return likelihood_->gradHess(j); }
   std::vector<double> linearPredictor() override { return likelihood_->eta(); }
   OptimalityReport checkOptimality(const CycleState& state) override;
