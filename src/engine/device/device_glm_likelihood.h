@@ -164,8 +164,7 @@ struct FoldShift {
   double* published;
   const GlmDeviceScalars* sc;
   ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
-    rows.eta[r] += sc->shift;
-    if (Row::kUsesExp) rows.expEta[r] *= sc->expShift;
+    foldGlmShift<Row::kUsesExp>(rows.eta[r], rows.expEta[r], sc->shift, sc->expShift);
     published[r] = rows.eta[r];
   }
 };

@@ -10,6 +10,7 @@
 // all that any of the three models needs. logLik() works from the raw row values.
 #pragma once
 
+#include <cfloat>
 #include <cmath>
 
 #include "common/host_device.h"
@@ -200,6 +201,22 @@ template <bool kUsesExp>
 ARGUS_HOST_DEVICE inline double glmRowFactor(double x, double change, double unitFactor) {
   return kUsesExp ? ((x == 1.0) ? unitFactor : std::exp(change)) : 1.0;
 }
+// Folds the lazy intercept shift into a row (refreshSums, once per cycle): eta += shift,
+// exp(eta) *= exp(shift). exp(eta) is kept by multiplication, so one that left the normal
+// doubles in a step that overshot would not come back with eta: past 709 it is inf for
+// good, below -708 it is 0 or a subnormal that keeps a few bits (a logistic fit from a start
+// that saturated every row ended 2.6e-4 of log-likelihood short of the optimum, its sums
+// certifying a point that X beta was not; a Poisson profile refit with an uncentred year
+// held 15 units of eta off stopped moving after one cycle). Such a value is recomputed from
+// eta here; any other is multiplied, as before (the same bits).
+template <bool kUsesExp>
+ARGUS_HOST_DEVICE inline void foldGlmShift(double& eta, double& expEta, double shift, double expShift) {
+  eta += shift;
+  if (!kUsesExp) return;
+  expEta *= expShift;
+  if (!(expEta >= DBL_MIN && expEta < INFINITY)) expEta = std::exp(eta);
+}
+
 template <bool kUsesExp>
 ARGUS_HOST_DEVICE inline void moveGlmRow(double& eta, double& expEta, double x, double delta,
                                          double unitFactor) {

@@ -101,8 +101,7 @@ class GlmLikelihood final : public Likelihood {
     GlmColumnSums sums;
     for (std::int64_t r = 0; r < nRows(); ++r) {
       GlmRowState& s = rows_[r];
-      s.eta += shift_;
-      if (Row::kUsesExp) s.expEta *= expShift_;
+      foldGlmShift<Row::kUsesExp>(s.eta, s.expEta, shift_, expShift_);
       eta_[r] = s.eta;
       addInterceptTerms(&sums, row_.derivatives(s.eta, s.expEta, s.wy, s.wt));
     }
