@@ -163,6 +163,14 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   const double noise = 1e-12 * (1.0 + std::fabs(before));
   for (int attempt = 0; attempt < 40; ++attempt, alpha *= 0.5) {
     const double logPrior = logPriorAt(alpha);
+    // Each try moves from the saved eta, not from the last try: where every row is saturated
+    // (logistic, after a poor start) the block's curvature is nearly 0, the Newton step was
+    // 1e23 long, and halving back through eta of 1e17 by differences left eta 1e-3 away
+    // from X beta (the fit then certified a point that was not its beta).
+    if (attempt > 0) {
+      likelihood.setEta(savedEta_);
+      applied = model.beta;
+    }
     moveTo(likelihood, columns, target, &applied);
     const double after = likelihood.logLikelihood() + logPrior;
     if (std::isfinite(after) && after >= before + 1e-4 * alpha * solution.linearGain - noise) {
