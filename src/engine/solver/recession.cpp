@@ -42,12 +42,19 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
   for (const std::int32_t j : far) curvature[j] = std::fabs(runner.gradHess(j).h);
   CycleState trial = state;
   // Whether the log-likelihood at trial.beta drops by less than `predicted` allows.
+  double lastValue = logLikelihood;  // at the last trial
   auto doesNotDrop = [&](double predicted) {
     const double value = runner.reset(trial).logLikelihood;
+    lastValue = value;
     const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
     return std::isfinite(value) && value >= logLikelihood - allowed;
   };
   std::vector<std::int32_t> flagged;
+  auto finish = [&](std::vector<std::int32_t> out) {
+    runner.reset(state);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
   for (const std::int32_t j : far) {
     const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
     trial.beta = state.beta;
@@ -65,14 +72,23 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
         trial.beta[j] += t;
         predicted += 0.5 * curvature[j] * t * t;
       }
-      if (doesNotDrop(predicted))
+      // A drop this small also meets the long flat valley of correlated coefficients at a
+      // finite maximum (an intercept beside an uncentred calendar year: the fit's recent
+      // move runs along it, and the valley's drop was 1e-5 of the diagonal's). The two
+      // differ behind the fit: along a recession the way back loses what the run gained,
+      // in a valley the log-likelihood drops alike both ways. So a combination is flagged
+      // only where going back drops it at least twice as much as going on.
+      if (doesNotDrop(predicted)) {
+        const double onward = logLikelihood - lastValue;
+        for (const std::int32_t j : far) trial.beta[j] = state.beta[j] - (trial.beta[j] - state.beta[j]);
+        const double back = logLikelihood - runner.reset(trial).logLikelihood;
+        if (!(onward < 0.5 * back)) return finish({});
         for (const std::int32_t j : far)
           if (recentMove[j] != 0.0) flagged.push_back(j);
+      }
     }
   }
-  runner.reset(state);
-  std::sort(flagged.begin(), flagged.end());
-  return flagged;
+  return finish(flagged);
 }
 
 }  // namespace argus
