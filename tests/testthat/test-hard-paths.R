@@ -1,0 +1,69 @@
+# Fits that leave the easy path, found by trying Argus as a new user would: starting values
+# that saturate every row, profile refits held far from the optimum, and an uncentred
+# calendar year beside the intercept. Each must end at the reference optimum, with a status
+# that says what happened (no SUCCESS away from it, no NO_FINITE_MLE at a finite one).
+
+relDiff <- function(a, b) max(abs(unname(a) - unname(b)) / abs(unname(b)))
+
+yearData <- function() {
+  set.seed(11)
+  ds <- data.frame(yr = sample(1990:2020, 500, TRUE), x = stats::rnorm(500))
+  ds$cnt <- stats::rpois(500, exp(0.2 + 0.02 * (ds$yr - 2005) + 0.3 * ds$x))
+  ds$y01 <- as.integer(ds$cnt > 1)
+  ds
+}
+
+test_that("a logistic fit from starting values that saturate every row reaches glm's optimum", {
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  data <- createData(low ~ age + lwt + smoke, data = bw, modelType = "lr")
+  reference <- stats::glm(low ~ age + lwt + smoke, family = stats::binomial(), data = bw,
+                          control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+  # eta of about 70 on every row at the first start, -3600 after a cycle of plain Newton
+  # steps: the log-likelihood fell -3,065 -> -31,687 -> -214,069 and the fit was certified
+  # SUCCESS there (every row's curvature 0).
+  for (start in list(c(20, -1, 0.5, 5), c(0, 0, 0.5, 0), c(-30, 0, 0, 0))) {
+    fit <- fitModel(data, startingCoefficients = start)
+    label <- paste(start, collapse = ", ")
+    expect_equal(fit$status, "SUCCESS", label = label)
+    # SUCCESS certifies every coordinate within 1e-4 of its standard error of the optimum
+    expect_lt(max(abs(coef(fit) - coef(reference)) / sqrt(diag(vcov(reference)))), 1e-3,
+              label = label)
+    expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(reference)), tolerance = 1e-9,
+                 label = label)
+  }
+})
+
+test_that("an uncentred calendar year is neither a recession nor a stuck profile (pr, lr)", {
+  ds <- yearData()
+  cases <- list(list(model = "pr", formula = cnt ~ yr + x, family = stats::poisson()),
+                list(model = "lr", formula = y01 ~ yr + x, family = stats::binomial()))
+  for (case in cases) {
+    fit <- fitModel(createData(case$formula, data = ds, modelType = case$model))
+    reference <- stats::glm(case$formula, family = case$family, data = ds,
+                            control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+    # The intercept (-31) and year (0.0156 * 2020 = 31.5) both move eta by more than 5, so
+    # the recession probe ran; along the fit's recent move (their correlated valley) it once
+    # found the log-likelihood "flat" and called the fit NO_FINITE_MLE with a warning.
+    expect_equal(fit$status, "SUCCESS", label = case$model)
+    expect_lt(relDiff(coef(fit), coef(reference)), 1e-6, label = case$model)
+    # Profile refits with the year held 15 units of eta from its optimum: they used to stop
+    # after one cycle (exp(eta) had left the doubles) and moved the lower limit 35%.
+    interval <- expect_silent(confint(fit, "yr"))
+    expected <- suppressMessages(confint(reference, "yr"))
+    expect_lt(relDiff(interval, expected), 2e-5, label = case$model)
+  }
+})
+
+test_that("a profile refit far from the optimum converges (pr, a year held at half its estimate)", {
+  ds <- yearData()
+  data <- createData(cnt ~ yr + x, data = ds, modelType = "pr")
+  start <- coef(fitModel(data))
+  start[["yr"]] <- 0.008
+  fit <- fitModel(data, startingCoefficients = start, fixedCoefficients = "yr")
+  reference <- stats::glm(cnt ~ x + offset(0.008 * yr), family = stats::poisson(), data = ds,
+                          control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+  expect_equal(fit$status, "SUCCESS")
+  expect_lt(relDiff(coef(fit)[c("(Intercept)", "x")], coef(reference)), 1e-6)
+  expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(reference)), tolerance = 1e-9)
+})
