@@ -19,9 +19,17 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
                       idLabel(rowIds[dup + 1]))
+  stratumId <- outcomes$stratumId
+  if (!is.null(stratumId) && !hasStratumBaseline(modelType)) {
+    # OHDSI outcome tables carry a stratumId column by habit: say that it is not used
+    warning(sprintf(paste("'outcomes$stratumId' is not used by modelType '%s', which has no",
+                          "baseline per stratum (use 'clr' for a conditional logistic model)"),
+                    modelType), call. = FALSE)
+    stratumId <- NULL
+  }
   entries <- if (streamed) streamCovariates(covariates, rowIds, batchSize)
              else covariateEntries(covariates, rowIds)
-  c(list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = outcomes$stratumId,
+  c(list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = stratumId,
          time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
          startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival),
     entries)
@@ -89,6 +97,10 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
   if (nrow(x) != length(y))
     stopf("'x' has %d rows but 'y' has %d values", nrow(x), length(y))
   if (ncol(x) == 0) stopf("'x' has no columns")
+  if (!is.null(stratumId) && !hasStratumBaseline(modelType))
+    stopf(paste("'stratumId' is for the models with a baseline per stratum (clr, cpr, sccs, cox,",
+                "fgr); modelType '%s' has none: use 'clr' for a conditional logistic model, or",
+                "the stratum as a covariate"), modelType)
   columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
   if (anyDuplicated(columnNames))
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
@@ -153,6 +165,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (nrow(data) == 0) stopf("'data' has no rows")
   # a tibble's `[` and `$<-` differ from a data frame's; the rows are read as a data frame
   data <- as.data.frame(data)
+  formula <- expandDot(formula, data)
+  rejectUnsupportedTerms(formula, data, modelType)
   complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,
                                                   weights = weights,
                                                   censoringSurvival = censoringSurvival), na.action)

@@ -2,6 +2,39 @@
 # variance, as in survival::coxph) and, for createData(weights = ), a column named by the
 # weights argument (as lm's weights).
 
+# `.` stands for every column of `data` not otherwise in the formula, as in lm() and coxph():
+# expanded before anything rewrites the formula, so that Surv(time, status) ~ . does not take
+# time and status as covariates (the response is replaced by a column of its own later, and a
+# `.` expanded after that took them in) and low ~ . reaches the missing-value checks as the
+# covariates it names.
+expandDot <- function(formula, data) {
+  if (!("." %in% all.vars(formula))) return(formula)
+  expanded <- stats::formula(stats::terms(formula, data = data))
+  environment(expanded) <- environment(formula)
+  expanded
+}
+
+# Terms with a meaning Argus does not fit, refused rather than read as plain covariates:
+# survival's penalized and random-effect terms, and strata() where the model has no stratum
+# baseline.
+rejectUnsupportedTerms <- function(formula, data, modelType) {
+  unsupported <- c(frailty = "random effects (frailty) are not fitted by Argus",
+                   frailty.gamma = "random effects (frailty) are not fitted by Argus",
+                   frailty.gaussian = "random effects (frailty) are not fitted by Argus",
+                   frailty.t = "random effects (frailty) are not fitted by Argus",
+                   ridge = "penalize with createPrior(\"normal\") instead of ridge()",
+                   pspline = "use splines::ns() or splines::bs() for a spline, with a prior if it should be penalized",
+                   tt = "time-transformed covariates (tt()) are not supported")
+  tt <- terms(formula, specials = c(names(unsupported), "strata"), data = data)
+  for (name in names(unsupported))
+    if (!is.null(attr(tt, "specials")[[name]]))
+      stopf("the formula's %s() term is not supported: %s", name, unsupported[[name]])
+  if (!is.null(attr(tt, "specials")$strata) && !hasStratumBaseline(modelType))
+    stopf(paste("strata() is for the models with a baseline per stratum (clr, cpr, sccs, cox,",
+                "fgr); modelType '%s' has none: use 'clr' for a conditional logistic model, or",
+                "the stratum as a factor covariate"), modelType)
+}
+
 # Removes a cluster(...) term from the formula and returns its values (one per row of `data`).
 clusterTerm <- function(formula, data) {
   tt <- terms(formula, specials = "cluster", data = data)

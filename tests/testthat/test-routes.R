@@ -318,3 +318,50 @@ test_that("long-format weights and offset columns match the matrix route", {
                                  offset = log(sim$time) + off))
   expect_equal(unname(coef(byMatrix)), unname(coef(ref)), tolerance = 1e-5)
 })
+
+test_that("'.' in a formula means the other columns of data, as in glm and coxph", {
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt[, c("low", "age", "lwt", "race", "smoke")]
+  bw$race <- factor(bw$race)
+  fit <- fitModel(createData(low ~ ., data = bw, modelType = "lr"))
+  ref <- stats::glm(low ~ ., data = bw, family = stats::binomial(),
+                    control = stats::glm.control(epsilon = 1e-14))
+  expect_equal(names(coef(fit)), names(coef(ref)))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  # Surv(time, status) ~ . took time and status themselves as covariates (NO_FINITE_MLE)
+  vet <- survival::veteran[, c("time", "status", "karno", "age", "diagtime", "prior")]
+  cox <- fitModel(createData(survival::Surv(time, status) ~ ., data = vet, modelType = "cox"))
+  coxRef <- survival::coxph(survival::Surv(time, status) ~ ., data = vet, ties = "breslow")
+  expect_equal(cox$status, "SUCCESS")
+  expect_equal(names(coef(cox)), names(coef(coxRef)))
+  expect_equal(unname(coef(cox)), unname(coef(coxRef)), tolerance = 1e-7)
+  # with missing values dropped, and a strata() term beside the dot
+  lung <- survival::lung[, c("time", "status", "age", "ph.ecog", "sex")]
+  strat <- fitModel(createData(survival::Surv(time, status) ~ . - sex + strata(sex), data = lung,
+                               modelType = "cox", na.action = na.omit))
+  stratFormula <- survival::Surv(time, status) ~ . - sex + strata(sex)
+  environment(stratFormula) <- asNamespace("survival")  # coxph evaluates strata() there
+  stratRef <- survival::coxph(stratFormula, data = lung, ties = "breslow")
+  expect_equal(unname(coef(strat)), unname(coef(stratRef)), tolerance = 1e-7)
+})
+
+test_that("terms Argus does not fit are refused, not read as covariates", {
+  lung <- na.omit(survival::lung[, c("time", "status", "age", "sex", "inst")])
+  for (term in c("frailty(inst)", "ridge(sex)", "pspline(age)", "tt(age)")) {
+    f <- stats::as.formula(paste("survival::Surv(time, status) ~ age +", term))
+    expect_error(createData(f, data = lung, modelType = "cox"), "term is not supported",
+                 label = term)
+  }
+  skip_if_not_installed("MASS")
+  bw <- MASS::birthwt
+  expect_error(createData(low ~ age + strata(race), data = bw, modelType = "lr"),
+               "strata\\(\\) is for the models with a baseline per stratum")
+  expect_error(createData(x = as.matrix(bw[, c("age", "lwt")]), y = bw$low, stratumId = bw$race,
+                          modelType = "lr"), "'stratumId' is for the models with a baseline")
+  outcomes <- data.frame(rowId = seq_len(nrow(bw)), y = bw$low, stratumId = bw$race)
+  covariates <- data.frame(rowId = seq_len(nrow(bw)), covariateId = 1, covariateValue = bw$age)
+  expect_warning(d <- createData(outcomes, covariates, modelType = "lr"),
+                 "'outcomes\\$stratumId' is not used by modelType 'lr'")
+  expect_equal(unname(coef(fitModel(d))), unname(coef(stats::glm(low ~ age, bw, family = "binomial"))),
+               tolerance = 1e-6)
+})
