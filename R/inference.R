@@ -210,6 +210,12 @@ modelVcov <- function(object) {
 #' errors from [vcov.argusFit()]; **robust** (`method = "robust"`): the same with the robust
 #' (sandwich) standard errors of `vcov(type = "robust", cluster = cluster)`.
 #'
+#' **Least squares** (`"ls"`): the log-likelihood is `-RSS / 2` (unit variance), so the
+#' profile drop and the model-based standard errors are scaled by the residual variance
+#' (weighted residual sum of squares over the residual degrees of freedom, as `summary.lm`)
+#' and the quantile is Student's t on those degrees of freedom: with a flat prior both
+#' methods give `confint.lm`'s intervals (the profile of a quadratic is exact).
+#'
 #' With weights that are not whole numbers (inverse probability weights, say), the profile
 #' and Wald intervals treat the weights as frequencies and are too narrow: a warning says so
 #' and points to `method = "robust"` and [runBootstrap()].
@@ -257,11 +263,14 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
                     paste(names(object$coefficients)[columns[userFixed]], collapse = ", ")),
             call. = FALSE)
   if (any(estimated)) {
+    # least squares: -RSS / 2 is the log-likelihood at unit variance (see Details)
+    scale <- if (object$modelType == "ls" && method != "robust") residualScale(object)
     limits[estimated, ] <- if (method != "profile") {
       waldLimits(object, columns[estimated], level,
-                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"))
+                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"),
+                 scale)
     } else {
-      profileLimits(object, columns[estimated], level, includePenalty)
+      profileLimits(object, columns[estimated], level, includePenalty, scale)
     }
   }
   a <- (1 - level) / 2
@@ -271,16 +280,23 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   limits
 }
 
-waldLimits <- function(fit, columns, level, V) {
+# `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL.
+waldLimits <- function(fit, columns, level, V, scale = NULL) {
   labels <- names(fit$coefficients)[columns]
   se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
   z <- stats::qnorm((1 + level) / 2)
+  if (!is.null(scale)) {
+    se <- se * sqrt(scale$sigma2)
+    z <- stats::qt((1 + level) / 2, scale$df)
+  }
   beta <- fit$coefficients[columns]
   unname(cbind(beta - z * se, beta + z * se))
 }
 
-profileLimits <- function(fit, columns, level, includePenalty) {
-  profile <- list(drop = stats::qchisq(level, 1) / 2, includePenalty = includePenalty,
+profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
+  drop <- if (is.null(scale)) stats::qchisq(level, 1) / 2
+          else scale$sigma2 * stats::qt((1 + level) / 2, scale$df)^2 / 2
+  profile <- list(drop = drop, includePenalty = includePenalty,
                   threads = fit$control$threads, maxExpansions = 10L)
   out <- .Call(argus_profile_intervals, fit$data, engineSettings(fit), as.integer(columns - 1L),
                profile)

@@ -280,3 +280,13 @@ test_that("inference on a fit without its data says to refit", {
   expect_error(predict(fit), "refit it")
   expect_error(profileLogLikelihood(fit, "a"), "refit it")
 })
+
+test_that("ls intervals use the residual variance and t quantiles: confint.lm's", {
+  for (f in list(mpg ~ wt + hp, I(mpg * 100) ~ wt + factor(cyl))) {
+    fit <- fitModel(createData(f, data = mtcars, modelType = "ls"))
+    ref <- stats::confint(stats::lm(f, data = mtcars), level = 0.9)
+    expect_equal(unname(confint(fit, level = 0.9)), unname(ref), tolerance = 1e-7, label = deparse(f))
+    expect_equal(unname(confint(fit, level = 0.9, method = "wald")), unname(ref), tolerance = 1e-7,
+                 label = deparse(f))
+  }
+})
