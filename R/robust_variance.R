@@ -15,6 +15,7 @@
 robustVariance <- function(fit, V, cluster) {
   checkRobustSupported(fit)
   keep <- !is.na(diag(V))
+  if (!any(keep)) return(V)  # no model-based variance (a singular Hessian, warned about): none
   labels <- rownames(V)[keep]
   columns <- match(labels, names(fit$coefficients))
   X <- designColumns(fit$data, columns)

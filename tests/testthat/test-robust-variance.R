@@ -177,3 +177,14 @@ test_that("robust variance of a Fine-Gray fit equals cmprsk::crr's var (ties inc
   fitW <- fitModel(createData(x = x, y = code, time = time, weights = rep(1:2, n / 2), modelType = "fgr"))
   expect_error(vcov(fitW, type = "robust"), "runBootstrap")
 })
+
+test_that("a robust variance where the model-based one is singular is NA, with its warning", {
+  pb <- na.omit(survival::pbc[1:312, c("time", "status", "age", "bili", "albumin", "edema", "sex")])
+  fit <- suppressWarnings(fitModel(createData(
+    survival::Surv(time, status) ~ I(age + 1950) + log(bili) + albumin + factor(edema) + sex,
+    data = pb, modelType = "fgr", failcode = 1)))
+  expect_equal(fit$status, "NO_FINITE_MLE")  # factor(edema)1 runs off: the Hessian is singular
+  expect_warning(V <- vcov(fit, type = "robust"), "singular")
+  expect_true(all(is.na(V)))
+  expect_equal(dim(V), c(length(coef(fit)), length(coef(fit))))
+})
