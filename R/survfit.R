@@ -15,15 +15,18 @@
 #' \code{\link{vcov.argusFit}} (robust when the data have a \code{cluster()} term, as
 #' \code{coxph}); intervals are on the \code{conf.type} scale.
 #'
-#' Without \code{newdata}, one curve at the (weighted) covariate means of the fitted rows, as
-#' \code{survfit.coxph}. A stratified fit gives one curve per stratum and row; when
+#' Without \code{newdata}, one curve at \code{coxph}'s reference point, as
+#' \code{survfit.coxph}: the weighted covariate means of the fitted rows (unweighted for
+#' \code{Surv(start, stop, status)} data, as \code{coxph}), except that a column whose
+#' values are all -1, 0 or 1 (factor levels, 0/1 indicators: \code{coxph}'s default
+#' \code{nocenter}) is taken at 0. A stratified fit gives one curve per stratum and row; when
 #' \code{newdata} holds the \code{strata()} variables, each row gets the curve of its own
 #' stratum (as \code{survfit.coxph}).
 #'
 #' @param formula An \code{argusFit} of modelType \code{"cox"} (the generic's first argument
 #'   is called \code{formula}).
 #' @param newdata Covariate values: a data frame (formula fits) or a matrix with the model's
-#'   covariates as columns. \code{NULL}: the covariate means.
+#'   covariates as columns. \code{NULL}: \code{coxph}'s reference point (Details).
 #' @param se.fit Compute standard errors and intervals?
 #' @param conf.int Level of the intervals.
 #' @param conf.type \code{"log"} (default, as survfit), \code{"log-log"}, \code{"plain"} or
@@ -64,7 +67,7 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   if (se.fit) V <- V[names(fit$coefficients)[columns], names(fit$coefficients)[columns], drop = FALSE]
   X <- designColumns(fit$data, columns)
   rows <- fitRows(fit)
-  new <- newCovariates(fit, newdata, X, rows$weights)
+  new <- newCovariates(fit, newdata, X, rows$weights, reference = coxphReference(X, rows))
   curves <- stratumCurves(fit, rows, X)
   labels <- curveStratumNames(fit, names(curves))
   # which (stratum, row) pairs: every stratum for every row, or each row in its own stratum
@@ -137,13 +140,30 @@ curveStratumNames <- function(fit, keys) {
   vapply(parts, function(p) paste(paste0(vars, "=", p), collapse = ", "), "")
 }
 
+# coxph's reference point (its `means`), where survfit.coxph draws the curve without
+# newdata: weighted column means (unweighted for counting-process data, as agreg.fit), 0 for
+# a column whose values all lie in coxph's default nocenter = c(-1, 0, 1). survival 3.x
+# leaves those uncentred; the plain means put factor fits' default curves up to 0.22 off.
+coxphReference <- function(X, rows) {
+  weights <- if (is.null(rows$start)) rows$weights else rep(1, nrow(X))
+  means <- Matrix::colSums(X * weights) / sum(weights)
+  X <- methods::as(X, "CsparseMatrix")
+  for (j in seq_len(ncol(X))) {
+    values <- X@x[seq.int(X@p[j] + 1L, length.out = X@p[j + 1L] - X@p[j])]
+    if (all(values %in% c(-1, 0, 1))) means[j] <- 0
+  }
+  means
+}
+
 # Covariate values (columns of X) and linear predictors of the new rows, and their strata
-# when newdata gives them. NULL: the weighted means of the fitted rows.
-newCovariates <- function(fit, newdata, X, weights) {
+# when newdata gives them. NULL: one row at `reference` (default: the weighted means of the
+# fitted rows).
+newCovariates <- function(fit, newdata, X, weights, reference = NULL) {
   labels <- colnames(X)
   beta <- fit$coefficients[labels]
   if (is.null(newdata)) {
-    z <- matrix(Matrix::colSums(X * weights) / sum(weights), 1, dimnames = list(NULL, labels))
+    at <- reference %||% (Matrix::colSums(X * weights) / sum(weights))
+    z <- matrix(at, 1, dimnames = list(NULL, labels))
     return(list(z = z, link = as.vector(z %*% beta), strata = NULL, names = NULL))
   }
   strata <- NULL

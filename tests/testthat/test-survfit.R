@@ -105,3 +105,27 @@ test_that("survfit() intervals of every conf.type, and no standard errors, as su
   expect_null(bare$std.err)
   expect_lt(max(abs(bare$surv - survival::survfit(ref, newdata = newdata, se.fit = FALSE)$surv)), 1e-8)
 })
+
+test_that("survfit() without newdata is at coxph's reference point: factors and 0/1 columns at 0", {
+  skip_if_not_installed("survival")
+  vet <- survival::veteran
+  vet$prior01 <- as.integer(vet$prior == 10)
+  # celltype (a factor) and prior01 take coxph's nocenter values: their 'means' are 0, and the
+  # curve at the plain column means was up to 0.22 off in survival
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(Surv(time, status) ~ karno + age + celltype + prior01, vet, ties = ties)
+    fit <- fitModel(createData(Surv(time, status) ~ karno + age + celltype + prior01, data = vet,
+                               modelType = "cox", ties = ties), control = survivalControl())
+    expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), tolerance = 1e-7,
+                       label = paste(ties, "factor means"))
+  }
+  # counting-process data: coxph's means are unweighted there (agreg.fit)
+  b <- survival::bladder2
+  set.seed(3)
+  b$w <- round(runif(nrow(b), 0.5, 2))
+  ref <- coxRef(Surv(start, stop, event) ~ rx + number + size, b, ties = "breslow", weights = b$w)
+  fit <- fitModel(createData(Surv(start, stop, event) ~ rx + number + size, data = b,
+                             modelType = "cox", weights = b$w), control = survivalControl())
+  expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), tolerance = 1e-7,
+                     label = "weighted counting process")
+})
