@@ -175,6 +175,10 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   result <- assembleData(input, modelType, addIntercept && !hasStratumBaseline(modelType))
   checkExactWeights(result, result$weights, "weights")
   noteApproximateTies(result)
+  if (isTRUE(input$unusedStrata))
+    warning(sprintf(paste("'outcomes$stratumId' is not used by modelType '%s', which has no",
+                          "baseline per stratum (use 'clr' for a conditional logistic model)"),
+                    modelType), call. = FALSE)
   result$seconds <- proc.time()[["elapsed"]] - started
   result
 }

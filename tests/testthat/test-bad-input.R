@@ -1,5 +1,6 @@
 # Invalid input stops with a clear message naming the problem.
 
+# stratumId = NULL drops the column (lr, pr, ls: createData() would say it is not used)
 badOutcomes <- function(...) {
   o <- data.frame(rowId = 1:6, stratumId = c(1, 1, 2, 2, 3, 3), y = c(1, 0, 0, 1, 0, 1))
   changes <- list(...)
@@ -43,7 +44,7 @@ test_that("negative weights and non-positive exposure time", {
                "'weights' must be non-negative")
   expect_error(createData(x = badX, y = badOutcomes()$y, weights = c(1, 1, 1, 1, 1, -0.5),
                           modelType = "lr"), "'weights' must be non-negative")
-  data <- createData(badOutcomes(), cv, modelType = "lr")
+  data <- createData(badOutcomes(stratumId = NULL), cv, modelType = "lr")
   expect_error(fitModel(data, weights = c(1, -1, 1, 1, 1, 1)), "'weights' must be non-negative")
   expect_error(createData(badOutcomes(time = c(1, 0, 3, 4, 5, 6)), cv, modelType = "pr"),
                "'time' is an exposure length and must be positive")
@@ -80,7 +81,7 @@ test_that("outcomes outside the model's range", {
   expect_error(createData(badOutcomes(y = c(1, 0, 2, 4, 7, 1.5), time = times), cv, modelType = "cpr"),
                "'y' must be a non-negative count for modelType 'cpr' (row 6 is 1.5)", fixed = TRUE)
   # ls takes any finite y
-  expect_s3_class(createData(badOutcomes(y = c(-1.5, 0, 2, 4, 7, 1e6)), cv, modelType = "ls"),
+  expect_s3_class(createData(badOutcomes(stratumId = NULL, y = c(-1.5, 0, 2, 4, 7, 1e6)), cv, modelType = "ls"),
                   "argusData")
 })
 
@@ -108,7 +109,7 @@ test_that("unknown modelType and empty data", {
   expect_error(createData(y ~ 1, data = badOutcomes(), modelType = "lr"),
                "the formula has no covariates")
   # no covariates at all and no intercept: nothing to fit (at createData or at fitModel)
-  expect_error(fitModel(createData(badOutcomes(), cv[0, ], modelType = "lr",
+  expect_error(fitModel(createData(badOutcomes(stratumId = NULL), cv[0, ], modelType = "lr",
                                    addIntercept = FALSE)), "no covariates|no columns")
   expect_error(fitModel(createData(badOutcomes(), cv[0, ], modelType = "clr")),
                "no covariates|no columns")
@@ -159,7 +160,7 @@ test_that("conditional models need strata, no intercept, and at least one event"
 })
 
 test_that("priors and fitModel arguments of the wrong shape", {
-  data <- createData(badOutcomes(), badCovariates(), modelType = "lr")   # 3 covariates
+  data <- createData(badOutcomes(stratumId = NULL), badCovariates(), modelType = "lr")   # 3 covariates
   expect_error(fitModel(data, createPrior("laplace", variance = c(1, 2))),
                "'variance' has 2 values but the data have 3 covariates")
   expect_error(fitModel(data, createPrior(c("laplace", "normal"))),
@@ -182,7 +183,7 @@ test_that("priors and fitModel arguments of the wrong shape", {
 
 test_that("a CUDA device in a CPU-only build is refused with a message about CUDA", {
   skip_if(hasCuda(), "this build has CUDA and a GPU")
-  data <- createData(badOutcomes(), badCovariates(), modelType = "lr")
+  data <- createData(badOutcomes(stratumId = NULL), badCovariates(), modelType = "lr")
   expect_error(fitModel(data, control = createControl(device = "cuda")), "CUDA")
   expect_error(fitModel(data, control = createControl(device = "cuda:1")), "CUDA")
   expect_false("cuda:0" %in% listDevices()$device)

@@ -67,3 +67,30 @@ test_that("a profile refit far from the optimum converges (pr, a year held at ha
   expect_lt(relDiff(coef(fit)[c("(Intercept)", "x")], coef(reference)), 1e-6)
   expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(reference)), tolerance = 1e-9)
 })
+
+test_that("conditional separation is still NO_FINITE_MLE, and a refit held inside it converges", {
+  # x is 1 exactly for each set's case: x runs off to infinity. A first version of this
+  # session's saturation rule read the conditional model's deliberate h = 0 (no variance
+  # left in a set) as 'infinitely far', certified SUCCESS at x = 43.6 and sent a refit with x
+  # held at 33.56 round the overshoot guard for 1000 cycles.
+  set.seed(4)
+  d <- data.frame(y = rep(c(1, 0, 0, 0), 50), z = stats::rnorm(200), g = rep(1:50, each = 4))
+  d$x <- d$y
+  data <- createData(y ~ x + z + strata(g), data = d, modelType = "clr")
+  expect_warning(fit <- fitModel(data), "no finite maximum-likelihood estimate")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_gt(coef(fit)[["x"]], 20)
+  held <- fitModel(data, startingCoefficients = c(33.56, 0.1), fixedCoefficients = "x")
+  expect_equal(held$status, "SUCCESS")
+  # the same sets with a few cases off x: finite, and clogit's
+  d$x[c(2, 7, 10)] <- 1
+  d$x[c(1, 5)] <- 0
+  finite <- fitModel(createData(y ~ x + z + strata(g), data = d, modelType = "clr",
+                                ties = "breslow"))
+  env <- new.env(parent = asNamespace("survival"))  # clogit evaluates coxph() in its caller
+  env$d <- d
+  ref <- evalq(clogit(y ~ x + z + strata(g), data = d, method = "breslow",
+                      control = coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100)), env)
+  expect_equal(finite$status, "SUCCESS")
+  expect_lt(relDiff(coef(finite), coef(ref)), 1e-6)
+})

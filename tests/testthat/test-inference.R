@@ -289,4 +289,10 @@ test_that("ls intervals use the residual variance and t quantiles: confint.lm's"
     expect_equal(unname(confint(fit, level = 0.9, method = "wald")), unname(ref), tolerance = 1e-7,
                  label = deparse(f))
   }
+  # precision weights, one of them 0 (left out of the degrees of freedom, as lm)
+  w <- c(0, seq(0.5, 2, length.out = nrow(mtcars) - 1))
+  fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls", weights = w))
+  ref <- stats::confint(stats::lm(mpg ~ wt + hp, data = mtcars, weights = w))
+  expect_warning(ci <- confint(fit), "precision weights \\(as lm\\)")
+  expect_equal(unname(ci), unname(ref), tolerance = 1e-7)
 })

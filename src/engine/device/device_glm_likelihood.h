@@ -100,7 +100,7 @@ struct CoordinateStep {
   std::int32_t j;
   bool intercept;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
-    const GradHess gh{sc->sums.g, -sc->sums.x2Curv};
+    const GradHess gh = glmGradHess(sc->sums.g, sc->sums.x2Curv);
     const double delta = trustRegionStep(newtonStep(gh, beta[j], prior[j]), &bound[j]);
     recordStep<Row>(sc, intercept, delta);
     // Whether a follower must recompute the intercept's sums exactly before its step (read
@@ -148,7 +148,7 @@ struct FollowerStep {
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
     if (sc->step == 0.0) return;
     if (sc->needExact) sc->tracked.setExact(sc->exact);
-    const GradHess gf{sc->tracked.g, -sc->tracked.curv};
+    const GradHess gf = glmGradHess(sc->tracked.g, sc->tracked.curv);
     const double step = followerStep(newtonStep(gf, beta[f], prior[f]), &bound[f]);
     if (step == 0.0) return;
     beta[f] += step;
@@ -316,7 +316,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   GradHess gradHess(std::size_t j) const override {
     enqueueSums(static_cast<std::int32_t>(j), &scalarsPtr()->sums);
     const GlmColumnSums s = hostScalars().sums;
-    return {s.g, -s.x2Curv};
+    return glmGradHess(s.g, s.x2Curv);
   }
   bool tracksGradHess(std::size_t j) const override { return isIntercept(static_cast<std::int32_t>(j)); }
   GradHess gradHessEstimate(std::size_t j) const override {
@@ -327,7 +327,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
       prims_.forEach(1, glm_device::SetExactTracking{sc});
     }
     const InterceptTracking t = hostScalars().tracked;
-    return {t.g, -t.curv};
+    return glmGradHess(t.g, t.curv);
   }
   void applyStep(std::size_t j, double delta) override {
     const std::int32_t c = static_cast<std::int32_t>(j);
@@ -373,7 +373,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     prims_.reduceTo(sumsIterator(ColumnEntries{nullptr, raw(direction_)}), n_, GlmColumnSums{},
                     GlmColumnSumsPlus{}, &sc->sums);
     const GlmColumnSums s = hostScalars().sums;
-    return {s.g, -s.x2Curv};
+    return glmGradHess(s.g, s.x2Curv);
   }
   void stepAlong(const std::vector<double>& d, double alpha) override {
     thrust::copy(d.begin(), d.end(), direction_.begin());

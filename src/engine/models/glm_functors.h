@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "common/host_device.h"
+#include "priors/prior.h"
 
 namespace argus {
 
@@ -131,6 +132,20 @@ namespace argus {
 // row) they are the intercept's own g, curv and slope. Shared by the CPU loop and the device
 // reduction (device/device_glm_likelihood.h); for x = 1 every product is exact, so an
 // indicator column's sums are bit for bit those of the multiplication-free CPU loop.
+// A GLM coordinate's g and h from its sums (CPU and device alike). Where every row of the
+// coordinate is saturated (exp(eta) under- or overflowed: logistic eta of -3600 after a poor
+// start) its curvature is 0 in double while its slope still pulls; h = 0 reads as "no
+// information" (newtonStep: no move; optimalityViolation: 0), and birthwt lr from
+// startingCoefficients c(20, -1, .5, 5) was certified SUCCESS at log-likelihood -214,069
+// (glm: -111.44). The curvature is then taken as the smallest normal double: the Newton step
+// is the trust region's bound (g / h overflows to inf, which the bound clips) and the
+// violation enormous. Only the GLMs: the conditional and survival models set h to 0 on
+// purpose where a covariate has no variance left in a stratum or risk set, and their
+// separation is judged by the recession probe.
+ARGUS_HOST_DEVICE inline GradHess glmGradHess(double g, double curvature) {
+  return {g, -((curvature == 0.0 && g != 0.0) ? DBL_MIN : curvature)};
+}
+
 struct GlmColumnSums {
   double g = 0.0, curv = 0.0, slope = 0.0, x2Curv = 0.0, x2Slope = 0.0;
 };

@@ -52,7 +52,7 @@ class GlmLikelihood final : public Likelihood {
   GradHess gradHess(std::size_t j) const override {
     if (isIntercept(j)) {
       const GlmColumnSums s = interceptSums();
-      return {s.g, -s.curv};
+      return glmGradHess(s.g, s.curv);
     }
     const ColumnView& c = column(j);
     GlmColumnSums sums;
@@ -64,7 +64,7 @@ class GlmLikelihood final : public Likelihood {
     last_.sums = sums;
     last_.column = j;
     last_.steps = steps_;
-    return {sums.g, -sums.x2Curv};
+    return glmGradHess(sums.g, sums.x2Curv);
   }
 
   bool tracksGradHess(std::size_t j) const override { return isIntercept(j); }
@@ -72,7 +72,7 @@ class GlmLikelihood final : public Likelihood {
   GradHess gradHessEstimate(std::size_t j) const override {
     if (!isIntercept(j)) return gradHess(j);
     if (tracked_.stale) tracked_.setExact(interceptSums());
-    return {tracked_.g, -tracked_.curv};
+    return glmGradHess(tracked_.g, tracked_.curv);
   }
 
   void applyStep(std::size_t j, double delta) override {
@@ -140,7 +140,7 @@ class GlmLikelihood final : public Likelihood {
   bool extrapolatesCycles() const override { return true; }
   GradHess gradHessAlong(const std::vector<double>& d) const override {
     const GlmColumnSums sums = sumColumn<false>(nullptr, d.data(), nRows());
-    return {sums.g, -sums.x2Curv};
+    return glmGradHess(sums.g, sums.x2Curv);
   }
   // One pass over the rows (RowReader): each row's block values, its derivatives once, then
   // the products of its nonzero values. O(N k + sum over rows of (nonzeros in the block)^2).

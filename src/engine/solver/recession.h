@@ -15,7 +15,10 @@
 // subgroup with weights of 1e-7 and one event is not mistaken for a separated one. Recession along a combination of
 // coefficients (x1 - x2 separating) is probed along the recent move of the far coefficients
 // (beta minus beta 8 to 16 cycles earlier: the finite ones have settled by then), scaled the
-// same way. Coordinates without any information (no curvature) were
+// same way; where that move passes, it is also taken backwards, and a combination whose way
+// back drops measurably but less than twice the way on is a valley of correlated
+// coefficients at a finite maximum (an intercept beside an uncentred year), not a
+// recession. Coordinates without any information (no curvature) were
 // set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood here means
 // recession, not indifference. Cost: one reset per probe, for the few far coefficients only.
 #pragma once

@@ -169,7 +169,9 @@ inline void expectSameCycles(const Dataset& data, const double* weights, const s
   if (serialSums()) EXPECT_EQ(ob.worst, oa.worst) << what;
   // Tree sums: the violation is a gradient near 0, so compare it on the certificate's scale.
   if (serialSums()) EXPECT_TRUE(close(ob.maxViolation, oa.maxViolation)) << what;
-  else if (ob.maxViolation != oa.maxViolation) EXPECT_NEAR(ob.maxViolation, oa.maxViolation, 1e-6) << what;
+  // (or relative where it is huge: rows saturated by extreme offsets, no curvature left)
+  else if (ob.maxViolation != oa.maxViolation)
+    EXPECT_NEAR(ob.maxViolation, oa.maxViolation, std::fmax(1e-6, 1e-9 * std::fabs(oa.maxViolation))) << what;
   const std::vector<double> ea = cpu->linearPredictor(), eb = device->linearPredictor();
   ASSERT_EQ(ea.size(), eb.size());
   for (std::size_t r = 0; r < ea.size(); ++r) EXPECT_TRUE(closeReadout(eb[r], ea[r])) << what << ", eta " << r;
