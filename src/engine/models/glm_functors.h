@@ -126,12 +126,6 @@ struct PoissonRow {
 
 namespace argus {
 
-// Sums over one column's entries that its g, h and the intercept's running estimate need
-// (glm_likelihood.h): g = sum x resid, h = -x2Curv, and for the Taylor update of the
-// intercept's sums, sum x curv, sum x slope, sum x^2 slope. For the intercept (x = 1 on every
-// row) they are the intercept's own g, curv and slope. Shared by the CPU loop and the device
-// reduction (device/device_glm_likelihood.h); for x = 1 every product is exact, so an
-// indicator column's sums are bit for bit those of the multiplication-free CPU loop.
 // A GLM coordinate's g and h from its sums (CPU and device alike). Where every row of the
 // coordinate is saturated (exp(eta) under- or overflowed: logistic eta of -3600 after a poor
 // start) its curvature is 0 in double while its slope still pulls; h = 0 reads as "no
@@ -146,6 +140,12 @@ ARGUS_HOST_DEVICE inline GradHess glmGradHess(double g, double curvature) {
   return {g, -((curvature == 0.0 && g != 0.0) ? DBL_MIN : curvature)};
 }
 
+// Sums over one column's entries that its g, h and the intercept's running estimate need
+// (glm_likelihood.h): g = sum x resid, h = -x2Curv, and for the Taylor update of the
+// intercept's sums, sum x curv, sum x slope, sum x^2 slope. For the intercept (x = 1 on every
+// row) they are the intercept's own g, curv and slope. Shared by the CPU loop and the device
+// reduction (device/device_glm_likelihood.h); for x = 1 every product is exact, so an
+// indicator column's sums are bit for bit those of the multiplication-free CPU loop.
 struct GlmColumnSums {
   double g = 0.0, curv = 0.0, slope = 0.0, x2Curv = 0.0, x2Slope = 0.0;
 };

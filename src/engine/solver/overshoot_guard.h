@@ -39,6 +39,7 @@ class OvershootGuard {
   // bounds shrunk, and *undone holds the runner's reset readout there.
   bool keep(CycleRunner& runner, CycleState& state, const CycleReadout& cycle,
             bool hasLogLikelihood, CycleReadout* undone);
+
   static constexpr double kLargeMove = 1.0;  // in units of a row's linear predictor
   static constexpr int kMaxUndefinedUndos = 3;
 
