@@ -95,9 +95,7 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
     stopf("'x' has %d rows but 'y' has %d values", nrow(x), length(y))
   if (ncol(x) == 0) stopf("'x' has no columns")
   if (!is.null(stratumId) && !hasStratumBaseline(modelType))
-    stopf(paste("'stratumId' is for the models with a baseline per stratum (clr, cpr, sccs, cox,",
-                "fgr); modelType '%s' has none: use 'clr' for a conditional logistic model, or",
-                "the stratum as a covariate"), modelType)
+    stopf("'stratumId' %s", withoutStrata(modelType))
   columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
   if (anyDuplicated(columnNames))
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])

@@ -30,9 +30,14 @@ rejectUnsupportedTerms <- function(formula, data, modelType) {
     if (!is.null(attr(tt, "specials")[[name]]))
       stopf("the formula's %s() term is not supported: %s", name, unsupported[[name]])
   if (!is.null(attr(tt, "specials")$strata) && !hasStratumBaseline(modelType))
-    stopf(paste("strata() is for the models with a baseline per stratum (clr, cpr, sccs, cox,",
-                "fgr); modelType '%s' has none: use 'clr' for a conditional logistic model, or",
-                "the stratum as a factor covariate"), modelType)
+    stopf("strata() %s", withoutStrata(modelType))
+}
+
+# What to say where strata are given to a model without a baseline per stratum.
+withoutStrata <- function(modelType) {
+  sprintf(paste("is for the models with a baseline per stratum (clr, cpr, sccs, cox, fgr);",
+                "modelType '%s' has none: use 'clr' for a conditional logistic model, or the",
+                "stratum as a covariate"), modelType)
 }
 
 # Removes a cluster(...) term from the formula and returns its values (one per row of `data`).

@@ -283,19 +283,17 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
 # `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL.
 waldLimits <- function(fit, columns, level, V, scale = NULL) {
   labels <- names(fit$coefficients)[columns]
-  se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
-  z <- stats::qnorm((1 + level) / 2)
-  if (!is.null(scale)) {
-    se <- se * sqrt(scale$sigma2)
-    z <- stats::qt((1 + level) / 2, scale$df)
-  }
+  wald <- waldScale(level, scale)
+  se <- sqrt(diag(V))[labels] * wald$se  # NA where vcov() left the coefficient out
+  z <- wald$quantile
   beta <- fit$coefficients[columns]
   unname(cbind(beta - z * se, beta + z * se))
 }
 
 profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
+  # least squares: sigma^2 t^2 / 2, where the profile of a quadratic gives confint.lm's limits
   drop <- if (is.null(scale)) stats::qchisq(level, 1) / 2
-          else scale$sigma2 * stats::qt((1 + level) / 2, scale$df)^2 / 2
+          else with(waldScale(level, scale), (se * quantile)^2 / 2)
   profile <- list(drop = drop, includePenalty = includePenalty,
                   threads = fit$control$threads, maxExpansions = 10L)
   out <- .Call(argus_profile_intervals, fit$data, engineSettings(fit), as.integer(columns - 1L),

@@ -90,13 +90,11 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
     table$std.error <- unname(se)
   }
   ls <- fit$modelType == "ls" && identical(varianceType, "model")
-  quantile <- stats::qnorm((1 + level) / 2)
   flat <- wanted & prior == "none"
-  if (ls) {
-    scale <- residualScale(fit)
-    table$std.error <- table$std.error * sqrt(scale$sigma2)
-    quantile <- stats::qt((1 + level) / 2, scale$df)
-  }
+  scale <- if (ls) residualScale(fit)
+  wald <- waldScale(level, scale)
+  table$std.error <- table$std.error * wald$se
+  quantile <- wald$quantile
   table$lower <- table$estimate - quantile * table$std.error
   table$upper <- table$estimate + quantile * table$std.error
   table$statistic[flat] <- (table$estimate / table$std.error)[flat]
@@ -108,6 +106,13 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
     "robust normal posterior" else "normal posterior"
   attr(table, "varianceType") <- varianceType
   table
+}
+
+# The standard errors' multiplier and the quantile of Wald intervals: with least squares'
+# residualScale(), its standard deviation and Student's t (as summary.lm); else 1 and the normal.
+waldScale <- function(level, scale = NULL) {
+  if (is.null(scale)) return(list(se = 1, quantile = stats::qnorm((1 + level) / 2)))
+  list(se = sqrt(scale$sigma2), quantile = stats::qt((1 + level) / 2, scale$df))
 }
 
 # Residual variance of a least-squares fit, as summary.lm: weighted residual sum of squares

@@ -145,8 +145,7 @@ curveStratumNames <- function(fit, keys) {
 # a column whose values all lie in coxph's default nocenter = c(-1, 0, 1). survival 3.x
 # leaves those uncentred; the plain means put factor fits' default curves up to 0.22 off.
 coxphReference <- function(X, rows) {
-  weights <- if (is.null(rows$start)) rows$weights else rep(1, nrow(X))
-  means <- Matrix::colSums(X * weights) / sum(weights)
+  means <- columnMeans(X, if (is.null(rows$start)) rows$weights else rep(1, nrow(X)))
   X <- methods::as(X, "CsparseMatrix")
   for (j in seq_len(ncol(X))) {
     values <- X@x[seq.int(X@p[j] + 1L, length.out = X@p[j + 1L] - X@p[j])]
@@ -155,6 +154,8 @@ coxphReference <- function(X, rows) {
   means
 }
 
+columnMeans <- function(X, weights) Matrix::colSums(X * weights) / sum(weights)
+
 # Covariate values (columns of X) and linear predictors of the new rows, and their strata
 # when newdata gives them. NULL: one row at `reference` (default: the weighted means of the
 # fitted rows).
@@ -162,7 +163,7 @@ newCovariates <- function(fit, newdata, X, weights, reference = NULL) {
   labels <- colnames(X)
   beta <- fit$coefficients[labels]
   if (is.null(newdata)) {
-    at <- reference %||% (Matrix::colSums(X * weights) / sum(weights))
+    at <- reference %||% columnMeans(X, weights)
     z <- matrix(at, 1, dimnames = list(NULL, labels))
     return(list(z = z, link = as.vector(z %*% beta), strata = NULL, names = NULL))
   }
