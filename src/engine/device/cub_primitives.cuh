@@ -4,12 +4,12 @@
 // Everything is enqueued on the calling thread's default stream (the CUDA sources are compiled
 // with --default-stream per-thread, so Thrust's copies share it and each host thread, one per
 // cross-validation fold, has its own) and nothing waits for the host: CUB's algorithms
-// write their results to device memory, and the flag-gated reduction reads its flag on the
-// device (two small kernels of our own whose blocks return at once where the flag is 0, so
-// a coordinate that needs no exact sums costs two empty launches, not an O(N) pass), so a
-// coordinate's launches queue back to back. One grow-only scratch buffer serves every CUB
-// call; it is sized on first use. Run on an H100 (bench/RESULTS.md, "The device backend on a
-// GPU").
+// write their results to device memory, and the flag-gated reduction and scan read their flag
+// on the device (kernels of our own whose blocks return at once where the flag is 0, so a
+// coordinate that needs no exact sums costs two empty launches, not an O(N) pass; the gated
+// scan and foldThen's one-launch fold are in cub_gated_kernels.cuh), so a coordinate's
+// launches queue back to back. Grow-only buffers serve every call; they are sized on first
+// use. Run on an H100 (bench/RESULTS.md, "The device backend on a GPU").
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
@@ -27,6 +27,7 @@
 #include <string>
 
 #include "common/host_device.h"
+#include "device/cub_gated_kernels.cuh"
 
 namespace argus {
 
@@ -109,6 +110,8 @@ class CubPrimitives {
     if (scratch_) cudaFree(scratch_);
     if (staging_) cudaFree(staging_);
     if (fold_) cudaFree(fold_);
+    if (ticket_) cudaFree(ticket_);
+    if (segments_) cudaFree(segments_);
   }
 
   // A plain grid-stride launch: CUB's DeviceFor dispatch cost more host time per call.
@@ -134,12 +137,7 @@ class CubPrimitives {
   template <typename It, typename T, typename Op>
   void reduceToIf(const int* flag, It first, std::int64_t n, T init, Op op, T* out) const {
     const std::size_t bytes = cub_detail::kMaxBlocks * sizeof(T);
-    if (stagingBytes_ < bytes) {
-      if (staging_) cudaFree(staging_);
-      cudaCheck(cudaMalloc(&staging_, bytes), "cudaMalloc");
-      stagingBytes_ = bytes;
-      ++generation_;
-    }
+    grow(&staging_, &stagingBytes_, bytes);
     T* partials = static_cast<T*>(staging_);
     const std::int64_t wanted = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
     const int blocks = static_cast<int>(wanted < 1 ? 1 : (wanted < cub_detail::kMaxBlocks ? wanted : cub_detail::kMaxBlocks));
@@ -160,13 +158,7 @@ class CubPrimitives {
       return;
     }
     const std::int64_t blocks = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
-    const std::size_t bytes = static_cast<std::size_t>(blocks) * sizeof(T);
-    if (foldBytes_ < bytes) {
-      if (fold_) cudaFree(fold_);
-      cudaCheck(cudaMalloc(&fold_, bytes), "cudaMalloc");
-      foldBytes_ = bytes;
-      ++generation_;
-    }
+    grow(&fold_, &foldBytes_, static_cast<std::size_t>(blocks) * sizeof(T));
     T* level = static_cast<T*>(fold_);
     cub_detail::orderedFold<<<static_cast<unsigned>(blocks), cub_detail::kThreads, 0, stream_>>>(
         first, n, cub_detail::kThreads, identity, op, level);
@@ -174,6 +166,30 @@ class CubPrimitives {
     const std::int64_t span = (blocks + cub_detail::kThreads - 1) / cub_detail::kThreads * cub_detail::kThreads;
     cub_detail::orderedFold<<<1, cub_detail::kThreads, 0, stream_>>>(level, blocks, span, identity, op, out);
     cudaCheck(cudaGetLastError(), "orderedFold");
+  }
+
+  // foldTo, then then(0) in one thread that sees *out, all in one launch: the blocks' results
+  // are folded by the last block to finish (cub_gated_kernels.h, orderedFoldThen).
+  template <typename It, typename T, typename Op, typename Then>
+  void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
+    constexpr std::int64_t kOneLevel = 4 * cub_detail::kThreads;
+    if (n <= kOneLevel) {
+      cub_detail::orderedFoldThen<cub_detail::kThreads><<<1, cub_detail::kThreads, 0, stream_>>>(
+          first, n, kOneLevel, identity, op, static_cast<T*>(nullptr), static_cast<unsigned*>(nullptr), out, then);
+      cudaCheck(cudaGetLastError(), "orderedFoldThen");
+      return;
+    }
+    const std::int64_t blocks = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
+    grow(&fold_, &foldBytes_, static_cast<std::size_t>(blocks) * sizeof(T));
+    if (!ticket_) {
+      cudaCheck(cudaMalloc(&ticket_, sizeof(unsigned)), "cudaMalloc");
+      cudaCheck(cudaMemset(ticket_, 0, sizeof(unsigned)), "cudaMemset");
+      ++generation_;
+    }
+    const unsigned grid = static_cast<unsigned>(blocks);
+    cub_detail::orderedFoldThen<cub_detail::kThreads><<<grid, cub_detail::kThreads, 0, stream_>>>(
+        first, n, cub_detail::kThreads, identity, op, static_cast<T*>(fold_), ticket_, out, then);
+    cudaCheck(cudaGetLastError(), "orderedFoldThen");
   }
 
   template <typename It, typename T, typename Op>
@@ -240,17 +256,39 @@ class CubPrimitives {
 
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
   void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+    scanByKeyIf<Descending, Exclusive>(static_cast<const int*>(nullptr), keys, values, n, op, out);
+  }
+
+  // Our gated kernels (cub_gated_kernels.cuh) take one launch up to kOneBlockTiles tiles;
+  // beyond, three launches that read the input twice, slower than CUB's single pass.
+  static constexpr bool gatedScanPays(std::int64_t n) {
+    return n <= cub_detail::kOneBlockTiles * cub_detail::kScanTile;
+  }
+
+  // scanByKey where *flag is set; flag null: always, then CUB's own scan beyond one block's
+  // reach.
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
+  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
     if (n <= 0) return;
     if constexpr (Descending)
-      scan<Exclusive, T>(thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n), n, op,
-                         thrust::make_reverse_iterator(out + n));
+      dispatchScan<Exclusive, T>(flag, thrust::make_reverse_iterator(keys + n),
+                                 thrust::make_reverse_iterator(values + n), n, op,
+                                 thrust::make_reverse_iterator(out + n));
     else
-      scan<Exclusive, T>(keys, values, n, op, out);
+      dispatchScan<Exclusive, T>(flag, keys, values, n, op, out);
   }
 
  private:
   template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
-  void scan(Keys keys, Values values, std::int64_t n, Op op, Out out) const {
+  void dispatchScan(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
+    if (flag || gatedScanPays(n))
+      gatedScan<Exclusive, T>(flag, keys, values, n, op, out);
+    else
+      cubScan<Exclusive, T>(keys, values, n, op, out);
+  }
+
+  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
+  void cubScan(Keys keys, Values values, std::int64_t n, Op op, Out out) const {
     const ::cuda::std::equal_to<> same;
     std::size_t bytes = 0;
     if constexpr (Exclusive) {
@@ -268,13 +306,43 @@ class CubPrimitives {
     }
   }
 
-  void ensure(std::size_t bytes) const {
-    if (bytes <= scratchBytes_) return;
-    if (scratch_) cudaFree(scratch_);
-    cudaCheck(cudaMalloc(&scratch_, bytes), "cudaMalloc");
-    scratchBytes_ = bytes;
+  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
+  void gatedScan(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
+    using Seg = cub_detail::Seg<T>;
+    const cub_detail::SegCombine<T, Op> combine{op};
+    const cub_detail::KeyedItem<Keys, Values, T> at{keys, values};
+    const cub_detail::EmitScan<Exclusive, T, Op, Out> emit{combine, out};
+    const std::int64_t tiles = (n + cub_detail::kScanTile - 1) / cub_detail::kScanTile;
+    if (tiles <= cub_detail::kOneBlockTiles) {
+      cub_detail::gatedOneBlockScan<<<1, cub_detail::kScanThreads, 0, stream_>>>(flag, at, n, combine, emit);
+      cudaCheck(cudaGetLastError(), "gatedOneBlockScan");
+      return;
+    }
+    const std::size_t bytes = 2 * static_cast<std::size_t>(tiles) * sizeof(Seg);
+    grow(&segments_, &segmentsBytes_, bytes);
+    Seg* aggregates = static_cast<Seg*>(segments_);
+    Seg* carries = aggregates + tiles;
+    cub_detail::gatedTileAggregates<<<static_cast<unsigned>(tiles), cub_detail::kScanThreads, 0, stream_>>>(
+        flag, at, n, combine, aggregates);
+    cudaCheck(cudaGetLastError(), "gatedTileAggregates");
+    cub_detail::gatedTileCarries<<<1, cub_detail::kScanThreads, 0, stream_>>>(flag, aggregates, tiles, combine,
+                                                                              carries);
+    cudaCheck(cudaGetLastError(), "gatedTileCarries");
+    cub_detail::gatedTileScan<<<static_cast<unsigned>(tiles), cub_detail::kScanThreads, 0, stream_>>>(
+        flag, at, n, combine, carries, emit);
+    cudaCheck(cudaGetLastError(), "gatedTileScan");
+  }
+
+  // A grow-only buffer: reallocated (and every recorded graph retired) only to grow.
+  void grow(void** buffer, std::size_t* have, std::size_t bytes) const {
+    if (*have >= bytes) return;
+    if (*buffer) cudaFree(*buffer);
+    *buffer = nullptr;
+    cudaCheck(cudaMalloc(buffer, bytes), "cudaMalloc");
+    *have = bytes;
     ++generation_;
   }
+  void ensure(std::size_t bytes) const { grow(&scratch_, &scratchBytes_, bytes); }
   void dropGraphs() const {
     for (auto& g : graphs_)
       if (g.second.exec) cudaGraphExecDestroy(g.second.exec);
@@ -296,6 +364,9 @@ class CubPrimitives {
   mutable std::size_t stagingBytes_ = 0;
   mutable void* fold_ = nullptr;  // foldTo's first level
   mutable std::size_t foldBytes_ = 0;
+  mutable unsigned* ticket_ = nullptr;  // foldThen's count of finished blocks (0 between calls)
+  mutable void* segments_ = nullptr;    // scanByKeyIf's tile aggregates and carries
+  mutable std::size_t segmentsBytes_ = 0;
 };
 
 }  // namespace argus

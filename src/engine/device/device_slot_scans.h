@@ -9,11 +9,13 @@
 //   c1, c2 = prefix sums of the event terms A and Q0, computed from den as the scans read them
 //   (breslowEventTerms / efronEventTerms, the CPU's functors);
 //   Fine-Gray: cumG = prefix sums of Q0 G; tail1, tail2 = exclusive suffix sums of G A, G^2 Q0.
-// The sums are the CPU's up to rounding (a scan adds in a tree). The refresh runs after every
-// coordinate, also where the step was 0: CUB's scans take their length from the host, so they
-// cannot wait on a device flag, and a refresh whose parts ran on different conditions would
-// mix old and new sums (as Fine-Gray's den did once on a GPU, where only the emulated device's
-// skipping kept the two in step). Unchanged inputs give the same sums again.
+// The sums are the CPU's up to rounding (a scan adds in a tree). After a coordinate whose step
+// was 0 every part returns at once, reading one device flag (scanByKeyIf; the forEach parts
+// read it too), where the primitives gate a scan of this length cheaply (on CUB: up to 4,096
+// slots; longer scans are CUB's own, ungated, and then every part runs). All parts follow one
+// condition: a refresh whose parts ran on different conditions would mix old and new sums
+// (as Fine-Gray's den did once on a GPU, when CUB's scans, which take their work from the
+// host, ran and a gated part did not).
 #pragma once
 
 #include <cstdint>
@@ -55,7 +57,9 @@ struct TermValue {
 
 struct TiedTerms {
   SurvivalSlotState st;
+  const int* flag;
   ARGUS_HOST_DEVICE void operator()(std::int64_t i) const {
+    if (flag && !*flag) return;
     const std::int32_t k = st.tiedSlots[i];
     st.terms[k] = efronEventTerms(st.events[k], st.eventCount[k], st.den[k], st.tiedRisk[k]);
   }
@@ -64,7 +68,9 @@ struct TiedTerms {
 // Fine-Gray: competing rows that exited below a slot stay at risk there, weighted by G(t_e).
 struct CompetingAtRisk {
   SurvivalSlotState st;
+  const int* flag;
   ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
+    if (flag && !*flag) return;
     st.den[k] += st.slotG[k] * st.competingBelow[k];
   }
 };
@@ -72,30 +78,32 @@ struct CompetingAtRisk {
 }  // namespace slot_scans
 
 // Rebuilds den, the tie terms, c1, c2 (and Fine-Gray's cumG and tails) of all `slots` from D
-// (and F, the competing sums). st.competingBelow may alias tail2: it is read before tail2 is
-// written.
+// (and F, the competing sums), where *flag is set (flag null: always). st.competingBelow may
+// alias tail2: it is read before tail2 is written.
 template <typename Prims>
 void refreshSlotsByScans(const Prims& prims, const SurvivalSlotState& st, const std::int32_t* slotStratum,
-                         std::int64_t slots, bool efron, bool fineGray) {
+                         std::int64_t slots, bool efron, bool fineGray, const int* flag) {
   using namespace slot_scans;
   const device::Plus plus;
+  // Gated where that is cheap (Prims::gatedScanPays); else every part runs, as one.
+  if (!Prims::gatedScanPays(slots)) flag = nullptr;
   if (fineGray)
-    prims.template scanByKey<false, true>(slotStratum, st.competingRisk, slots, plus, st.competingBelow);
-  prims.template scanByKey<true, false>(slotStratum, st.exitRisk, slots, plus, st.den);
-  if (fineGray) prims.forEach(slots, CompetingAtRisk{st});
-  if (efron) prims.forEach(st.tiedSlotCount, TiedTerms{st});
+    prims.template scanByKeyIf<false, true>(flag, slotStratum, st.competingRisk, slots, plus, st.competingBelow);
+  prims.template scanByKeyIf<true, false>(flag, slotStratum, st.exitRisk, slots, plus, st.den);
+  if (fineGray) prims.forEach(slots, CompetingAtRisk{st, flag});
+  if (efron) prims.forEach(st.tiedSlotCount, TiedTerms{st, flag});
   const TermsAt at{st, efron};
-  prims.template scanByKey<false, false>(slotStratum, device::indexed(TermValue<Field::A>{at}), slots, plus,
-                                         st.c1);
-  prims.template scanByKey<false, false>(slotStratum, device::indexed(TermValue<Field::Q0>{at}), slots, plus,
-                                         st.c2);
+  prims.template scanByKeyIf<false, false>(flag, slotStratum, device::indexed(TermValue<Field::A>{at}), slots, plus,
+                                           st.c1);
+  prims.template scanByKeyIf<false, false>(flag, slotStratum, device::indexed(TermValue<Field::Q0>{at}), slots, plus,
+                                           st.c2);
   if (!fineGray) return;
-  prims.template scanByKey<false, false>(slotStratum, device::indexed(TermValue<Field::Q0G>{at}), slots,
-                                         plus, st.cumG);
-  prims.template scanByKey<true, true>(slotStratum, device::indexed(TermValue<Field::GA>{at}), slots, plus,
-                                       st.tail1);
-  prims.template scanByKey<true, true>(slotStratum, device::indexed(TermValue<Field::GGQ0>{at}), slots,
-                                       plus, st.tail2);
+  prims.template scanByKeyIf<false, false>(flag, slotStratum, device::indexed(TermValue<Field::Q0G>{at}), slots,
+                                           plus, st.cumG);
+  prims.template scanByKeyIf<true, true>(flag, slotStratum, device::indexed(TermValue<Field::GA>{at}), slots, plus,
+                                         st.tail1);
+  prims.template scanByKeyIf<true, true>(flag, slotStratum, device::indexed(TermValue<Field::GGQ0>{at}), slots,
+                                         plus, st.tail2);
 }
 
 }  // namespace argus

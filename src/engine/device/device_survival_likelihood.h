@@ -8,13 +8,14 @@
 // entries in order waits on memory at each). Per coordinate: the items' row state is staged
 // one thread per item; one thread per chunk runs the CPU's scan over its items
 // (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials are merged in
-// order in a tree (mergeScanPartials, foldTo) and one thread takes the Newton step; then one
-// thread per entry moves its row (u, eta), the chunks add the changes into the slot sums, and
-// scans by stratum refresh the slots (device_slot_scans.h). A rebuild from eta runs per row,
-// per exit run (scatterStratumRows, the CPU's; counting-process entries per entry run) and
-// the same scans. The formulas
-// are the CPU's; the partials and scans add in other groupings than the CPU's loops, so the
-// sums agree to rounding, not bit for bit.
+// order in a tree (mergeScanPartials, foldThen) and one thread takes the Newton step, in one
+// launch on a GPU; then one thread per entry moves its row (u, eta), the chunks add the changes
+// into the slot sums, and scans by stratum refresh the slots (device_slot_scans.h); after a
+// step of 0 the step's kernels and the refresh return at once, reading a device flag. A
+// rebuild from eta runs per row, per exit run (scatterStratumRows, the CPU's; counting-process
+// entries per entry run) and the same scans. The formulas are the CPU's; the partials and
+// scans add in other groupings than the CPU's loops, so the sums agree to rounding, not bit
+// for bit.
 //
 // Counting-process data (cox on (start, stop] rows): a column's items are its rows' exits
 // merged with their entries (models/counting_process_items.h), listed once in the plan; the
@@ -58,6 +59,7 @@ struct CombineAndStep {
     if (j < 0) return;
     const double delta = trustRegionStep(newtonStep(sc->gh, beta[j], prior[j]), &bound[j]);
     sc->step = delta;
+    sc->stepped = delta != 0.0;
     if (delta == 0.0) return;
     sc->unitFactor = exp(delta);
     beta[j] += delta;
@@ -70,6 +72,7 @@ struct GivenStep {
   double delta;
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const {
     sc->step = delta;
+    sc->stepped = delta != 0.0;
     sc->unitFactor = exp(delta);
   }
 };
@@ -211,8 +214,9 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     competing_.resize(static_cast<std::size_t>(n_ > 0 ? n_ : 1));
     auto atLeastOne = [](std::int64_t k) { return static_cast<std::size_t>(k > 0 ? k : 1); };
     parts_.resize(atLeastOne(plan_.maxChunks()));
-    chunkHead_.resize(parts_.size());
-    chunkTail_.resize(parts_.size());
+    pieceSlot_.resize(2 * parts_.size());
+    piece_.resize(2 * parts_.size());
+    pieceTotal_.resize(2 * parts_.size());
     staged_.resize(atLeastOne(plan_.maxItems()));
     if (index.countingProcess()) moved_.resize(atLeastOne(plan_.maxEntries()));
     scalars_.resize(1);
@@ -222,8 +226,8 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return columns_.bytes() + plan_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(inverseG_, events_, eventCount_, slotG_, tiedSlots_, exitRisk_, competingRisk_,
                            tiedRisk_, den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
-                           direction_, shift_, scoreOut_, curvatureOut_, competing_, parts_, staged_, chunkHead_, chunkTail_, scalars_,
-                           moved_);
+                           direction_, shift_, scoreOut_, curvatureOut_, competing_, parts_, staged_, pieceSlot_,
+                           piece_, pieceTotal_, scalars_, moved_);
   }
 
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
@@ -234,9 +238,9 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       for (const std::int32_t j : plan.coordinates) {
         if (state.fixed[j]) continue;
         enqueueScan(plan_.chunks(j), columns_.entries(j));
-        mergeChunks(plan_.chunks(j).count);
-        prims_.forEach(1, survival_device::CombineAndStep{sc, linear_(j), j, device::raw(coef_.beta),
-                                                          device::raw(coef_.bound), device::raw(coef_.prior)});
+        mergeChunksThen(plan_.chunks(j).count,
+                        survival_device::CombineAndStep{sc, linear_(j), j, device::raw(coef_.beta),
+                                                        device::raw(coef_.bound), device::raw(coef_.prior)});
         enqueueStep(plan_.chunks(j), columns_.entries(j));
       }
     });
@@ -342,8 +346,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   }
   GradHess combined(survival_device::ChunkView ch, ColumnEntries col, double linear) const {
     enqueueScan(ch, col);
-    mergeChunks(ch.count);
-    prims_.forEach(1, survival_device::CombineAndStep{scalars(), linear, -1, nullptr, nullptr, nullptr});
+    mergeChunksThen(ch.count, survival_device::CombineAndStep{scalars(), linear, -1, nullptr, nullptr, nullptr});
     return hostScalars().gh;
   }
   void enqueueStep(survival_device::ChunkView ch, ColumnEntries col) {
@@ -360,19 +363,26 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       stepSlots<true, false>(ch);
     else
       stepSlots<false, false>(ch);
-    refreshSlotsByScans(prims_, slotState(), device::raw(plan_.slotStratum), plan_.index.nSlots, efron_, fineGray_);
+    // A step of 0 changed no slot: the refresh's scans return at once (the stepped flag).
+    refreshSlotsByScans(prims_, slotState(), device::raw(plan_.slotStratum), plan_.index.nSlots, efron_, fineGray_,
+                        &scalars()->stepped);
   }
   template <bool Efron, bool FineGray>
   void stepSlots(survival_device::ChunkView ch) {
-    survival_device::SlotDelta* head = thrust::raw_pointer_cast(chunkHead_.data());
-    survival_device::SlotDelta* tail = thrust::raw_pointer_cast(chunkTail_.data());
-    prims_.forEach(ch.count, survival_device::StepChunkSlots<Efron, FineGray>{ch, staged(), slotState(), head, tail,
-                                                                             scalars()});
-    prims_.forEach(ch.count, survival_device::StepBoundarySlots<Efron, FineGray>{ch.count, slotState(), head, tail,
-                                                                                scalars()});
+    using namespace survival_device;
+    std::int32_t* pieceSlot = device::raw(pieceSlot_);
+    SlotChange* piece = device::raw(piece_);
+    SlotChange* total = device::raw(pieceTotal_);
+    prims_.forEach(ch.count, StepChunkSlots<Efron, FineGray>{ch, staged(), slotState(), pieceSlot, piece, scalars()});
+    if (ch.crossings == 0) return;  // every slot was added in pass 1
+    const std::int64_t pieces = 2 * ch.count;
+    prims_.template scanByKeyIf<false, false>(&scalars()->stepped, pieceSlot, piece, pieces, SlotChangePlus{}, total);
+    prims_.forEach(pieces, SettleSlotPieces<Efron, FineGray>{pieces, pieceSlot, total, slotState(), scalars()});
   }
-  void mergeChunks(std::int64_t count) const {
-    prims_.foldTo(device::raw(parts_), count, ScanPartial{}, MergeScanPartials{}, &scalars()->merged);
+  // The chunks' partials merged in order into the scalars, then `then` (the step) in one thread.
+  template <typename Then>
+  void mergeChunksThen(std::int64_t count, Then then) const {
+    prims_.foldThen(device::raw(parts_), count, ScanPartial{}, MergeScanPartials{}, &scalars()->merged, then);
   }
   void enqueueRebuild() {
     double* shift = thrust::raw_pointer_cast(shift_.data());
@@ -387,7 +397,8 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       prims_.forEach(static_cast<std::int64_t>(plan_.entryRunStart.size()) - 1,
                      survival_device::EntryRunSums{rows(), slotState().exitRisk, device::raw(plan_.entryRunStart),
                                                    device::raw(plan_.entryRunRow)});
-    refreshSlotsByScans(prims_, slotState(), device::raw(plan_.slotStratum), plan_.index.nSlots, efron_, fineGray_);
+    refreshSlotsByScans(prims_, slotState(), device::raw(plan_.slotStratum), plan_.index.nSlots, efron_, fineGray_,
+                        nullptr);
     this->etaChanged();
   }
 
@@ -411,7 +422,9 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   mutable thrust::device_vector<ScanPartial> parts_;
   mutable thrust::device_vector<SurvivalDeviceScalars> scalars_;
   mutable thrust::device_vector<survival_device::StagedEntry> staged_;
-  thrust::device_vector<survival_device::SlotDelta> chunkHead_, chunkTail_;  // per chunk of a step
+  // A step's pieces: per chunk its first and last slot's share, and their sums by slot.
+  thrust::device_vector<std::int32_t> pieceSlot_;
+  thrust::device_vector<survival_device::SlotChange> piece_, pieceTotal_;
   device::DeviceCoefficients coef_;
 };
 

@@ -5,8 +5,8 @@
 // cross-validation, or a bootstrap's replicates, share one plan on the device
 // (device_design.h) and each fit keeps only its weighted sums and row state.
 //
-// Chunks: kChunkItems items each; with Efron ties or Fine-Gray, kChunkItems or more, cut
-// where the item's slot changes (device_survival_chunks.h). Counting-process data list each
+// Chunks: kChunkItems items or more, cut where the item's slot changes; with Breslow ties at
+// most 1.25 kChunkItems, cut inside a slot if need be (survival_chunk_cuts.h). Counting-process data list each
 // column's items (dense columns share the all-rows list, at offset 0) and the rows by entry
 // slot (one run per slot) for a rebuild. Rows entering at their stratum's base slot are in
 // neither: they change no risk set, and leaving them out of the rebuild too keeps the base
@@ -24,6 +24,7 @@
 #include "data/risk_set_index.h"
 #include "device/device_common.h"
 #include "device/device_survival_chunks.h"
+#include "device/survival_chunk_cuts.h"
 #include "models/counting_process_items.h"
 
 namespace argus {
@@ -60,6 +61,7 @@ class SurvivalDevicePlan {
   struct ChunkPlan {
     std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
     std::int64_t itemOffset, items;       // its item list in items (-1: none), its items
+    std::int64_t crossings;               // cuts inside a slot
   };
 
   survival_device::ChunkView chunks(std::int32_t j) const { return chunkView(chunkPlan_[j]); }
@@ -108,19 +110,12 @@ class SurvivalDevicePlan {
         return code >= 0 ? index.exitSlot[rowOf(code)] : index.entrySlot[rowOf(-1 - code)];
       };
       const std::int64_t offset = static_cast<std::int64_t>(begin.size());
-      std::int64_t last = 0;
-      begin.push_back(0);
-      for (std::int64_t k = 1; k < n; ++k)
-        if (k - last >= kChunkItems && (!wholeSlots || slotOf(k) != slotOf(k - 1))) {
-          begin.push_back(k);
-          last = k;
-        }
-      const std::int64_t count = n > 0 ? static_cast<std::int64_t>(begin.size()) - offset : 0;
-      begin.push_back(n);
+      const ChunkCuts cuts = cutChunks(n, kChunkItems, wholeSlots, slotOf, &begin);
+      const std::int64_t count = cuts.count, crossings = cuts.crossings;
       maxChunks_ = count > maxChunks_ ? count : maxChunks_;
       maxItems_ = n > maxItems_ ? n : maxItems_;
       maxEntries_ = entries > maxEntries_ ? entries : maxEntries_;
-      return ChunkPlan{offset, count, entries, itemOffset, n};
+      return ChunkPlan{offset, count, entries, itemOffset, n, crossings};
     };
     auto everyRow = [](std::int64_t k) { return k; };
     const ItemList allItems = counting ? listItems(design.nRows, everyRow) : ItemList{};
@@ -155,7 +150,7 @@ class SurvivalDevicePlan {
   }
   survival_device::ChunkView chunkView(const ChunkPlan& c) const {
     const std::int64_t* item = c.itemOffset < 0 ? nullptr : device::raw(items) + c.itemOffset;
-    return {device::raw(chunkBegin) + c.offset, c.count, c.entries, item, c.items};
+    return {device::raw(chunkBegin) + c.offset, c.count, c.entries, item, c.items, c.crossings};
   }
 
   std::int64_t nRows_;

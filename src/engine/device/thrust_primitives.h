@@ -12,6 +12,9 @@
 //   foldTo(first, n, identity, op, out)   *out = first[0] op ... op first[n-1] for an op that is
 //                                         associative but not commutative (grouped, never
 //                                         reordered)
+//   foldThen(first, n, identity, op, out, then)
+//                                         foldTo, then then(0) (a one-thread functor that reads
+//                                         *out): in one launch on CUB
 //   segmentedReduceTo(first, offsets, segments, init, op, out)
 //                                         out[s] = init op first[offsets[s]] op ... up to
 //                                         offsets[s + 1]
@@ -20,6 +23,11 @@
 //                                         keys (int32) up to k (from the run's top when
 //                                         Descending; without values[k] when Exclusive: T{} at
 //                                         the run's start)
+//   scanByKeyIf<Descending, Exclusive>(flag, keys, values, n, op, out)
+//                                         the same where *flag != 0 (flag null: always); T{}
+//                                         must be op's identity
+//   gatedScanPays(n)                      whether scanByKeyIf with a flag is as cheap as an
+//                                         ungated scan at length n (else pass null)
 //   replay(key, enqueue)                  enqueue() the calls of a sweep; the CUB version
 //                                         records them as a CUDA graph once a key comes back,
 //                                         and replays it (the calls must depend on nothing but
@@ -119,6 +127,12 @@ struct ThrustPrimitives {
     forEach(1, thrust_detail::Fold<It, T, Op>{first, n, identity, op, out});
   }
 
+  template <typename It, typename T, typename Op, typename Then>
+  void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
+    foldTo(first, n, identity, op, out);
+    forEach(1, then);
+  }
+
   template <typename It, typename T, typename Op>
   void segmentedReduceTo(It first, const std::int64_t* offsets, std::int64_t segments, T init, Op op,
                          T* out) const {
@@ -141,6 +155,13 @@ struct ThrustPrimitives {
                          thrust::make_reverse_iterator(to + n));
     else
       scan<Exclusive, T>(keys, values, n, op, to);
+  }
+
+  static constexpr bool gatedScanPays(std::int64_t) { return true; }
+  // The flag is read on the host, as in reduceToIf.
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
+  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+    if (thrust_detail::flagSet(flag)) scanByKey<Descending, Exclusive>(keys, values, n, op, out);
   }
 
  private:
