@@ -8,10 +8,10 @@
 #' accepted: it takes a visible GPU where one was measured at least three times faster than
 #' one CPU core (an H100), by the number of stored design entries: SCCS and conditional
 #' Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at least half
-#' the events at a time of their own, as with continuous times) from five million; lr, pr and
-#' ls from fifty million. Otherwise (survival with tied times, clr and `(start, stop]` data,
-#' which were never timed on a GPU, smaller designs), or where the GPU has too little free
-#' memory for the fit, it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every
+#' the events at a time of their own, as with continuous times) and clr from five million; lr,
+#' pr and ls from fifty million. Otherwise (survival with tied times, `(start, stop]` data,
+#' which were slower on the GPU where timed, smaller designs), or where the GPU has too little
+#' free memory for the fit, it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every
 #' model has a device runner.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which

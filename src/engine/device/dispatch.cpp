@@ -136,9 +136,11 @@ bool autoPrefersCuda(const Dataset& data) {
     case ModelType::Logistic:
     case ModelType::Poisson:
       return entries >= kAutoLargeEntries;
+    case ModelType::ConditionalLogistic:
+      return entries >= kAutoConditionalLogisticEntries;
     case ModelType::Cox:
     case ModelType::FineGray:
-      // Counting-process data have a device runner but were never timed on a GPU: the CPU.
+      // Counting-process data: slower on the GPU at the one size timed (compute_device.h).
       return data.outcomes.startTime == nullptr && entries >= kAutoSurvivalEntries &&
              mostlyDistinctEventTimes(data);
     default:
