@@ -185,7 +185,32 @@ FitRequest requestFor(const Dataset& data, const std::string& device) {
   return req;
 }
 
-FitResult fitOn(const Dataset& data, const std::string& device) { return fitCcd(requestFor(data, device)); }
+// ARGUS_BENCH_TRACE=1: the fit's verbose messages, each with the milliseconds since the fit
+// began (and since the message before), to see where a fit's time goes on a device without a
+// profiler for the host's share.
+class TimedMessages : public ProgressSink {
+ public:
+  void message(const std::string& m) override {
+    const double now = elapsedMs();
+    std::printf("    [%9.1f ms, +%8.1f] %s\n", now, now - last_, m.c_str());
+    last_ = now;
+  }
+
+ private:
+  double elapsedMs() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_ = 0.0;
+};
+
+FitResult fitOn(const Dataset& data, const std::string& device) {
+  FitRequest req = requestFor(data, device);
+  if (envInt("ARGUS_BENCH_TRACE", 0) == 0) return fitCcd(req);
+  req.control.verbose = true;
+  TimedMessages sink;
+  return fitCcd(req, &sink);
+}
 
 // The fold fits of one candidate variance (10 folds x `repetitions`), all started from the
 // all-data fit as the cross-validation starts them; seconds for the whole batch.
