@@ -110,7 +110,8 @@
 #' @param na.action Formula route: what to do with rows that have a missing value in a
 #'   variable the model uses (or in `weights`, `stratumId`, `time`): `NULL` (default) or
 #'   `na.fail`, an error; `na.omit`, drop them; `na.exclude`, drop them and give `NA` for
-#'   them in [residuals.argusFit()] and `fitted()` (as `glm`). Functions or their names.
+#'   them in [residuals.argusFit()], `fitted()` and `predict()` without `newdata` (as `glm`).
+#'   Functions or their names.
 #'   Kept rows keep their row numbers as identifiers.
 #' @param failcode Fine-Gray only: the event of interest when the status has several causes
 #'   (as `cmprsk::crr`). A factor status (formula `Surv(time, cause)` or matrix-route `y`)

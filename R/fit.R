@@ -31,7 +31,9 @@
 #'     \item{`majorizedSteps`}{survival models: the proximal Newton steps taken before the
 #'       cycles (the engine's `src/engine/solver/majorized_start.h`), 0 elsewhere;}
 #'     \item{`logLikelihood`, `logPrior`}{the log-likelihood and the log prior at the
-#'       estimates;}
+#'       estimates (for `"ls"` the objective `-RSS / 2`, at unit variance; `logLik()` gives
+#'       `logLik.lm`'s normal log-likelihood at the variance `RSS / n`, with that variance
+#'       counted in its degrees of freedom);}
 #'     \item{`optimality`, `optimalityCovariate`}{the largest optimality violation (standard
 #'       errors) and where;}
 #'     \item{`aliased`, `infinite`, `fixed`}{flags of coefficients that cannot be estimated,

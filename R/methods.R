@@ -12,7 +12,20 @@ logLik.argusFit <- function(object, ...) {
   free <- sum(object$coefficients != 0 & !object$fixed)
   # nobs as nobs() gives it (events for survival models, as coxph), which BIC() uses
   n <- if (is.null(object$data)) object$nRows else nobs.argusFit(object)
+  if (object$modelType == "ls") return(gaussianLogLik(object, free))
   structure(object$logLikelihood, df = free, nobs = n, class = "logLik")
+}
+
+# Least squares: the engine's objective is -RSS / 2 (unit variance); logLik() gives the normal
+# log-likelihood at the maximum-likelihood variance RSS / n, with that variance counted in df,
+# as logLik.lm (weights w > 0: sum(log(w)) / 2 added), so AIC() and BIC() are lm's.
+gaussianLogLik <- function(object, free) {
+  w <- object$settings$weights %||% rep(1, object$nRows)
+  w <- w[w > 0]
+  n <- length(w)
+  rss <- -2 * object$logLikelihood
+  value <- 0.5 * (sum(log(w)) - n * (log(2 * pi) + 1 - log(n) + log(rss)))
+  structure(value, df = free + 1, nobs = n, class = "logLik")
 }
 
 #' @method print argusFit

@@ -116,11 +116,15 @@ predict.argusFit <- function(object, newdata = NULL,
     stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
                 "a data frame, not %s"), class(newdata)[1])
   }
-  switch(type,
-         link = rows$link,
-         response = responseOf(object$modelType, rows$link, rows$time),
-         risk = exp(rows$link),
-         survivalScale(object, rows, times, type))
+  out <- switch(type,
+                link = rows$link,
+                response = responseOf(object$modelType, rows$link, rows$time),
+                risk = exp(rows$link),
+                survivalScale(object, rows, times, type))
+  # The fitted rows of a formula fit with na.action = na.exclude: NA where a row was left out
+  # for a missing value, as predict.lm (stats::napredict).
+  if (is.null(newdata) && !is.null(object$data$naAction)) out <- stats::napredict(object$data$naAction, out)
+  out
 }
 
 # Which model types have which prediction scales.

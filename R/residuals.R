@@ -105,19 +105,29 @@ unitDeviance <- function(modelType, y, mu) {
 }
 
 coxResiduals <- function(fit, type, weighted) {
-  if (type == "dfbeta") return(dfbetaResiduals(fit))
+  if (type == "dfbeta") return(zeroForDroppedStrata(fit, dfbetaResiduals(fit)))
   parts <- coxResidualParts(fit)
   w <- if (weighted) fitRows(fit)$weights else 1
   switch(type,
-         martingale = toUserOrder(fit, parts$martingale * w),
+         martingale = zeroForDroppedStrata(fit, toUserOrder(fit, parts$martingale * w)),
          deviance = {
            m <- parts$martingale
            d <- as.numeric(parts$event)
            dev <- sign(m) * sqrt(-2 * (m + ifelse(d > 0, d * log(pmax(d - m, .Machine$double.xmin)), 0)))
-           toUserOrder(fit, dev * w)
+           zeroForDroppedStrata(fit, toUserOrder(fit, dev * w))
          },
-         score = toUserOrder(fit, parts$score * w),
+         score = zeroForDroppedStrata(fit, toUserOrder(fit, parts$score * w)),
          schoenfeld = schoenfeldResiduals(fit, parts, w))
+}
+
+# Rows of strata dropped for having no event (the only rows of the input a fit leaves out)
+# have no event and no hazard: every Cox residual of theirs is 0, as residuals.coxph gives.
+zeroForDroppedStrata <- function(fit, values) {
+  dropped <- setdiff(seq_along(fit$data$rowIds), fit$data$order)
+  if (length(dropped)) {
+    if (is.matrix(values)) values[dropped, ] <- 0 else values[dropped] <- 0
+  }
+  values
 }
 
 # Events only, sorted by stratum and time (as residuals.coxph), named by the event time.
@@ -143,7 +153,7 @@ dfbetaResiduals <- function(fit) {
 #' @export
 fitted.argusFit <- function(object, ...) {
   rejectDots("fitted()", ...)
-  padExcluded(object, stats::predict(object, type = "response"))
+  stats::predict(object, type = "response")  # with na.exclude, padded there
 }
 
 #' @rdname residuals.argusFit

@@ -47,6 +47,15 @@ test_that("na.action: an error by default, na.omit and na.exclude as in glm", {
   expect_equal(unname(which(is.na(residuals(exclude)))), c(3, 49))
   expect_lt(max(abs(residuals(exclude) - residuals(refEx)), na.rm = TRUE), 1e-6)
   expect_lt(max(abs(fitted(exclude) - fitted(refEx)), na.rm = TRUE), 1e-6)
+  # predict() without newdata pads as predict.glm does; fitted() is not padded twice
+  for (type in c("link", "response")) {
+    mine <- predict(exclude, type = type)
+    expect_equal(length(mine), 50)
+    expect_equal(unname(which(is.na(mine))), c(3, 49))
+    expect_lt(max(abs(mine - predict(refEx, type = type)), na.rm = TRUE), 1e-6)
+  }
+  expect_equal(length(fitted(exclude)), 50)
+  expect_equal(length(predict(omit)), 48)
   expect_error(createData(y ~ a, data = df, modelType = "lr", na.action = "na.pass"), "na.omit")
   expect_error(createData(x = matrix(1:4, 2), y = 0:1, modelType = "lr", na.action = na.omit),
                "formula route")

@@ -272,8 +272,20 @@ test_that("a stratum without events is dropped, print() says so, and the fit mat
     fit <- fitModel(data, control = survivalControl())
     expect_output(print(fit), "1 strata without events were dropped \\(15 rows\\)")
     expect_output(print(summary(fit)), "dropped: +1 strata without events")
-    expectCoxMatch(fit, coxRef(formula, withEmpty, ties), label = paste("empty stratum", ties))
+    ref <- coxRef(formula, withEmpty, ties)
+    expectCoxMatch(fit, ref, label = paste("empty stratum", ties))
     expectCoxMatch(fit, coxRef(formula, lung, ties), label = paste("without it", ties))
+    # the dropped rows' residuals are 0, as coxph's (no event, no hazard in their stratum)
+    dropped <- nrow(lung) + seq_len(15)
+    for (type in c("martingale", "deviance")) {
+      mine <- residuals(fit, type = type)
+      expect_false(anyNA(mine), label = type)
+      expect_equal(unname(mine[dropped]), rep(0, 15), label = type)
+      expect_lt(max(abs(unname(mine) - unname(residuals(ref, type = type)))), 1e-5, label = type)
+    }
+    score <- residuals(fit, type = "score")
+    expect_equal(unname(score[dropped, ]), matrix(0, 15, 3))
+    expect_lt(max(abs(unname(score) - unname(residuals(ref, type = "score")))), 1e-5)
   }
 })
 

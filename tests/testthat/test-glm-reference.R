@@ -52,8 +52,30 @@ test_that("least squares matches lm", {
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"), control = tightControl())
   expect_equal(fit$status, "SUCCESS")
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-5)
-  # L = -RSS / 2 (MODELS.md section 2)
-  expect_equal(as.numeric(logLik(fit)), -sum(residuals(ref)^2) / 2, tolerance = 1e-8)
+  # the engine's objective is -RSS / 2 (MODELS.md section 2); logLik() is lm's
+  expect_equal(fit$logLikelihood, -sum(residuals(ref)^2) / 2, tolerance = 1e-8)
+  expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(ref)), tolerance = 1e-8)
+  expect_equal(attr(logLik(fit), "df"), attr(logLik(ref), "df"))
+  expect_equal(attr(logLik(fit), "nobs"), attr(logLik(ref), "nobs"))
+  expect_equal(AIC(fit), AIC(ref), tolerance = 1e-8)
+  expect_equal(BIC(fit), BIC(ref), tolerance = 1e-8)
+})
+
+test_that("least squares' logLik, AIC and BIC are lm's on mtcars, with a factor and weights", {
+  cars <- mtcars
+  cars$cyl <- factor(cars$cyl)
+  for (weighted in c(FALSE, TRUE)) {
+    w <- if (weighted) cars$disp / 100 else NULL
+    ref <- lm(mpg ~ wt + cyl + hp, data = cars, weights = w)
+    fit <- fitModel(createData(mpg ~ wt + cyl + hp, data = cars, modelType = "ls"), weights = w,
+                    control = tightControl())
+    expect_lt(max(abs(coef(fit) - coef(ref))), 1e-6, label = paste("weighted", weighted))
+    expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(ref)), tolerance = 1e-8,
+                 label = paste("weighted", weighted))
+    expect_equal(attr(logLik(fit), "df"), 6)
+    expect_equal(AIC(fit), AIC(ref), tolerance = 1e-8, label = paste("weighted", weighted))
+    expect_equal(BIC(fit), BIC(ref), tolerance = 1e-8, label = paste("weighted", weighted))
+  }
 })
 
 test_that("least squares with an offset matches lm with an offset", {
@@ -164,5 +186,6 @@ test_that("weighted least squares matches lm(weights = )", {
   fit <- fitModel(createData(x = sim$x, y = sim$y, weights = w, modelType = "ls"),
                   control = tightControl())
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-5)
-  expect_equal(as.numeric(logLik(fit)), -sum(w * residuals(ref)^2) / 2, tolerance = 1e-8)
+  expect_equal(fit$logLikelihood, -sum(w * residuals(ref)^2) / 2, tolerance = 1e-8)
+  expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(ref)), tolerance = 1e-8)  # rows of weight 0 left out
 })
