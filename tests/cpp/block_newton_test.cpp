@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,55 @@ TEST(BlockNewton, TheLineSearchCutsANewtonStepThatOvershoots) {
     before = after;
   }
   EXPECT_LT(block.runner->checkOptimality(block.state).maxViolation, 1e-6);
+}
+
+// A covariate with a huge mean against its spread (1e4 to 1e6 + N(0, 1), as a time stamp in
+// seconds within a day) is nearly parallel to the intercept: the uncentred block's pivot for
+// it fell below the alias tolerance from mean/sd 1e5, and the fit declared it aliased (held
+// at 0) with a SUCCESS. Centred in the block (block_newton.h), it reaches the optimum of the
+// same model written with the centred column, which is well conditioned.
+TEST(BlockNewton, ACovariateWithAHugeMeanIsEstimatedNotAliased) {
+  std::mt19937 rng(5);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  const std::size_t n = 2000;
+  for (const ModelType model : {ModelType::Logistic, ModelType::Poisson, ModelType::LeastSquares}) {
+    for (const double mean : {1e4, 1e5, 1e6}) {
+      std::vector<double> noise(n), z(n), x(n), centred(n), y(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        noise[r] = normal(rng);
+        z[r] = normal(rng);
+        x[r] = mean + noise[r];
+        centred[r] = x[r] - mean;  // exact: x and mean are within a factor of 2
+        const double eta = -0.5 + 0.8 * centred[r] + 0.3 * z[r];
+        y[r] = model == ModelType::Logistic  ? (unif(rng) < 1.0 / (1.0 + std::exp(-eta)) ? 1.0 : 0.0)
+               : model == ModelType::Poisson ? std::floor(std::exp(eta) + unif(rng))
+                                             : eta + normal(rng);
+      }
+      auto fitWith = [&](const std::vector<double>& column, testing_data::HandDesign* d) {
+        d->addIntercept();
+        d->addColumn(ColumnKind::Dense, column);
+        d->addColumn(ColumnKind::Dense, z);
+        d->finish();
+        FitRequest req;
+        req.data = &d->data;
+        req.prior.assign(3, CoordinatePrior{});
+        req.control.tolerance = 1e-10;
+        req.control.optimalityTolerance = 1e-7;
+        return fitCcd(req);
+      };
+      testing_data::HandDesign raw(model, y), reference(model, y);
+      const FitResult fit = fitWith(x, &raw), ref = fitWith(centred, &reference);
+      const std::string what = modelTypeName(model) + " mean " + std::to_string(mean);
+      ASSERT_EQ(ref.status, FitStatus::Success) << what;
+      EXPECT_EQ(fit.status, FitStatus::Success) << what;
+      EXPECT_TRUE(fit.aliased.empty()) << what;
+      EXPECT_NEAR(fit.beta[1], ref.beta[1], 1e-6 * std::fabs(ref.beta[1])) << what;
+      EXPECT_NEAR(fit.beta[2], ref.beta[2], 1e-6 * std::fabs(ref.beta[2])) << what;
+      // The intercepts differ by mean * beta_x; at the centred column's origin they agree.
+      EXPECT_NEAR(fit.beta[0] + mean * fit.beta[1], ref.beta[0], 1e-6 * (1.0 + std::fabs(ref.beta[0]))) << what;
+    }
+  }
 }
 
 TEST(BlockNewton, StepsStayBoundedWhereTheCurvatureVanishes) {

@@ -394,8 +394,8 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     return gain;
   }
   bool fusesBlockHessian() const override { return true; }
-  void blockGradHess(const std::vector<std::int32_t>& columns, std::vector<double>* g,
-                     std::vector<double>* h) const override {
+  void blockGradHess(const std::vector<std::int32_t>& columns, const std::vector<double>& shifts,
+                     std::vector<double>* g, std::vector<double>* h) const override {
     std::vector<double> eta(n_), expEta(n_), wy(n_), wt(n_);
     thrust::copy(eta_d_.begin(), eta_d_.end(), eta.begin());
     thrust::copy(expEta_.begin(), expEta_.end(), expEta.begin());
@@ -403,7 +403,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     thrust::copy(wt_.begin(), wt_.end(), wt.begin());
     const GlmDeviceScalars sc = hostScalars();
     const Row row{};
-    glmBlockGradHess(data_.design, columns, [&](std::int64_t r) {
+    glmBlockGradHess(data_.design, columns, shifts, [&](std::int64_t r) {
       return row.derivatives(eta[r] + sc.shift, expEta[r] * sc.expShift, wy[r], wt[r]);
     }, g, h);
   }

@@ -2,7 +2,9 @@
 // the rows (RowReader): each row's block values, its derivatives once, then the products of
 // its nonzero values. O(N k + sum over rows of (nonzeros in the block)^2). Shared by the CPU
 // likelihood and the device one (which reads its row state back for this once-per-cycle
-// pass); `derivativesAt(r)` gives row r's RowDerivatives at the current eta.
+// pass); `derivativesAt(r)` gives row r's RowDerivatives at the current eta. `shifts` (one
+// per block column, or empty): each column is taken as x - shift, so that a block with an
+// intercept can be formed in a centred basis (solver/block_newton.h, "Centring").
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,8 @@ namespace argus {
 
 template <typename DerivativesAt>
 void glmBlockGradHess(const DesignView& design, const std::vector<std::int32_t>& columns,
-                      DerivativesAt&& derivativesAt, std::vector<double>* g, std::vector<double>* h) {
+                      const std::vector<double>& shifts, DerivativesAt&& derivativesAt, std::vector<double>* g,
+                      std::vector<double>* h) {
   const std::size_t k = columns.size();
   g->assign(k, 0.0);
   h->assign(k * k, 0.0);
@@ -24,6 +27,8 @@ void glmBlockGradHess(const DesignView& design, const std::vector<std::int32_t>&
   std::vector<std::size_t> at(k);
   for (std::int64_t r = 0; r < design.nRows; ++r) {
     reader.read(r, row.data());
+    if (!shifts.empty())
+      for (std::size_t a = 0; a < k; ++a) row[a] -= shifts[a];
     std::size_t n = 0;
     for (std::size_t a = 0; a < k; ++a) {
       if (row[a] == 0.0) continue;

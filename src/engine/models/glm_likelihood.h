@@ -145,9 +145,9 @@ class GlmLikelihood final : public Likelihood {
   // One pass over the rows (RowReader): each row's block values, its derivatives once, then
   // the products of its nonzero values. O(N k + sum over rows of (nonzeros in the block)^2).
   bool fusesBlockHessian() const override { return true; }
-  void blockGradHess(const std::vector<std::int32_t>& columns, std::vector<double>* g,
-                     std::vector<double>* h) const override {
-    glmBlockGradHess(data_.design, columns, [&](std::int64_t r) { return derivatives(rows_[r]); },
+  void blockGradHess(const std::vector<std::int32_t>& columns, const std::vector<double>& shifts,
+                     std::vector<double>* g, std::vector<double>* h) const override {
+    glmBlockGradHess(data_.design, columns, shifts, [&](std::int64_t r) { return derivatives(rows_[r]); },
                      g, h);
   }
 

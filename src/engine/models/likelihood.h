@@ -65,10 +65,11 @@ class Likelihood {
   }
   // g and H (row-major k x k) of the log-likelihood over a block of columns at the current
   // eta, formed in one pass where the likelihood can (GLMs: H_jk = -sum_r x_rj x_rk curv_r,
-  // the same per-row terms as gradHess). Others return false, and the block Newton step
-  // builds H from directional derivatives instead (solver/block_newton.h).
+  // the same per-row terms as gradHess), with column a taken as x - shifts[a] (shifts empty:
+  // as is). Others return false, and the block Newton step builds H from directional
+  // derivatives instead (solver/block_newton.h).
   virtual bool fusesBlockHessian() const { return false; }
-  virtual void blockGradHess(const std::vector<std::int32_t>& /*columns*/,
+  virtual void blockGradHess(const std::vector<std::int32_t>& /*columns*/, const std::vector<double>& /*shifts*/,
                              std::vector<double>* /*g*/, std::vector<double>* /*h*/) const {}
   // What an exact cycle costs, in units of the majorized start's work per entry of a sweep:
   // per stored entry of a moved column, and per slot of the refresh after each moved

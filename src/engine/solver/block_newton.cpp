@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/column_centring.h"
 #include "solver/block_model.h"
 #include "solver/dense_block.h"
 
@@ -49,6 +50,22 @@ BlockNewton::BlockNewton(const Dataset& data, const double* weights, bool fused)
   const double cost = blockCost(candidates_.size(), n, fused);
   const double allowed = kMaxShare * cycleWork;
   if (cost > std::max(allowed, kAlwaysBelow)) period_ = static_cast<int>(std::ceil(cost / allowed));
+  // Centring (block_newton.h): where an intercept can absorb the shifts.
+  intercept_ = interceptColumn(design);
+  shift_.assign(design.nColumns(), 0.0);
+  if (fused && intercept_ >= 0) shift_ = largeColumnMeans(design, candidates_);
+}
+
+std::vector<double> BlockNewton::shiftsFor(const std::vector<std::int32_t>& columns) const {
+  std::vector<double> shifts;
+  const auto at = std::find(columns.begin(), columns.end(), intercept_);
+  if (!fused_ || intercept_ < 0 || at == columns.end()) return shifts;
+  shifts.assign(columns.size(), 0.0);
+  // Only the columns after the intercept: a column before it is not explained by it in
+  // aliased()'s order, and the step's change of basis needs the intercept's coordinate only.
+  for (std::size_t a = static_cast<std::size_t>(at - columns.begin()) + 1; a < columns.size(); ++a)
+    shifts[a] = shift_[columns[a]];
+  return shifts;
 }
 
 void BlockNewton::addColumn(std::int32_t j, double factor, std::vector<double>& out) const {
@@ -74,8 +91,8 @@ void BlockNewton::polarize(Likelihood& likelihood, const std::vector<std::int32_
 }
 
 void BlockNewton::assemble(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
-                           std::vector<double>* g, std::vector<double>* h) {
-  if (fused_) return likelihood.blockGradHess(columns, g, h);
+                           const std::vector<double>& shifts, std::vector<double>* g, std::vector<double>* h) {
+  if (fused_) return likelihood.blockGradHess(columns, shifts, g, h);
   const std::size_t k = columns.size();
   g->assign(k, 0.0);
   h->assign(k * k, 0.0);
@@ -102,15 +119,37 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   for (const std::int32_t j : candidates_)
     if (!state.fixed[j]) free.push_back(j);
   if (free.size() < 2) return false;
+  // In the centred basis only where the intercept's prior is flat: its coordinate then takes
+  // up the shifts (beta~_0 = beta_0 + sum_j c_j beta_j) without a prior term to carry along.
+  std::vector<double> shifts;
+  if (intercept_ >= 0 && state.prior[intercept_].kind == PriorKind::None) shifts = shiftsFor(free);
   std::vector<double> g, h;
-  assemble(likelihood, free, &g, &h);
+  assemble(likelihood, free, shifts, &g, &h);
   // Coordinates without curvature cannot be placed by a Newton step.
   const std::size_t kf = free.size();
   std::vector<std::size_t> pick;
-  for (std::size_t a = 0; a < kf; ++a)
-    if (h[a * kf + a] < 0.0 && std::isfinite(h[a * kf + a]) && std::isfinite(g[a])) pick.push_back(a);
+  auto pickCurved = [&] {
+    pick.clear();
+    for (std::size_t a = 0; a < kf; ++a)
+      if (h[a * kf + a] < 0.0 && std::isfinite(h[a * kf + a]) && std::isfinite(g[a])) pick.push_back(a);
+  };
+  pickCurved();
+  const auto interceptAt = [&]() -> std::ptrdiff_t {
+    for (std::size_t a = 0; a < pick.size(); ++a)
+      if (free[pick[a]] == intercept_) return static_cast<std::ptrdiff_t>(a);
+    return -1;
+  };
+  if (!shifts.empty() && interceptAt() < 0) {  // an intercept without curvature: no basis change
+    shifts.clear();
+    assemble(likelihood, free, shifts, &g, &h);
+    pickCurved();
+  }
   const std::size_t k = pick.size();
   if (k < 2) return false;
+  const std::ptrdiff_t centre = shifts.empty() ? -1 : interceptAt();
+  std::vector<double> shift(k, 0.0);  // c_a of the picked columns (0 where not centred)
+  if (centre >= 0)
+    for (std::size_t a = 0; a < k; ++a) shift[a] = shifts[pick[a]];
   std::vector<std::int32_t> columns(k);
   std::vector<double> hk(k * k);
   for (std::size_t a = 0; a < k; ++a) {
@@ -125,9 +164,13 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   model.c.resize(k);
   model.beta.resize(k);
   model.lambda.assign(k, 0.0);
+  std::vector<double> start(k);  // beta in the data's basis
+  for (std::size_t a = 0; a < k; ++a) start[a] = state.beta[columns[a]];
   for (std::size_t a = 0; a < k; ++a) {
     const CoordinatePrior& p = state.prior[columns[a]];
-    model.beta[a] = state.beta[columns[a]];
+    model.beta[a] = start[a];
+    if (static_cast<std::ptrdiff_t>(a) == centre)
+      for (std::size_t b = 0; b < k; ++b) model.beta[a] += shift[b] * start[b];
     for (std::size_t b = 0; b < k; ++b) model.m[a * k + b] = -hk[a * k + b];
     if (p.kind == PriorKind::Laplace) {
       model.lambda[a] = laplaceLambda(p.variance);
@@ -142,16 +185,19 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
     if (!std::isfinite(v)) return false;
   const BlockModelSolution solution = solveBlockModel(model, kAliasTolerance);
   if (!(solution.gain > 0.0)) return false;
-  const std::vector<double>& delta = solution.delta;
+  // Back to the data's basis: delta_0 = delta~_0 - sum_j c_j delta~_j (the others unchanged).
+  std::vector<double> delta = solution.delta;
+  if (centre >= 0)
+    for (std::size_t b = 0; b < k; ++b) delta[centre] -= shift[b] * solution.delta[b];
 
   double alpha = 1.0;
   // Along the segment from beta to beta + delta no Laplace coordinate changes sign (the model
   // stops them at 0), so the log posterior is smooth on it and a backtracking search applies.
-  std::vector<double> target(k), applied = model.beta;
+  std::vector<double> target(k), applied = start;
   auto logPriorAt = [&](double at) {
     double sum = 0.0;
     for (std::size_t a = 0; a < k; ++a) {
-      target[a] = at == 1.0 ? model.beta[a] + delta[a] : model.beta[a] + at * delta[a];
+      target[a] = at == 1.0 ? start[a] + delta[a] : start[a] + at * delta[a];
       sum += logPriorDensity(target[a], state.prior[columns[a]]);
     }
     return sum;
@@ -169,7 +215,7 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
     // from X beta (the fit then certified a point that was not its beta).
     if (attempt > 0) {
       likelihood.setEta(savedEta_);
-      applied = model.beta;
+      applied = start;
     }
     moveTo(likelihood, columns, target, &applied);
     const double after = likelihood.logLikelihood() + logPrior;
@@ -221,7 +267,8 @@ std::vector<std::int32_t> BlockNewton::aliased(Likelihood& likelihood,
   if (columns.empty()) return out;
   // No curvature at all: nothing to estimate from.
   std::vector<double> g, h;
-  assemble(likelihood, columns, &g, &h);
+  const std::vector<double> shifts = shiftsFor(columns);  // a change of basis keeps the rank
+  assemble(likelihood, columns, shifts, &g, &h);
   const std::size_t kc = columns.size();
   std::vector<std::size_t> keep;
   for (std::size_t a = 0; a < kc; ++a) {

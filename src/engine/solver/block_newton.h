@@ -36,6 +36,15 @@
 // 0). Along the segment to the model's optimum the log posterior is then smooth, and the
 // line search judges it as for smooth priors.
 //
+// Centring (GLMs with an intercept): a dense column with a large mean against its spread (a
+// calendar year, a time stamp in seconds: mean/sd of 1e4 to 1e5) is nearly parallel to the
+// intercept, so the block Hessian's pivot for it is var / (var + mean^2) of its diagonal: 1e-10
+// at mean/sd 1e5, where the alias test below declared an estimable column aliased, and the
+// step solved a system of condition 1e10. Such a column (data/column_centring.h) enters the
+// block as x_j - c_j (c_j: its mean), in the same one pass, and the step is mapped back
+// (delta_0 -= sum_j c_j delta_j); the intercept's coordinate takes up the shifts, so this
+// needs its prior flat (otherwise the block stays uncentred).
+//
 // The same factorization answers which flat-prior columns are collinear (aliased()): taken in
 // order, a column whose pivot is at most kAliasTolerance of its diagonal is explained by the
 // earlier ones (solver/dense_block.h). GLMs factor their Hessian (one pass). For the
@@ -79,9 +88,13 @@ class BlockNewton {
                                     const std::vector<std::int32_t>& columns);
 
  private:
-  // g (k) and H (row-major k x k) of the log-likelihood over `columns`.
+  // g (k) and H (row-major k x k) of the log-likelihood over `columns`, each taken as
+  // x - shifts[a] where shifts is not empty (fused likelihoods only).
   void assemble(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
-                std::vector<double>* g, std::vector<double>* h);
+                const std::vector<double>& shifts, std::vector<double>* g, std::vector<double>* h);
+  // The centring shifts of `columns` (those after the intercept), or empty where the block
+  // has no intercept or the likelihood does not fuse its Hessian.
+  std::vector<double> shiftsFor(const std::vector<std::int32_t>& columns) const;
   // H off the diagonal by polarization, given the diagonal in `h` (directional path).
   void polarize(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
                 std::vector<double>* h);
@@ -97,6 +110,8 @@ class BlockNewton {
   const double* weights_;
   const bool fused_;
   std::vector<std::int32_t> candidates_;
+  std::int32_t intercept_ = -1;
+  std::vector<double> shift_;  // per column: its mean where it is centred (column_centring.h)
   int period_ = 1;
   long cycles_ = 0;
   std::vector<double> direction_;

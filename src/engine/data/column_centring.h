@@ -1,0 +1,29 @@
+// Which dense columns to centre where an intercept can absorb the shift (the block Newton
+// step, solver/block_newton.h, and the Hessian that vcov() inverts, solver/inference.h).
+//
+// A dense column whose mean is far from its spread (a calendar year, a time stamp in seconds
+// within a day: mean/sd of 1e3 to 1e6) is nearly parallel to the intercept. Written with the
+// column as is, the Hessian over (intercept, x) has condition (mean/sd)^2: its pivot for x is
+// var / (var + mean^2) of the diagonal. In the basis of x - c (c: the mean) the same
+// information is well conditioned, and beta maps back exactly (beta_0 = beta~_0 - sum_j c_j
+// beta~_j). Below kCentreRatio standard deviations the pivot is at least 4e-3 of the diagonal
+// and nothing is centred, so ordinary fits keep their paths bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/column.h"
+
+namespace argus {
+
+constexpr double kCentreRatio = 16.0;
+
+// Per column of the design (0 where not centred): the mean of each of `columns` that is dense
+// with |mean| > kCentreRatio times its standard deviation over the rows.
+std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns);
+
+// The design's intercept column, or -1.
+std::int32_t interceptColumn(const DesignView& design);
+
+}  // namespace argus
