@@ -140,7 +140,7 @@ profileDerivatives <- function(fit, column, points, includePenalty) {
     settings$start[column] <- b
     refit <- .Call(argus_fit, fit$data, settings)
     gradient <- .Call(argus_hessian, fit$data, settings, refit$beta, as.integer(column - 1L),
-                      FALSE)$gradient
+                      FALSE, FALSE)$gradient
     prior <- if (!includePenalty || kind == "none") 0
              else if (kind == "normal") -b / variance
              else -sqrt(2 / variance) * sign(b)

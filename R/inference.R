@@ -44,9 +44,17 @@ parmColumns <- function(fit, parm) {
 # curvature away from 0). `attr(, "curvature")` is the exact diagonal (the engine's h_j, not a
 # difference): 0 where the data carry no information on a coefficient, which a difference of
 # gradients would blur into rounding noise.
+# With a flat prior on the intercept, dense columns whose mean dwarfs their spread are
+# centred (the engine's data/column_centring.h): H is then over (beta~_0, beta_j), beta~_0 =
+# beta_0 + sum_j c_j beta_j, and attr "shifts" holds each column's c (0 for the others);
+# invertInformation() maps the inverse back. Written as is, such a column (a time stamp in
+# seconds within a day) made the Hessian singular to working precision.
 logPosteriorHessian <- function(fit, columns) {
+  intercept <- which(names(fit$coefficients) == "(Intercept)")
+  centre <- isTRUE(fit$hasIntercept) && length(intercept) == 1 && intercept %in% columns &&
+    fit$priorType[intercept] == "none"
   out <- .Call(argus_hessian, fit$data, engineSettings(fit), unname(fit$coefficients),
-               as.integer(columns - 1L), TRUE)
+               as.integer(columns - 1L), TRUE, centre)
   H <- out$hessian
   curvature <- out$hessianDiagonal
   normal <- fit$priorType[columns] == "normal"
@@ -55,7 +63,8 @@ logPosteriorHessian <- function(fit, columns) {
   curvature[normal] <- curvature[normal] - prior
   labels <- names(fit$coefficients)[columns]
   dimnames(H) <- list(labels, labels)
-  structure(H, curvature = curvature)
+  structure(H, curvature = curvature, shifts = out$shifts,
+            origin = if (!is.null(out$shifts)) match(intercept, columns))
 }
 
 # solve(-H) over the coefficients the data inform (strictly negative exact curvature); NA
@@ -64,7 +73,9 @@ logPosteriorHessian <- function(fit, columns) {
 # difference Hessian, about 1e-12 relative, and far beyond any usable model).
 invertInformation <- function(H) {
   informed <- attr(H, "curvature") < 0
-  attr(H, "curvature") <- NULL
+  shifts <- attr(H, "shifts")
+  origin <- attr(H, "origin")
+  attr(H, "curvature") <- attr(H, "shifts") <- attr(H, "origin") <- NULL
   V <- H
   V[] <- NA_real_
   if (!all(informed))
@@ -81,6 +92,18 @@ invertInformation <- function(H) {
     return(V)
   }
   V[informed, informed] <- (inverse + t(inverse)) / 2
+  if (is.null(shifts) || !informed[origin]) return(V)
+  # back from the centred basis: beta = A beta~ with beta_0 = beta~_0 - sum_j c_j beta~_j;
+  # only the intercept's row and column change
+  if (any(shifts[!informed] != 0)) {
+    V[origin, ] <- V[, origin] <- NA_real_
+    return(V)
+  }
+  at <- which(informed)
+  A <- diag(length(at))
+  A[match(origin, at), ] <- A[match(origin, at), ] - shifts[at]
+  mapped <- A %*% V[at, at, drop = FALSE] %*% t(A)
+  V[at, at] <- (mapped + t(mapped)) / 2
   V
 }
 

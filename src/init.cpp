@@ -22,7 +22,7 @@ SEXP argus_bootstrap(SEXP, SEXP, SEXP);
 SEXP argus_cv_fold_tasks(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_plan_folds(SEXP, SEXP);
 SEXP argus_cuda_info();
-SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_hessian(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_linear_predictor(SEXP, SEXP);
 SEXP argus_baseline_hazard(SEXP, SEXP, SEXP);
 SEXP argus_profile_intervals(SEXP, SEXP, SEXP, SEXP);
@@ -47,7 +47,7 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_cv_fold_tasks", (DL_FUNC)&argus_cv_fold_tasks, 6},
     {"argus_plan_folds", (DL_FUNC)&argus_plan_folds, 2},
     {"argus_cuda_info", (DL_FUNC)&argus_cuda_info, 0},
-    {"argus_hessian", (DL_FUNC)&argus_hessian, 5},
+    {"argus_hessian", (DL_FUNC)&argus_hessian, 6},
     {"argus_linear_predictor", (DL_FUNC)&argus_linear_predictor, 2},
     {"argus_baseline_hazard", (DL_FUNC)&argus_baseline_hazard, 3},
     {"argus_profile_intervals", (DL_FUNC)&argus_profile_intervals, 4},

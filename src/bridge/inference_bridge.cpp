@@ -33,9 +33,10 @@ const char* limitStatusName(argus::LimitStatus status) {
 }  // namespace
 
 // Log-likelihood, gradient and full Hessian over `coordinates` at `beta`; the Hessian only
-// when `withHessian` (otherwise its diagonal).
+// when `withHessian` (otherwise its diagonal). `centre`: the Hessian in the basis of the
+// centred columns where the engine centres any (hessianAt()), with their `shifts`.
 extern "C" SEXP argus_hessian(SEXP dataSexp, SEXP settingsSexp, SEXP betaSexp,
-                              SEXP coordinatesSexp, SEXP withHessian) {
+                              SEXP coordinatesSexp, SEXP withHessian, SEXP centre) {
   BEGIN_RCPP
   argus::bridge::DatasetBinding binding;
   argus::bridge::bindDataset(List(dataSexp), &binding);
@@ -47,7 +48,9 @@ extern "C" SEXP argus_hessian(SEXP dataSexp, SEXP settingsSexp, SEXP betaSexp,
   List out = List::create(_["logLikelihood"] = d.logLikelihood, _["gradient"] = wrap(d.gradient),
                           _["hessianDiagonal"] = wrap(d.hessianDiagonal));
   if (as<bool>(withHessian)) {
-    const argus::SquareMatrix H = argus::hessianAt(probe, beta, coords);
+    const std::vector<double> shifts = as<bool>(centre) ? probe.centringShifts(coords) : std::vector<double>();
+    const argus::SquareMatrix H = argus::hessianAt(probe, beta, coords, argus::HessianOptions(), shifts);
+    if (!shifts.empty()) out["shifts"] = wrap(shifts);
     const int k = static_cast<int>(H.size);
     NumericMatrix m(k, k);
     for (int i = 0; i < k; ++i)

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "common/errors.h"
 #include "solver/inference.h"
+#include "hand_design.h"
 #include "test_data.h"
 
 namespace argus {
@@ -170,6 +172,55 @@ TEST(HessianByDifferencesErrors, RejectsBadCoordinatesAndBeta) {
   EXPECT_THROW(probe.moveTo(std::vector<double>(2, 0.0)), ArgusError);
   beta[0] = std::nan("");
   EXPECT_THROW(probe.moveTo(beta), ArgusError);
+}
+
+// A dense column with a huge mean (1e5 + N(0, 1)) beside the intercept: the Hessian in the
+// centred basis (shifts) equals the plain Hessian of the same model written with the column
+// centred, at the same linear predictor; written as is, the pair is singular to working
+// precision (condition ~1e10 on the correlation scale).
+TEST(HessianByDifferencesCentred, EqualsTheHessianOfTheCentredColumn) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  const std::size_t n = 500;
+  for (const ModelType model : {ModelType::Logistic, ModelType::Poisson, ModelType::LeastSquares}) {
+    std::vector<double> x(n), z(n), y(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      x[r] = 1e5 + normal(rng);
+      z[r] = normal(rng);
+      y[r] = model == ModelType::LeastSquares ? normal(rng) : (unif(rng) < 0.4 ? 1.0 : 0.0);
+    }
+    testing_data::HandDesign raw(model, y);
+    raw.addIntercept();
+    raw.addColumn(ColumnKind::Dense, x);
+    raw.addColumn(ColumnKind::Dense, z);
+    raw.finish();
+    LikelihoodProbe rawProbe(ComputeDevice{}, raw.data, nullptr);
+    const std::vector<std::int32_t> coords = {0, 1, 2};
+    const std::vector<double> shifts = rawProbe.centringShifts(coords);
+    ASSERT_EQ(shifts.size(), 3u);
+    EXPECT_EQ(shifts[0], 0.0);
+    EXPECT_NEAR(shifts[1], 1e5, 0.2);  // the column's mean
+    EXPECT_EQ(shifts[2], 0.0);         // an ordinary column is not centred
+    // The same model with the column centred on that shift (x - c is exact: both near 1e5).
+    std::vector<double> centred(n);
+    for (std::size_t r = 0; r < n; ++r) centred[r] = x[r] - shifts[1];
+    testing_data::HandDesign ref(model, y);
+    ref.addIntercept();
+    ref.addColumn(ColumnKind::Dense, centred);
+    ref.addColumn(ColumnKind::Dense, z);
+    ref.finish();
+    LikelihoodProbe refProbe(ComputeDevice{}, ref.data, nullptr);
+    EXPECT_TRUE(refProbe.centringShifts(coords).empty());
+    const std::vector<double> betaRef = {-0.4, 0.7, 0.3};
+    const std::vector<double> beta = {betaRef[0] - shifts[1] * betaRef[1], betaRef[1], betaRef[2]};
+    const SquareMatrix got = hessianAt(rawProbe, beta, coords, HessianOptions(), shifts);
+    const SquareMatrix want = hessianAt(refProbe, betaRef, coords);
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t k = 0; k < 3; ++k)
+        EXPECT_NEAR(got(i, k), want(i, k), 1e-6 * (std::fabs(want(0, 0)) + std::fabs(want(1, 1))))
+            << modelTypeName(model) << " H(" << i << ", " << k << ")";
+  }
 }
 
 std::string paramName(const ::testing::TestParamInfo<std::tuple<ModelType, bool>>& info) {

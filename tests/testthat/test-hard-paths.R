@@ -68,6 +68,52 @@ test_that("a profile refit far from the optimum converges (pr, a year held at ha
   expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(reference)), tolerance = 1e-9)
 })
 
+# A covariate whose mean dwarfs its spread: a time stamp in seconds within a day (1.7e9 +-
+# 25,000), or 1e5 + N(0, 1). Beside the intercept it was declared aliased (NA, with SUCCESS)
+# from mean/sd 1e5, and vcov() was NA from 1e4; the block step, the Hessian and the profile
+# now work in the basis of the centred column (engine: data/column_centring.h).
+test_that("a covariate with a huge mean against its spread matches glm and lm (lr, pr, ls)", {
+  set.seed(21)
+  n <- 1500
+  for (shape in list(c(1e5, 1), c(1.7e9, 25000))) {
+    ds <- data.frame(x = shape[1] + stats::rnorm(n) * shape[2], z = stats::rnorm(n))
+    xc <- (ds$x - shape[1]) / shape[2]
+    ds$y01 <- stats::rbinom(n, 1, stats::plogis(-0.5 + 0.8 * xc + 0.3 * ds$z))
+    ds$cnt <- stats::rpois(n, exp(0.2 + 0.3 * xc))
+    ds$w <- 1 + 0.5 * xc + ds$z + stats::rnorm(n)
+    # The reference is glm on the column shifted by its nominal mean (glm itself did not
+    # converge on the raw 1.7e9 column): the same slopes, the intercept moved by mean * slope.
+    ds$shifted <- ds$x - shape[1]
+    for (case in list(list("lr", "y01", stats::binomial()), list("pr", "cnt", stats::poisson()),
+                      list("ls", "w", stats::gaussian()))) {
+      label <- paste(case[[1]], shape[1])
+      reference <- stats::glm(stats::reformulate(c("shifted", "z"), case[[2]]), family = case[[3]],
+                              data = ds, control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+      refBeta <- coef(reference)
+      refBeta[1] <- refBeta[1] - shape[1] * refBeta[2]
+      fit <- expect_no_warning(fitModel(createData(stats::reformulate(c("x", "z"), case[[2]]), data = ds,
+                                                   modelType = case[[1]]),
+                                        control = createControl(tolerance = 1e-10)))
+      expect_equal(fit$status, "SUCCESS", label = label)
+      expect_false(any(fit$aliased), label = label)
+      expect_lt(relDiff(coef(fit), refBeta), 1e-6, label = label)
+      se <- sqrt(diag(vcov(fit)))[-1]
+      # least squares' vcov is at unit variance (vcov.argusFit's details)
+      refSe <- sqrt(diag(vcov(reference)))[-1] /
+        if (case[[1]] == "ls") sqrt(summary(reference)$dispersion) else 1
+      # the difference Hessian loses about 1e-13 x the mean of its precision (6e-5 at 1.7e9)
+      expect_lt(relDiff(se, refSe), 1e-3, label = label)
+    }
+  }
+  # the profile interval of such a column (pr): refits start with the intercept moved against
+  # it, and the first step follows the centred curvature (they ran out of cycles before)
+  fit <- fitModel(createData(cnt ~ x + z, data = ds, modelType = "pr"))
+  profile <- confint(fit, "x")
+  expect_false(anyNA(profile))
+  reference <- suppressMessages(confint(stats::glm(cnt ~ shifted + z, stats::poisson(), ds), "shifted"))
+  expect_lt(relDiff(profile, reference), 1e-5)
+})
+
 test_that("conditional separation is still NO_FINITE_MLE, and a refit held inside it converges", {
   # x is 1 exactly for each set's case: x runs off to infinity. A first version of this
   # session's saturation rule read the conditional model's deliberate h = 0 (no variance

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/errors.h"
+#include "data/column_centring.h"
 
 namespace argus {
 
@@ -35,6 +36,34 @@ LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& dat
     const double rms = count > 0 ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
     columnScale_[j] = rms > 0.0 && std::isfinite(rms) ? rms : 1.0;
   }
+  intercept_ = interceptColumn(data.design);
+  centre_.assign(nColumns_, 0.0);
+  centredScale_.assign(nColumns_, 1.0);
+  if (intercept_ < 0) return;
+  std::vector<std::int32_t> all(nColumns_);
+  for (std::size_t j = 0; j < nColumns_; ++j) all[j] = static_cast<std::int32_t>(j);
+  centre_ = largeColumnMeans(data.design, all);
+  for (std::size_t j = 0; j < nColumns_; ++j) {
+    if (centre_[j] == 0.0) continue;
+    double sum = 0.0;
+    const double* x = data.design.columns[j].values;  // dense
+    for (std::int64_t r = 0; r < data.nRows(); ++r) sum += (x[r] - centre_[j]) * (x[r] - centre_[j]);
+    const double rms = std::sqrt(sum / static_cast<double>(data.nRows()));
+    centredScale_[j] = rms > 0.0 && std::isfinite(rms) ? rms : 1.0;
+  }
+}
+
+std::vector<double> LikelihoodProbe::centringShifts(const std::vector<std::int32_t>& coordinates) const {
+  std::vector<double> shifts;
+  if (std::find(coordinates.begin(), coordinates.end(), intercept_) == coordinates.end()) return shifts;
+  bool any = false;
+  shifts.resize(coordinates.size());
+  for (std::size_t i = 0; i < coordinates.size(); ++i) {
+    shifts[i] = centre_[coordinates[i]];
+    any = any || shifts[i] != 0.0;
+  }
+  if (!any) shifts.clear();
+  return shifts;
 }
 
 double LikelihoodProbe::moveTo(const std::vector<double>& beta) {
@@ -60,29 +89,44 @@ std::vector<double> gradientAt(LikelihoodProbe& probe, const std::vector<double>
   return g;
 }
 
+// The gradient in the centred basis (hessianAt()): g~_i = g_i - c_i g_0, g_0 at `origin`.
+void toCentredBasis(std::vector<double>* g, const std::vector<double>& shifts, std::size_t origin) {
+  if (shifts.empty()) return;
+  const double g0 = (*g)[origin];
+  for (std::size_t i = 0; i < g->size(); ++i) (*g)[i] -= shifts[i] * g0;
+}
+
 // One central difference of the gradient along coordinate j with step h: the step actually
-// taken is (beta_j + h) - (beta_j - h) in floating point, not 2h.
+// taken is (beta_j + h) - (beta_j - h) in floating point, not 2h. Centred (shift != 0): the
+// intercept `zero` moves by -shift times that step, so eta moves along x_j - shift.
 std::vector<double> centralDifference(LikelihoodProbe& probe, std::vector<double> beta,
                                       std::int32_t j, double h,
-                                      const std::vector<std::int32_t>& coords) {
+                                      const std::vector<std::int32_t>& coords,
+                                      const std::vector<double>& shifts, double shift, std::int32_t zero,
+                                      std::size_t origin) {
   const double centre = beta[j];
+  const double intercept = zero >= 0 ? beta[zero] : 0.0;
   beta[j] = centre + h;
   const double up = beta[j];
+  if (shift != 0.0) beta[zero] = intercept - shift * (up - centre);
   std::vector<double> gUp = gradientAt(probe, beta, coords);
   beta[j] = centre - h;
   const double down = beta[j];
-  const std::vector<double> gDown = gradientAt(probe, beta, coords);
+  if (shift != 0.0) beta[zero] = intercept - shift * (down - centre);
+  std::vector<double> gDown = gradientAt(probe, beta, coords);
+  toCentredBasis(&gUp, shifts, origin);
+  toCentredBasis(&gDown, shifts, origin);
   for (std::size_t i = 0; i < coords.size(); ++i) gUp[i] = (gUp[i] - gDown[i]) / (up - down);
   return gUp;
 }
 
 }  // namespace
 
-double LikelihoodProbe::stepFor(std::int32_t j, double betaJ, double relativeStep) const {
+double LikelihoodProbe::stepFor(std::int32_t j, double betaJ, double relativeStep, bool centred) const {
   // The truncation error of a central difference depends on how much eta moves, h * |x|, so
   // the step follows the column's scale; the floor keeps beta_j +- h well resolved when
   // |beta_j| is large (rounding of beta_j + h is relative to |beta_j|).
-  return std::max(relativeStep / columnScale_[j], 1e-6 * std::fabs(betaJ));
+  return std::max(relativeStep / (centred ? centredScale_[j] : columnScale_[j]), 1e-6 * std::fabs(betaJ));
 }
 
 PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>& beta,
@@ -102,17 +146,28 @@ PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>
 
 SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
                        const std::vector<std::int32_t>& coordinates,
-                       const HessianOptions& options) {
+                       const HessianOptions& options, const std::vector<double>& shifts) {
   checkCoordinates(probe, coordinates);
   ARGUS_REQUIRE(options.relativeStep > 0.0, "the difference step must be positive");
   const std::size_t k = coordinates.size();
+  std::size_t origin = 0;  // the intercept's position, where centred
+  if (!shifts.empty()) {
+    ARGUS_REQUIRE(shifts.size() == k, "one shift per coordinate");
+    const auto at = std::find(coordinates.begin(), coordinates.end(), probe.intercept());
+    ARGUS_REQUIRE(at != coordinates.end(), "centring needs the intercept among the coordinates");
+    origin = static_cast<std::size_t>(at - coordinates.begin());
+  }
+  const std::int32_t zero = shifts.empty() ? -1 : coordinates[origin];
   SquareMatrix raw{k, std::vector<double>(k * k)};
   for (std::size_t c = 0; c < k; ++c) {
     const std::int32_t j = coordinates[c];
-    const double h = probe.stepFor(j, beta[j], options.relativeStep);
+    const double shift = shifts.empty() ? 0.0 : shifts[c];
+    const double h = probe.stepFor(j, beta[j], options.relativeStep, shift != 0.0);
     // Richardson: D(h) = H + a h^2 + O(h^4), so (4 D(h/2) - D(h)) / 3 = H + O(h^4).
-    const std::vector<double> wide = centralDifference(probe, beta, j, h, coordinates);
-    const std::vector<double> narrow = centralDifference(probe, beta, j, 0.5 * h, coordinates);
+    const std::vector<double> wide =
+        centralDifference(probe, beta, j, h, coordinates, shifts, shift, zero, origin);
+    const std::vector<double> narrow =
+        centralDifference(probe, beta, j, 0.5 * h, coordinates, shifts, shift, zero, origin);
     for (std::size_t i = 0; i < k; ++i)
       raw.values[i * k + c] = (4.0 * narrow[i] - wide[i]) / 3.0;
   }

@@ -42,14 +42,21 @@ class LikelihoodProbe {
   double moveTo(const std::vector<double>& beta);
   // g_j, h_j at the beta of the last moveTo().
   GradHess gradHess(std::int32_t j) { return runner_->gradHess(j); }
-  // The difference step for coordinate j at beta_j (hessianAt()).
-  double stepFor(std::int32_t j, double betaJ, double relativeStep) const;
+  // The difference step for coordinate j at beta_j (hessianAt()); `centred`: along x_j - c_j.
+  double stepFor(std::int32_t j, double betaJ, double relativeStep, bool centred = false) const;
+  // Per coordinate, the shift c of a column to centre (data/column_centring.h; 0 elsewhere),
+  // or empty where `coordinates` holds no intercept or nothing is to be centred.
+  std::vector<double> centringShifts(const std::vector<std::int32_t>& coordinates) const;
+  std::int32_t intercept() const { return intercept_; }
 
  private:
   std::unique_ptr<CycleRunner> runner_;
   CycleState state_;
   std::size_t nColumns_;
   std::vector<double> columnScale_;  // RMS of each column's stored values
+  std::vector<double> centre_;       // per column: the mean to centre on, or 0
+  std::vector<double> centredScale_; // per centred column: RMS of x - mean
+  std::int32_t intercept_ = -1;
 };
 
 PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>& beta,
@@ -60,12 +67,17 @@ PointDerivatives derivativesAt(LikelihoodProbe& probe, const std::vector<double>
 // `coordinates`, with one Richardson extrapolation (steps h_k and h_k / 2), then symmetrized.
 // The step follows the scale of column k (see stepFor() in inference.cpp), so that the change
 // in eta, which is what the truncation error depends on, is about relativeStep per row.
+// With `shifts` (centringShifts(); the intercept among `coordinates`): the Hessian in the
+// basis of the centred columns, x_k - c_k, whose coefficients beta~ map back by beta_0 =
+// beta~_0 - sum_k c_k beta~_k; the differences move along e_k - c_k e_0 and the gradient is
+// taken as g~_k = g_k - c_k g_0. Its inverse maps back as A V~ A' (A: that map).
 struct HessianOptions {
   double relativeStep = 1e-3;
 };
 SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
                        const std::vector<std::int32_t>& coordinates,
-                       const HessianOptions& options = HessianOptions());
+                       const HessianOptions& options = HessianOptions(),
+                       const std::vector<double>& shifts = {});
 
 // eta = offset + X beta in the internal row order (predictions for an argusData object).
 std::vector<double> linearPredictor(const Dataset& data, const std::vector<double>& beta);

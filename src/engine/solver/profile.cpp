@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/errors.h"
+#include "data/column_centring.h"
 #include "solver/inference.h"
 #include "selection/task_runner.h"
 #include "solver/root_finding.h"
@@ -15,8 +16,26 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// A coordinate whose column is centred (data/column_centring.h) beside a free intercept: the
+// intercept and the column's shift; otherwise intercept -1.
+struct ProfileCentring {
+  std::int32_t intercept = -1;
+  double shift = 0.0;
+};
+ProfileCentring profileCentring(const FitRequest& fit, std::int32_t c) {
+  ProfileCentring out;
+  const std::int32_t intercept = interceptColumn(fit.data->design);
+  if (intercept < 0 || intercept == c || (!fit.fixed.empty() && fit.fixed[intercept])) return out;
+  const double shift = largeColumnMeans(fit.data->design, {c})[c];
+  if (shift != 0.0) out = ProfileCentring{intercept, shift};
+  return out;
+}
+
 // profile(b) for one coordinate: a refit with beta_c fixed at b, the others warm-started from
-// the optimum. Counts its refits.
+// the optimum. A centred column's move is started with the intercept moved against it (by
+// -shift (b - beta_c)), so that eta starts where it was near the column's mean: moved as is, a
+// column of 1e4 + N(0, 1) shifted eta by 1e4 (b - beta_c) and the refits ran out of cycles.
+// Counts its refits.
 class ProfileObjective {
  public:
   ProfileObjective(const FitRequest& fit, std::int32_t coordinate, bool includePenalty,
@@ -25,7 +44,8 @@ class ProfileObjective {
         optimum_(fit.start),
         coordinate_(coordinate),
         includePenalty_(includePenalty),
-        progress_(progress) {
+        progress_(progress),
+        centring_(profileCentring(fit, coordinate)) {
     if (request_.fixed.empty()) request_.fixed.assign(optimum_.size(), 0);
     request_.fixed[coordinate] = 1;
     request_.control.verbose = false;
@@ -36,6 +56,8 @@ class ProfileObjective {
     if (!std::isfinite(b)) return kNaN;
     request_.start = optimum_;
     request_.start[coordinate_] = b;
+    if (centring_.intercept >= 0)
+      request_.start[centring_.intercept] -= centring_.shift * (b - optimum_[coordinate_]);
     const FitResult fit = fitCcd(request_, progress_);
     ++evaluations;
     // A refit whose other coefficients run off to infinity still gives the profile's value
@@ -54,6 +76,7 @@ class ProfileObjective {
   std::int32_t coordinate_;
   bool includePenalty_;
   ProgressSink* progress_;
+  ProfileCentring centring_;
 };
 
 // The Wald-like first step sqrt(2 drop / curvature); when the curvature is zero or useless
@@ -62,6 +85,13 @@ double firstStep(const FitRequest& fit, std::int32_t c, const ProfileSettings& s
   LikelihoodProbe probe(fit.device, *fit.data, fit.weights);
   probe.moveTo(fit.start);
   double curvature = -probe.gradHess(c).h;
+  // A centred column: the curvature along x_c - shift (with the intercept), not along x_c,
+  // which an intercept absorbs all but 1 / (mean / sd)^2 of.
+  const ProfileCentring centring = profileCentring(fit, c);
+  if (centring.intercept >= 0) {
+    const std::vector<std::int32_t> pair = {centring.intercept, c};
+    curvature = -hessianAt(probe, fit.start, pair, HessianOptions(), {0.0, centring.shift})(1, 1);
+  }
   const CoordinatePrior& prior = fit.prior[c];
   if (settings.includePenalty && prior.kind == PriorKind::Normal) curvature += 1.0 / prior.variance;
   const double step = std::sqrt(2.0 * settings.drop / curvature);
