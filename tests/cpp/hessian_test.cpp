@@ -190,11 +190,15 @@ TEST(HessianByDifferencesCentred, EqualsTheHessianOfTheCentredColumn) {
       z[r] = normal(rng);
       y[r] = model == ModelType::LeastSquares ? normal(rng) : (unif(rng) < 0.4 ? 1.0 : 0.0);
     }
+    // intercept, the given column, z
+    auto design = [&](testing_data::HandDesign* d, const std::vector<double>& column) {
+      d->addIntercept();
+      d->addColumn(ColumnKind::Dense, column);
+      d->addColumn(ColumnKind::Dense, z);
+      d->finish();
+    };
     testing_data::HandDesign raw(model, y);
-    raw.addIntercept();
-    raw.addColumn(ColumnKind::Dense, x);
-    raw.addColumn(ColumnKind::Dense, z);
-    raw.finish();
+    design(&raw, x);
     LikelihoodProbe rawProbe(ComputeDevice{}, raw.data, nullptr);
     const std::vector<std::int32_t> coords = {0, 1, 2};
     const std::vector<double> shifts = rawProbe.centringShifts(coords);
@@ -206,10 +210,7 @@ TEST(HessianByDifferencesCentred, EqualsTheHessianOfTheCentredColumn) {
     std::vector<double> centred(n);
     for (std::size_t r = 0; r < n; ++r) centred[r] = x[r] - shifts[1];
     testing_data::HandDesign ref(model, y);
-    ref.addIntercept();
-    ref.addColumn(ColumnKind::Dense, centred);
-    ref.addColumn(ColumnKind::Dense, z);
-    ref.finish();
+    design(&ref, centred);
     LikelihoodProbe refProbe(ComputeDevice{}, ref.data, nullptr);
     EXPECT_TRUE(refProbe.centringShifts(coords).empty());
     const std::vector<double> betaRef = {-0.4, 0.7, 0.3};
