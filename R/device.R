@@ -8,11 +8,12 @@
 #' accepted: it takes a visible GPU where one was measured at least three times faster than
 #' one CPU core (an H100), by the number of stored design entries: SCCS and conditional
 #' Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at least half
-#' the events at a time of their own, as with continuous times) and clr from five million; lr,
-#' pr and ls from fifty million. Otherwise (survival with tied times, `(start, stop]` data,
-#' which were slower on the GPU where timed, smaller designs), or where the GPU has too little
-#' free memory for the fit, it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every
-#' model has a device runner.
+#' the events at a time of their own, as with continuous times) and clr with exact ties from
+#' five million; lr, pr and ls from fifty million. Otherwise (survival with tied times,
+#' `(start, stop]` data, which were slower on the GPU where timed, clr's Breslow and Efron
+#' ties, not timed, smaller designs), or where the GPU has too little free memory for the fit,
+#' it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every model has a device
+#' runner.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which
 #' enables CUDA when `nvcc` is found and a GPU runs the configure probe), `off`, or `emulate`.

@@ -73,7 +73,10 @@ TEST(AutoDevice, FollowsTheMeasuredRule) {
   clr.data.model = ModelType::ConditionalLogistic;
   EXPECT_FALSE(autoPrefersCuda(clr.data));
   clr.data.design.columns.push_back(clr.data.design.columns.back());  // 5e6: 10.6x on an H100
+  clr.data.ties = TieMethod::Exact;
   EXPECT_TRUE(autoPrefersCuda(clr.data));
+  clr.data.ties = TieMethod::Efron;  // not timed on a GPU
+  EXPECT_FALSE(autoPrefersCuda(clr.data));
 }
 
 TEST(AutoDevice, IsTheCpuWithoutAVisibleGpu) {

@@ -6,7 +6,7 @@
 // column as is, the Hessian over (intercept, x) has condition (mean/sd)^2: its pivot for x is
 // var / (var + mean^2) of the diagonal. In the basis of x - c (c: the mean) the same
 // information is well conditioned, and beta maps back exactly (beta_0 = beta~_0 - sum_j c_j
-// beta~_j). Below kCentreRatio standard deviations the pivot is at least 4e-3 of the diagonal
+// beta~_j). Up to kCentreRatio standard deviations the pivot is at least 1/257 of the diagonal
 // and nothing is centred, so ordinary fits keep their paths bit for bit.
 #pragma once
 

@@ -29,8 +29,8 @@ struct ComputeDevice {
 //     the events have a time of their own, as with continuous times) from 5e6 (N = 1e5,
 //     P = 1000: 3.9x and 3.3x; N = 1e6: 9.7x and 13.8x per cycle);
 //   lr, pr and ls from 5e7 (N = 1e6, P = 1000: 5x; equal at N = 1e5);
-//   clr from 5e6 (1e5 rows in sets of 10 with 3 cases, exact ties, P = 1000: 10.6x; with one
-//     case per set it is the conditional Poisson model, 5.2x from 1e6);
+//   clr with exact ties (its default) from 5e6 (1e5 rows in sets of 10 with 3 cases,
+//     P = 1000: 10.6x); Breslow and Efron ties, not timed, stay on the CPU;
 // otherwise the CPU: survival with tied (whole-day) times (Cox 1.5x per cycle at 1e6, equal at
 // 1e5, less than a second thread gives; Fine-Gray 2-3x slower), (start, stop] data (Cox at
 // N = 1e5, P = 1000: 1.17x slower than the CPU, whose majorized start certifies it), smaller

@@ -228,8 +228,8 @@ struct StepChunkSlots {
 };
 
 // Pass 2, after an inclusive scan of the pieces by slot (a slot's pieces summed in entry
-// order): the last piece of each slot that crosses a cut (two or more pieces) adds the total
-// to the slot, so every slot is written by one thread, the same on every run. Only for
+// order): the last piece of each slot that crosses a cut (its pieces span two chunks or more)
+// adds the total to the slot, so every slot is written by one thread, the same on every run. Only for
 // columns with such crossings (whole days, say, where a day's entries span hundreds of
 // chunks: a chunk's thread that walked on through the chunks continuing its slot took 130 us
 // per coordinate on an H100 at Cox 1e6).
@@ -243,7 +243,10 @@ struct SettleSlotPieces {
   ARGUS_HOST_DEVICE void operator()(std::int64_t k) const {
     if (sc->step == 0.0) return;
     if (k + 1 < pieces && pieceSlot[k + 1] == pieceSlot[k]) return;  // not the slot's last piece
-    if (k == 0 || pieceSlot[k - 1] != pieceSlot[k]) return;          // one piece: added in pass 1
+    // A slot that crosses a cut ends the previous chunk too (its last piece, 2 (k / 2) - 1);
+    // one that does not was added in pass 1 (a chunk of one slot has two pieces of it).
+    const std::int64_t before = 2 * (k / 2) - 1;
+    if (before < 0 || pieceSlot[before] != pieceSlot[k]) return;
     addToSlot<Efron, FineGray>(st, pieceSlot[k], total[k]);
   }
 };
