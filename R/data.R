@@ -43,6 +43,10 @@
 #' event, 2 competing event) and is never shifted; since survival's 1/2 coding would then
 #' read as events and competing events without censoring, a `Surv()` status for `"fgr"` with
 #' no 0 is refused (give `y` through the matrix or long route for data without censoring).
+#' For `"cox"` the response may also be a `survival::Surv` object already made (a column of
+#' `data`, say), right-censored or `(start, stop]`, as `coxph()` takes it. A matrix response
+#' such as `cbind(successes, failures)` is refused: give one row per outcome with the counts
+#' as weights.
 #'
 #' Weights may not all be zero, and a conditional or survival model needs an event with a
 #' positive weight. A covariate whose largest absolute value is above 1e100, or nonzero but

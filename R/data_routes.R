@@ -188,8 +188,9 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
   }
   startTime <- NULL
-  if (isSurvivalResponse(formula)) {
-    surv <- survivalResponse(formula, data, modelType, failcode)
+  surv <- if (isSurvivalResponse(formula)) survivalResponse(formula, data, modelType, failcode)
+          else prebuiltSurvival(formula, data, modelType)
+  if (!is.null(surv)) {
     time <- surv$time
     startTime <- surv$startTime
     formula[[2]] <- as.name(".survivalOutcome")
@@ -197,6 +198,10 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   }
   mf <- model.frame(formula, data, na.action = "na.pass")
   y <- model.response(mf)
+  if (is.matrix(y) && !isSurvivalModel(modelType))
+    stopf(paste("a matrix response (%s) is not supported: give one row per outcome, or for",
+                "grouped binomial data one row per outcome (1 for the successes, 0 for the failures)",
+                "with the counts as weights"), deparse(formula[[2]]))
   if (is.factor(y)) {
     if (nlevels(y) != 2) stopf("a factor response must have exactly two levels")
     y <- as.numeric(y == levels(y)[2])
@@ -252,6 +257,22 @@ survivalResponse <- function(formula, data, modelType, failcode = NULL) {
   status <- survivalStatus(status, modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
+}
+
+# A response that is already a survival::Surv object (a column of the data, say), as coxph
+# takes it: right-censored or (start, stop] data for cox. NULL where the response is not one.
+prebuiltSurvival <- function(formula, data, modelType) {
+  if (length(formula) != 3 || !isSurvivalModel(modelType)) return(NULL)
+  lhs <- tryCatch(eval(formula[[2]], data, environment(formula) %||% parent.frame()),
+                  error = function(e) NULL)
+  if (!inherits(lhs, "Surv")) return(NULL)
+  type <- attr(lhs, "type")
+  if (modelType != "cox" || !(type %in% c("right", "counting")))
+    stopf(paste("a prebuilt Surv object of type '%s' is not read for modelType '%s': write",
+                "Surv(time, status) or Surv(start, stop, status) in the formula"), type, modelType)
+  status <- survivalStatus(lhs[, "status"], modelType)
+  if (type == "right") return(list(time = lhs[, "time"], startTime = NULL, status = status))
+  list(time = lhs[, "stop"], startTime = lhs[, "start"], status = status)
 }
 
 # The status of Surv() as 0/1 (cox) or 0/1/2 (fgr). Cox reads it as survival::Surv does:

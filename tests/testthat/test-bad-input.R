@@ -85,6 +85,19 @@ test_that("outcomes outside the model's range", {
                   "argusData")
 })
 
+test_that("a grouped binomial response cbind(successes, failures) is refused with the way to write it", {
+  d <- data.frame(s = c(3, 5, 2, 7), f = c(4, 2, 6, 1), x = c(1, 2, 3, 4))
+  for (modelType in c("lr", "pr", "ls"))
+    expect_error(createData(cbind(s, f) ~ x, data = d, modelType = modelType),
+                 "matrix response \\(cbind\\(s, f\\)\\) is not supported.*counts as weights")
+  # what the message says, against glm's grouped fit
+  long <- data.frame(y = rep(c(1, 0), each = 4), x = rep(d$x, 2), w = c(d$s, d$f))
+  fit <- fitModel(createData(y ~ x, data = long, modelType = "lr"), weights = long$w,
+                  control = createControl(tolerance = 1e-10))
+  reference <- glm(cbind(s, f) ~ x, family = binomial, data = d)
+  expect_lt(max(abs(coef(fit) - coef(reference))), 1e-6)
+})
+
 test_that("negative survival times and non-positive exposures name their first row", {
   cv <- badCovariates()
   expect_error(createData(badOutcomes(time = c(5, 4, -3, 2, -1, 6)), cv, modelType = "cox"),

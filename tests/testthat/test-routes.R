@@ -365,3 +365,22 @@ test_that("terms Argus does not fit are refused, not read as covariates", {
   expect_equal(unname(coef(fitModel(d))), unname(coef(stats::glm(low ~ age, bw, family = "binomial"))),
                tolerance = 1e-6)
 })
+
+test_that("a response that is already a Surv object is read as coxph reads it", {
+  skip_if_not_installed("survival")
+  lung <- survival::lung[, c("time", "status", "age", "sex", "ph.ecog")]
+  lung$s <- survival::Surv(lung$time, lung$status)
+  fit <- fitModel(createData(s ~ age + sex + ph.ecog, data = lung, modelType = "cox", na.action = na.omit),
+                  control = createControl(tolerance = 1e-10))
+  reference <- survival::coxph(s ~ age + sex + ph.ecog, data = lung, ties = "breslow")
+  expect_lt(max(abs(coef(fit) - coef(reference))), 1e-6)
+  expect_equal(nobs(fit), reference$nevent)
+  heart <- survival::heart
+  heart$ss <- survival::Surv(heart$start, heart$stop, heart$event)
+  counting <- fitModel(createData(ss ~ age + surgery, data = heart, modelType = "cox"),
+                       control = createControl(tolerance = 1e-10))
+  reference <- survival::coxph(ss ~ age + surgery, data = heart, ties = "breslow")
+  expect_lt(max(abs(coef(counting) - coef(reference))), 1e-6)
+  expect_error(createData(s ~ age, data = lung, modelType = "fgr"),
+               "prebuilt Surv object of type 'right' is not read for modelType 'fgr'")
+})
