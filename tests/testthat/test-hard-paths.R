@@ -114,6 +114,29 @@ test_that("a covariate with a huge mean against its spread matches glm and lm (l
   expect_lt(relDiff(profile, reference), 1e-5)
 })
 
+test_that("a time stamp in seconds within hours matches coxph and clogit (the fit runs on it centred)", {
+  skip_if_not_installed("survival")
+  set.seed(5)
+  n <- 2000
+  ds <- data.frame(ts = 1709251200 + stats::runif(n, 0, 4 * 3600), z = stats::rnorm(n))
+  eta <- 1.5 * (ds$ts - mean(ds$ts)) / 3600 + 0.5 * ds$z
+  ds$time <- stats::rexp(n, exp(eta))
+  ds$status <- stats::rbinom(n, 1, 0.8)
+  # before: ts held at 0 as aliased (NA, with a warning) and z off by 14%
+  fit <- expect_no_warning(fitModel(createData(Surv(time, status) ~ ts + z, data = ds, modelType = "cox"),
+                                    control = createControl(tolerance = 1e-10)))
+  reference <- survival::coxph(Surv(time, status) ~ ts + z, data = ds, ties = "breslow")
+  expect_lt(relDiff(coef(fit), coef(reference)), 1e-7)
+  expect_lt(relDiff(sqrt(diag(vcov(fit))), sqrt(diag(vcov(reference)))), 1e-6)
+  ds$set <- rep(seq_len(n / 4), each = 4)
+  ds$case <- as.numeric(seq_len(n) %% 4 == 1)
+  clr <- fitModel(createData(case ~ ts + z + strata(set), data = ds, modelType = "clr"),
+                  control = createControl(tolerance = 1e-10))
+  reference <- survival::clogit(case ~ ts + z + strata(set), data = ds)
+  expect_lt(relDiff(coef(clr), coef(reference)), 1e-6)
+  expect_lt(relDiff(sqrt(diag(vcov(clr))), sqrt(diag(vcov(reference)))), 1e-6)
+})
+
 test_that("conditional separation is still NO_FINITE_MLE, and a refit held inside it converges", {
   # x is 1 exactly for each set's case: x runs off to infinity. A first version of this
   # session's saturation rule read the conditional model's deliberate h = 0 (no variance

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "models/model_type.h"
+
 namespace argus {
 
 std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns) {
@@ -26,6 +28,30 @@ std::int32_t interceptColumn(const DesignView& design) {
   for (std::size_t j = 0; j < design.nColumns(); ++j)
     if (design.columns[j].kind == ColumnKind::Intercept) return static_cast<std::int32_t>(j);
   return -1;
+}
+
+ShiftInvariantCentring::ShiftInvariantCentring(const Dataset& data) : input_(&data) {
+  if (!isSurvival(data.model) && !isConditional(data.model)) return;
+  std::vector<std::int32_t> all(data.design.nColumns());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<std::int32_t>(j);
+  const std::vector<double> means = largeColumnMeans(data.design, all);
+  for (std::size_t j = 0; j < means.size(); ++j) {
+    if (means[j] == 0.0) continue;
+    if (columns_.empty()) copy_ = data;
+    const ColumnView& c = data.design.columns[j];
+    std::vector<double> centred(c.values, c.values + data.nRows());
+    for (double& x : centred) x -= means[j];
+    columns_.push_back(static_cast<std::int32_t>(j));
+    shift_.push_back(means[j]);
+    values_.push_back(std::move(centred));
+  }
+  for (std::size_t k = 0; k < columns_.size(); ++k) copy_.design.columns[columns_[k]].values = values_[k].data();
+}
+
+double ShiftInvariantCentring::etaShift(const std::vector<double>& beta) const {
+  double sum = 0.0;
+  for (std::size_t k = 0; k < columns_.size(); ++k) sum += beta[columns_[k]] * shift_[k];
+  return sum;
 }
 
 }  // namespace argus

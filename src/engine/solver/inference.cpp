@@ -17,9 +17,12 @@ std::unique_ptr<CycleRunner> validatedRunner(const ComputeDevice& device, const 
 }
 }  // namespace
 
-LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& data,
+LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& input,
                                  const double* weights)
-    : runner_(validatedRunner(device, data, weights)), nColumns_(data.design.nColumns()) {
+    : centring_(std::make_unique<ShiftInvariantCentring>(input)),
+      runner_(validatedRunner(device, centring_->data(), weights)),
+      nColumns_(input.design.nColumns()) {
+  const Dataset& data = centring_->data();
   // reset() reads only beta; the rest is sized so that a device runner may copy it as is.
   state_.bound.assign(nColumns_, 1.0);
   state_.prior.assign(nColumns_, CoordinatePrior{});
