@@ -85,6 +85,11 @@ invertInformation <- function(H) {
   info <- -H[informed, informed, drop = FALSE]
   scale <- 1 / sqrt(pmax(diag(info), .Machine$double.xmin))
   correlation <- info * outer(scale, scale)
+  if (!all(is.finite(correlation))) {
+    warning("the Hessian has non-finite entries: returning NA",
+            call. = FALSE)
+    return(V)
+  }
   smallest <- min(eigen(correlation, symmetric = TRUE, only.values = TRUE)$values)
   inverse <- if (smallest > 1e-9) tryCatch(solve(info), error = function(e) NULL)
   if (is.null(inverse) || any(!is.finite(inverse))) {

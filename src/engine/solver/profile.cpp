@@ -17,17 +17,35 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A coordinate whose column is centred (data/column_centring.h) beside a free intercept: the
-// intercept and the column's shift; otherwise intercept -1.
+// intercept and the column's shift; otherwise intercept -1. Profiling the intercept itself
+// beside such a column: `partner` is the centred column (the one of largest shift) that a
+// refit's start moves against it.
 struct ProfileCentring {
   std::int32_t intercept = -1;
   double shift = 0.0;
+  std::int32_t partner = -1;
+  double partnerShift = 0.0;
 };
 ProfileCentring profileCentring(const FitRequest& fit, std::int32_t c) {
   ProfileCentring out;
   const std::int32_t intercept = interceptColumn(fit.data->design);
-  if (intercept < 0 || intercept == c || (!fit.fixed.empty() && fit.fixed[intercept])) return out;
+  const auto fixed = [&](std::int32_t j) { return !fit.fixed.empty() && fit.fixed[j]; };
+  if (intercept < 0) return out;
+  if (intercept == c) {
+    std::vector<std::int32_t> all(fit.data->design.nColumns());
+    for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<std::int32_t>(j);
+    const std::vector<double> means = largeColumnMeans(fit.data->design, all);
+    for (std::size_t j = 0; j < means.size(); ++j)
+      if (means[j] != 0.0 && !fixed(static_cast<std::int32_t>(j)) &&
+          std::fabs(means[j]) > std::fabs(out.partnerShift)) {
+        out.partner = static_cast<std::int32_t>(j);
+        out.partnerShift = means[j];
+      }
+    return out;
+  }
+  if (fixed(intercept)) return out;
   const double shift = largeColumnMeans(fit.data->design, {c})[c];
-  if (shift != 0.0) out = ProfileCentring{intercept, shift};
+  if (shift != 0.0) out = ProfileCentring{intercept, shift, -1, 0.0};
   return out;
 }
 
@@ -35,6 +53,8 @@ ProfileCentring profileCentring(const FitRequest& fit, std::int32_t c) {
 // the optimum. A centred column's move is started with the intercept moved against it (by
 // -shift (b - beta_c)), so that eta starts where it was near the column's mean: moved as is, a
 // column of 1e4 + N(0, 1) shifted eta by 1e4 (b - beta_c) and the refits ran out of cycles.
+// Likewise a held intercept moves such a column's coefficient by -(b - beta_0) / shift (moved
+// alone, it left refits far below their maximum: lr's intercept interval 2.5x too narrow).
 // Counts its refits.
 class ProfileObjective {
  public:
@@ -58,6 +78,8 @@ class ProfileObjective {
     request_.start[coordinate_] = b;
     if (centring_.intercept >= 0)
       request_.start[centring_.intercept] -= centring_.shift * (b - optimum_[coordinate_]);
+    if (centring_.partner >= 0)  // the intercept held at b: eta kept at the partner's mean
+      request_.start[centring_.partner] -= (b - optimum_[coordinate_]) / centring_.partnerShift;
     const FitResult fit = fitCcd(request_, progress_);
     ++evaluations;
     // A refit whose other coefficients run off to infinity still gives the profile's value
