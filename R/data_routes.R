@@ -87,6 +87,7 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
                         startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
   if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
+  if (is.matrix(y) && ncol(y) > 1) stopMatrixResponse("a matrix 'y'", modelType)
   if (!(is.matrix(x) || is(x, "sparseMatrix")))
     stopf("'x' must be a matrix or a Matrix::dgCMatrix, not %s", class(x)[1])
   if (is.matrix(x) && !(is.numeric(x) || is.logical(x)))
@@ -190,6 +191,9 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   startTime <- NULL
   surv <- if (isSurvivalResponse(formula)) survivalResponse(formula, data, modelType, failcode)
           else prebuiltSurvival(formula, data, modelType)
+  if (is.null(surv) && isSurvivalModel(modelType) && is.null(time))
+    stopf(paste("modelType '%s' needs a Surv(time, status) response (or Surv(start, stop, status)),",
+                "or the times in 'time'"), modelType)
   if (!is.null(surv)) {
     time <- surv$time
     startTime <- surv$startTime
@@ -198,10 +202,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   }
   mf <- model.frame(formula, data, na.action = "na.pass")
   y <- model.response(mf)
-  if (is.matrix(y) && !isSurvivalModel(modelType))
-    stopf(paste("a matrix response (%s) is not supported: give one row per outcome, or for",
-                "grouped binomial data one row per outcome (1 for the successes, 0 for the failures)",
-                "with the counts as weights"), deparse(formula[[2]]))
+  if (is.matrix(y)) stopMatrixResponse(sprintf("a matrix response (%s)", deparse(formula[[2]])), modelType)
   if (is.factor(y)) {
     if (nlevels(y) != 2) stopf("a factor response must have exactly two levels")
     y <- as.numeric(y == levels(y)[2])
@@ -257,6 +258,16 @@ survivalResponse <- function(formula, data, modelType, failcode = NULL) {
   status <- survivalStatus(status, modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
+}
+
+# cbind(successes, failures) and other matrix responses: what to give instead.
+stopMatrixResponse <- function(what, modelType) {
+  if (isSurvivalModel(modelType))
+    stopf("%s is not read for modelType '%s': give a Surv(time, status) response", what, modelType)
+  if (modelType == "lr")
+    stopf(paste("%s is not supported: for grouped binomial data give one row per outcome (1 for",
+                "the successes, 0 for the failures) with the counts as weights"), what)
+  stopf("%s is not supported: give one outcome per row", what)
 }
 
 # A response that is already a survival::Surv object (a column of the data, say), as coxph

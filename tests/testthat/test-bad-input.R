@@ -87,9 +87,19 @@ test_that("outcomes outside the model's range", {
 
 test_that("a grouped binomial response cbind(successes, failures) is refused with the way to write it", {
   d <- data.frame(s = c(3, 5, 2, 7), f = c(4, 2, 6, 1), x = c(1, 2, 3, 4))
-  for (modelType in c("lr", "pr", "ls"))
+  expect_error(createData(cbind(s, f) ~ x, data = d, modelType = "lr"),
+               "matrix response \\(cbind\\(s, f\\)\\) is not supported.*counts as weights")
+  for (modelType in c("pr", "ls"))
     expect_error(createData(cbind(s, f) ~ x, data = d, modelType = modelType),
-                 "matrix response \\(cbind\\(s, f\\)\\) is not supported.*counts as weights")
+                 "matrix response \\(cbind\\(s, f\\)\\) is not supported: give one outcome per row")
+  expect_error(createData(cbind(s, f) ~ x, data = d, modelType = "cox"),
+               "modelType 'cox' needs a Surv\\(time, status\\) response")
+  expect_error(createData(x = cbind(d$x), y = cbind(d$s, d$f), time = d$x, modelType = "cox"),
+               "a matrix 'y' is not read for modelType 'cox': give a Surv\\(time, status\\) response")
+  expect_error(createData(x = cbind(d$x), y = cbind(d$s, d$f), modelType = "lr"),
+               "a matrix 'y' is not supported: for grouped binomial data")
+  # a survival model without a Surv() response or times
+  expect_error(createData(s ~ x, data = d, modelType = "cox"), "needs a Surv\\(time, status\\) response")
   # what the message says, against glm's grouped fit
   long <- data.frame(y = rep(c(1, 0), each = 4), x = rep(d$x, 2), w = c(d$s, d$f))
   fit <- fitModel(createData(y ~ x, data = long, modelType = "lr"), weights = long$w,

@@ -50,7 +50,7 @@ test_that("a missing time is refused", {
   }
   # a plain response in the formula: no time
   expect_error(createData(status ~ a + b, data = survFrame(), modelType = "cox"),
-               "needs the event or censoring 'time'")
+               "modelType 'cox' needs a Surv\\(time, status\\) response .*or the times in 'time'")
   expect_error(createData(Surv(time) ~ a + b, data = survFrame(), modelType = "cox"),
                "Surv\\(\\) needs \\(time, status\\) or \\(start, stop, status\\)")
   expect_error(createData(x = survX, y = survY, time = survTime[1:5], modelType = "cox"),
