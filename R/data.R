@@ -43,6 +43,8 @@
 #' event, 2 competing event) and is never shifted; since survival's 1/2 coding would then
 #' read as events and competing events without censoring, a `Surv()` status for `"fgr"` with
 #' no 0 is refused (give `y` through the matrix or long route for data without censoring).
+#' For `"cox"`, times that differ by rounding alone (from time arithmetic) are one time, as
+#' in `coxph()` with its default `timefix = TRUE`.
 #' For `"cox"` the response may also be a `survival::Surv` object already made (a column of
 #' `data`, say), right-censored or `(start, stop]`, as `coxph()` takes it. A matrix response
 #' such as `cbind(successes, failures)` is refused: give one row per outcome with the counts
@@ -285,6 +287,11 @@ checkRows <- function(input, modelType) {
   time <- checkNumericVector(input$time, "time", n)
   weights <- checkWeights(input$weights, "weights", n)
   survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType, weights)
+  if (modelType == "cox") {
+    merged <- mergeNearTies(time, survival$startTime)
+    time <- merged$time
+    survival$startTime <- merged$start
+  }
   if (!is.null(time) && !isSurvivalModel(modelType)) {
     if (!usesExposure(modelType)) {
       warning(sprintf("'time' is not used by modelType '%s' and is ignored", modelType),
@@ -334,6 +341,30 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
   if (!any(y == 1)) stopf("no row has an event (y = 1): modelType '%s' has nothing to fit", modelType)
   checkWeightedEvents(y, weights, modelType)
   list(startTime = start, censoringSurvival = g)
+}
+
+# Cox times as coxph() takes them by default (timefix = TRUE): distinct values that differ by
+# rounding alone (1.1 - 1e-16 against 1.1, say, from time arithmetic) are one time. Sorted,
+# the distinct event, censoring and entry times are cut into runs wherever the gap exceeds
+# sqrt(.Machine$double.eps), both absolutely and relative to the mean |time|; each value
+# takes its run's first value. Entry times that then meet their exit are an error.
+mergeNearTies <- function(time, start = NULL) {
+  values <- sort(unique(c(time, start)))
+  if (length(values) < 2) return(list(time = time, start = start))
+  tolerance <- sqrt(.Machine$double.eps)
+  gap <- diff(values)
+  joined <- gap <= tolerance | gap / mean(abs(values)) <= tolerance
+  if (!any(joined)) return(list(time = time, start = start))
+  first <- values[c(TRUE, !joined)][cumsum(c(TRUE, !joined))]  # per distinct value
+  time <- first[match(time, values)]
+  if (!is.null(start)) {
+    start <- first[match(start, values)]
+    bad <- which(start >= time)
+    if (length(bad))
+      stopf(paste("row %d's startTime and time differ by rounding alone and are one time (as",
+                  "coxph's timefix): give an interval of positive length"), bad[1])
+  }
+  list(time = time, start = start)
 }
 
 # Events with zero weight carry nothing: a survival or conditional fit needs one with a

@@ -314,3 +314,33 @@ test_that("columns split into chunks (over 4,096 entries) match coxph, on 1 or 2
   expect_equal(two$status, "SUCCESS")
   expect_identical(coef(two), coef(one))
 })
+
+test_that("times that differ by rounding alone are one time, as coxph's default timefix", {
+  skip_if_not_installed("survival")
+  set.seed(9)
+  n <- 300
+  tenths <- sample(1:40, n, TRUE) / 10
+  again <- (tenths * 10 - 1) / 10 + 0.1  # the same times up to rounding
+  ds <- data.frame(time = ifelse(stats::runif(n) < 0.5, tenths, again), status = stats::rbinom(n, 1, 0.7),
+                   z = stats::rnorm(n))
+  expect_gt(length(unique(ds$time)), length(unique(round(ds$time, 8))))  # near-ties present
+  for (ties in c("breslow", "efron")) {
+    fit <- fitModel(createData(Surv(time, status) ~ z, data = ds, modelType = "cox", ties = ties),
+                    control = createControl(tolerance = 1e-10))
+    reference <- survival::coxph(survival::Surv(time, status) ~ z, data = ds, ties = ties)
+    expect_lt(abs(coef(fit) - coef(reference)) / abs(coef(reference)), 1e-7, label = ties)
+    expect_lt(abs(as.numeric(logLik(fit)) - reference$loglik[2]), 1e-7, label = ties)
+  }
+  # (start, stop] rows: entries rounded to 3 decimals against exits of 2 (near-ties between them)
+  set.seed(8)
+  n <- 400
+  cp <- data.frame(z = stats::rnorm(n), x = stats::rnorm(n))
+  cp$time <- round(stats::rexp(n, exp(0.5 * cp$z)), 2) + 0.01
+  cp$status <- stats::rbinom(n, 1, 0.6)
+  cp$start <- round(cp$time * stats::runif(n, 0, 0.9), 3)
+  fit <- fitModel(createData(Surv(start, time, status) ~ z + x, data = cp, modelType = "cox"),
+                  control = createControl(tolerance = 1e-10))
+  reference <- survival::coxph(survival::Surv(start, time, status) ~ z + x, data = cp, ties = "breslow")
+  expect_lt(max(abs(coef(fit) - coef(reference)) / abs(coef(reference))), 1e-7)
+})
+
