@@ -6,8 +6,10 @@
 
 namespace argus {
 
-std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns) {
+std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns,
+                                     std::vector<double>* spreads) {
   std::vector<double> out(design.nColumns(), 0.0);
+  if (spreads) spreads->assign(design.nColumns(), 0.0);
   const std::int64_t n = design.nRows;
   if (n == 0) return out;
   for (const std::int32_t j : columns) {
@@ -19,9 +21,17 @@ std::vector<double> largeColumnMeans(const DesignView& design, const std::vector
     double squares = 0.0;  // two passes: the spread is what the one-pass sums would lose
     for (std::int64_t r = 0; r < n; ++r) squares += (c.values[r] - mean) * (c.values[r] - mean);
     const double spread = std::sqrt(squares / static_cast<double>(n));
-    if (std::fabs(mean) > kCentreRatio * spread) out[j] = mean;
+    if (!(std::fabs(mean) > kCentreRatio * spread)) continue;
+    out[j] = mean;
+    if (spreads) (*spreads)[j] = spread;
   }
   return out;
+}
+
+std::vector<double> largeColumnMeans(const DesignView& design, std::vector<double>* spreads) {
+  std::vector<std::int32_t> all(design.nColumns());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<std::int32_t>(j);
+  return largeColumnMeans(design, all, spreads);
 }
 
 std::int32_t interceptColumn(const DesignView& design) {
@@ -32,9 +42,7 @@ std::int32_t interceptColumn(const DesignView& design) {
 
 ShiftInvariantCentring::ShiftInvariantCentring(const Dataset& data) : input_(&data) {
   if (!isSurvival(data.model) && !isConditional(data.model)) return;
-  std::vector<std::int32_t> all(data.design.nColumns());
-  for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<std::int32_t>(j);
-  const std::vector<double> means = largeColumnMeans(data.design, all);
+  const std::vector<double> means = largeColumnMeans(data.design);
   for (std::size_t j = 0; j < means.size(); ++j) {
     if (means[j] == 0.0) continue;
     if (columns_.empty()) copy_ = data;

@@ -21,8 +21,12 @@ namespace argus {
 constexpr double kCentreRatio = 16.0;
 
 // Per column of the design (0 where not centred): the mean of each of `columns` that is dense
-// with |mean| > kCentreRatio times its standard deviation over the rows.
-std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns);
+// with |mean| > kCentreRatio times its standard deviation over the rows; `spreads` (if given,
+// per column): that standard deviation where the column is centred.
+std::vector<double> largeColumnMeans(const DesignView& design, const std::vector<std::int32_t>& columns,
+                                     std::vector<double>* spreads = nullptr);
+// The same over every column.
+std::vector<double> largeColumnMeans(const DesignView& design, std::vector<double>* spreads = nullptr);
 
 // The design's intercept column, or -1.
 std::int32_t interceptColumn(const DesignView& design);

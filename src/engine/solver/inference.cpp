@@ -43,17 +43,10 @@ LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& inp
   centre_.assign(nColumns_, 0.0);
   centredScale_.assign(nColumns_, 1.0);
   if (intercept_ < 0) return;
-  std::vector<std::int32_t> all(nColumns_);
-  for (std::size_t j = 0; j < nColumns_; ++j) all[j] = static_cast<std::int32_t>(j);
-  centre_ = largeColumnMeans(data.design, all);
-  for (std::size_t j = 0; j < nColumns_; ++j) {
-    if (centre_[j] == 0.0) continue;
-    double sum = 0.0;
-    const double* x = data.design.columns[j].values;  // dense
-    for (std::int64_t r = 0; r < data.nRows(); ++r) sum += (x[r] - centre_[j]) * (x[r] - centre_[j]);
-    const double rms = std::sqrt(sum / static_cast<double>(data.nRows()));
-    centredScale_[j] = rms > 0.0 && std::isfinite(rms) ? rms : 1.0;
-  }
+  std::vector<double> spread;
+  centre_ = largeColumnMeans(data.design, &spread);
+  for (std::size_t j = 0; j < nColumns_; ++j)
+    if (spread[j] > 0.0 && std::isfinite(spread[j])) centredScale_[j] = spread[j];  // RMS of x - mean
 }
 
 std::vector<double> LikelihoodProbe::centringShifts(const std::vector<std::int32_t>& coordinates) const {

@@ -32,9 +32,7 @@ ProfileCentring profileCentring(const FitRequest& fit, std::int32_t c) {
   const auto fixed = [&](std::int32_t j) { return !fit.fixed.empty() && fit.fixed[j]; };
   if (intercept < 0) return out;
   if (intercept == c) {
-    std::vector<std::int32_t> all(fit.data->design.nColumns());
-    for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<std::int32_t>(j);
-    const std::vector<double> means = largeColumnMeans(fit.data->design, all);
+    const std::vector<double> means = largeColumnMeans(fit.data->design);
     for (std::size_t j = 0; j < means.size(); ++j)
       if (means[j] != 0.0 && !fixed(static_cast<std::int32_t>(j)) &&
           std::fabs(means[j]) > std::fabs(out.partnerShift)) {
