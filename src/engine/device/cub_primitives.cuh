@@ -73,27 +73,6 @@ __global__ void forEachKernel(std::int64_t n, F f) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
 }
 
-// Block b folds first[b * span, (b + 1) * span) in order into out[b]: each thread its
-// contiguous share of `span / kThreads` items, then the shares pairwise, left with right (op
-// is associative, never commuted).
-template <typename It, typename T, typename Op>
-__global__ void orderedFold(It first, std::int64_t n, std::int64_t span, T identity, Op op, T* out) {
-  __shared__ __align__(16) unsigned char storage[kThreads * sizeof(T)];
-  T* share = reinterpret_cast<T*>(storage);
-  const std::int64_t per = span / kThreads;
-  const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * span + static_cast<std::int64_t>(threadIdx.x) * per;
-  const std::int64_t end = begin + per < n ? begin + per : n;
-  T acc = identity;
-  for (std::int64_t k = begin; k < end; ++k) acc = op(acc, first[k]);
-  share[threadIdx.x] = acc;
-  __syncthreads();
-  for (unsigned width = 1; width < kThreads; width *= 2) {
-    if (threadIdx.x % (2 * width) == 0) share[threadIdx.x] = op(share[threadIdx.x], share[threadIdx.x + width]);
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = share[0];
-}
-
 }  // namespace cub_detail
 
 class CubPrimitives {
@@ -147,29 +126,9 @@ class CubPrimitives {
     cudaCheck(cudaGetLastError(), "gatedFinish");
   }
 
-  // In two levels where n is large: blocks of kThreads items (one each), then their results
-  // in one block.
-  template <typename It, typename T, typename Op>
-  void foldTo(It first, std::int64_t n, T identity, Op op, T* out) const {
-    constexpr std::int64_t kOneLevel = 4 * cub_detail::kThreads;
-    if (n <= kOneLevel) {
-      cub_detail::orderedFold<<<1, cub_detail::kThreads, 0, stream_>>>(first, n, kOneLevel, identity, op, out);
-      cudaCheck(cudaGetLastError(), "orderedFold");
-      return;
-    }
-    const std::int64_t blocks = (n + cub_detail::kThreads - 1) / cub_detail::kThreads;
-    grow(&fold_, &foldBytes_, static_cast<std::size_t>(blocks) * sizeof(T));
-    T* level = static_cast<T*>(fold_);
-    cub_detail::orderedFold<<<static_cast<unsigned>(blocks), cub_detail::kThreads, 0, stream_>>>(
-        first, n, cub_detail::kThreads, identity, op, level);
-    cudaCheck(cudaGetLastError(), "orderedFold");
-    const std::int64_t span = (blocks + cub_detail::kThreads - 1) / cub_detail::kThreads * cub_detail::kThreads;
-    cub_detail::orderedFold<<<1, cub_detail::kThreads, 0, stream_>>>(level, blocks, span, identity, op, out);
-    cudaCheck(cudaGetLastError(), "orderedFold");
-  }
-
-  // foldTo, then then(0) in one thread that sees *out, all in one launch: the blocks' results
-  // are folded by the last block to finish (cub_gated_kernels.h, orderedFoldThen).
+  // The ordered fold into *out, then then(0) in one thread that sees *out, all in one launch:
+  // the blocks' results are folded by the last block to finish (cub_gated_kernels.cuh,
+  // orderedFoldThen).
   template <typename It, typename T, typename Op, typename Then>
   void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
     constexpr std::int64_t kOneLevel = 4 * cub_detail::kThreads;
@@ -252,11 +211,6 @@ class CubPrimitives {
       it->second.exec = exec;
     }
     cudaCheck(cudaGraphLaunch(it->second.exec, stream_), "cudaGraphLaunch");
-  }
-
-  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
-  void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
-    scanByKeyIf<Descending, Exclusive>(static_cast<const int*>(nullptr), keys, values, n, op, out);
   }
 
   // Our gated kernels (cub_gated_kernels.cuh) take one launch up to kOneBlockTiles tiles;
@@ -362,7 +316,7 @@ class CubPrimitives {
   mutable std::size_t scratchBytes_ = 0;
   mutable void* staging_ = nullptr;
   mutable std::size_t stagingBytes_ = 0;
-  mutable void* fold_ = nullptr;  // foldTo's first level
+  mutable void* fold_ = nullptr;  // foldThen's blocks' results
   mutable std::size_t foldBytes_ = 0;
   mutable unsigned* ticket_ = nullptr;  // foldThen's count of finished blocks (0 between calls)
   mutable void* segments_ = nullptr;    // scanByKeyIf's tile aggregates and carries

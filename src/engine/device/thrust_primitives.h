@@ -9,23 +9,20 @@
 //   reduceToIf(flag, first, ..., out)     the same, only where *flag != 0 (a device flag);
 //                                         init must be op's identity (the CUB version starts
 //                                         every thread from it)
-//   foldTo(first, n, identity, op, out)   *out = first[0] op ... op first[n-1] for an op that is
-//                                         associative but not commutative (grouped, never
-//                                         reordered)
 //   foldThen(first, n, identity, op, out, then)
-//                                         foldTo, then then(0) (a one-thread functor that reads
-//                                         *out): in one launch on CUB
+//                                         *out = first[0] op ... op first[n-1] for an op that
+//                                         is associative but not commutative (grouped, never
+//                                         reordered), then then(0) (a one-thread functor that
+//                                         reads *out): in one launch on CUB
 //   segmentedReduceTo(first, offsets, segments, init, op, out)
 //                                         out[s] = init op first[offsets[s]] op ... up to
 //                                         offsets[s + 1]
-//   scanByKey<Descending, Exclusive>(keys, values, n, op, out)
-//                                         out[k] = the op-sum of values over k's run of equal
-//                                         keys (int32) up to k (from the run's top when
-//                                         Descending; without values[k] when Exclusive: T{} at
-//                                         the run's start)
 //   scanByKeyIf<Descending, Exclusive>(flag, keys, values, n, op, out)
-//                                         the same where *flag != 0 (flag null: always); T{}
-//                                         must be op's identity
+//                                         where *flag != 0 (flag null: always), out[k] = the
+//                                         op-sum of values over k's run of equal keys (int32)
+//                                         up to k (from the run's top when Descending; without
+//                                         values[k] when Exclusive: T{}, which must be op's
+//                                         identity, at the run's start)
 //   gatedScanPays(n)                      whether scanByKeyIf with a flag is as cheap as an
 //                                         ungated scan at length n (else pass null)
 //   replay(key, enqueue)                  enqueue() the calls of a sweep; the CUB version
@@ -121,15 +118,10 @@ struct ThrustPrimitives {
     if (thrust_detail::flagSet(flag)) reduceTo(first, n, init, op, out);
   }
 
-  // Left to right in one thread: the emulated device's reference order.
-  template <typename It, typename T, typename Op>
-  void foldTo(It first, std::int64_t n, T identity, Op op, T* out) const {
-    forEach(1, thrust_detail::Fold<It, T, Op>{first, n, identity, op, out});
-  }
-
+  // The fold left to right in one thread: the emulated device's reference order.
   template <typename It, typename T, typename Op, typename Then>
   void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
-    foldTo(first, n, identity, op, out);
+    forEach(1, thrust_detail::Fold<It, T, Op>{first, n, identity, op, out});
     forEach(1, then);
   }
 
@@ -144,9 +136,11 @@ struct ThrustPrimitives {
     enqueue();
   }
 
+  static constexpr bool gatedScanPays(std::int64_t) { return true; }
+  // The flag is read on the host, as in reduceToIf.
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
-  void scanByKey(Keys keys, Values values, std::int64_t n, Op op, T* out) const {
-    if (n <= 0) return;
+  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+    if (n <= 0 || !thrust_detail::flagSet(flag)) return;
     // Raw pointers (the policy names the system): a device_ptr's element reference binds its
     // system through a null pointer, which UBSan reports.
     T* to = out;
@@ -155,13 +149,6 @@ struct ThrustPrimitives {
                          thrust::make_reverse_iterator(to + n));
     else
       scan<Exclusive, T>(keys, values, n, op, to);
-  }
-
-  static constexpr bool gatedScanPays(std::int64_t) { return true; }
-  // The flag is read on the host, as in reduceToIf.
-  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
-  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
-    if (thrust_detail::flagSet(flag)) scanByKey<Descending, Exclusive>(keys, values, n, op, out);
   }
 
  private:
