@@ -4,6 +4,7 @@
 // number of threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -189,17 +190,26 @@ TEST(CrossValidate, LaplaceStartsAtTheUniversalThresholdOfTheNullFit) {
     sumWy += problem->w(r) * problem->y[r];
   }
   const double p = sumWy / sumW;
-  double information = 0.0;
+  double information = 0.0, least = INFINITY;
   int d = 0;
   for (std::size_t j = 0; j < problem->nColumns(); ++j) {
     if (problem->kind(j) == ColumnKind::Intercept) continue;
     ++d;
+    double column = 0.0;
     for (std::int64_t r = 0; r < problem->nRows(); ++r)
-      information += problem->w(r) * p * (1.0 - p) * problem->x(r, j) * problem->x(r, j);
+      column += problem->w(r) * p * (1.0 - p) * problem->x(r, j) * problem->x(r, j);
+    information += column;
+    if (column > 0.0) least = std::min(least, column);
   }
   const double expected = 1.0 / (std::log(static_cast<double>(d)) * information / d);
   const double guess = laplaceVarianceGuess(req.fit);
   EXPECT_TRUE(closeRel(guess, expected, 1e-8)) << guess << " vs " << expected;
+  // The weak penalty of the empty-model check: 100 times the same threshold at the least
+  // informed column.
+  const double weak = weakLaplaceVariance(req.fit);
+  const double expectedWeak = 100.0 / (std::log(static_cast<double>(d)) * least);
+  EXPECT_TRUE(closeRel(weak, expectedWeak, 1e-8)) << weak << " vs " << expectedWeak;
+  EXPECT_GT(weak, guess);
   EXPECT_EQ(startingVarianceGuess(req.fit), guess);
   EXPECT_EQ(crossValidate(req).startingVariance, guess);
   // A normal prior keeps Genkin, Lewis and Madigan's guess.

@@ -180,3 +180,40 @@ test_that("a Cox and a Fine-Gray bootstrap equal plain weighted refits", {
   dimnames(expected) <- dimnames(boot$estimates)
   expect_identical(boot$estimates, expected)
 })
+
+test_that("auto CV looks past an empty model when covariates differ in scale (lung)", {
+  # meal.cal is in the hundreds, sex is 1 or 2: one Laplace variance zeroes everything on a
+  # plateau, then lets meal.cal in alone (held-out fit worse), and only at weak penalties
+  # reaches the better model. The local search used to stop on the plateau: every
+  # coefficient 0, 0.75 below the best held-out log-likelihood, with status SUCCESS.
+  l <- na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog", "meal.cal")])
+  d <- createData(survival::Surv(time, status) ~ age + sex + ph.ecog + meal.cal, data = l,
+                  modelType = "cox")
+  auto <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 1))
+  grid <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 1, cvType = "grid",
+                                               lowerLimit = 1e-9, upperLimit = 1e3,
+                                               gridSteps = 13))
+  expect_true(all(coef(auto) != 0))
+  expect_gte(auto$cv$score, max(grid$cv$curve$mean) - 1e-4)
+  emptyScore <- grid$cv$curve$mean[1]  # variance 1e-9: every coefficient 0
+  expect_gt(auto$cv$score, emptyScore + 0.5)
+  # At such a weak penalty the fit is coxph's to within the penalty's pull.
+  ref <- survival::coxph(survival::Surv(time, status) ~ age + sex + ph.ecog + meal.cal,
+                         data = l, ties = "breslow")
+  expect_equal(unname(coef(auto)), unname(coef(ref)), tolerance = 0.05)
+})
+
+test_that("auto CV keeps the empty model when no covariate carries signal", {
+  set.seed(2)
+  n <- 200
+  x <- cbind(a = rnorm(n) * 300, b = rbinom(n, 1, 0.5), c = rnorm(n), d = rnorm(n))
+  time <- ceiling(rexp(n, 0.05))
+  y <- rbinom(n, 1, 0.7)
+  d <- createData(x = x, y = y, time = time, modelType = "cox")
+  auto <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 2))
+  weakest <- max(auto$cv$curve$variance)
+  # The weak penalty was scored (the chosen model was empty) and did not win.
+  expect_gt(weakest, 10 * auto$cv$variance)
+  expect_true(all(coef(auto) == 0))
+  expect_equal(auto$cv$score, max(auto$cv$curve$mean))
+})

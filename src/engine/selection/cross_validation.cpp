@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "common/errors.h"
@@ -30,14 +31,24 @@ double initialVarianceGuess(const Dataset& data, const std::vector<CoordinatePri
   return penalized / meanSquaredNorm;
 }
 
-double laplaceVarianceGuess(const FitRequest& fit) {
+namespace {
+
+// The Fisher information -d2L/dbeta_j^2 of each penalized coordinate with information, at the
+// null fit (penalized coordinates held at 0, the others -- an intercept, unpenalized
+// covariates -- fitted from the request's start), and how many coordinates are penalized.
+// No information when the null fit fails.
+struct NullInformation {
+  std::vector<double> information;
+  int penalized = 0;
+};
+
+NullInformation nullInformation(const FitRequest& fit) {
   const Dataset& data = *fit.data;
   const std::size_t p = data.design.nColumns();
   auto penalized = [&](std::size_t j) {
     return fit.prior[j].kind != PriorKind::None && !(!fit.fixed.empty() && fit.fixed[j]);
   };
-  // The null fit: penalized coordinates held at 0, the others (an intercept, unpenalized
-  // covariates) fitted from the request's start.
+  NullInformation out;
   FitRequest null = fit;
   null.start = fit.start.empty() ? std::vector<double>(p, 0.0) : fit.start;
   null.fixed = fit.fixed.empty() ? std::vector<unsigned char>(p, 0) : fit.fixed;
@@ -53,26 +64,46 @@ double laplaceVarianceGuess(const FitRequest& fit) {
   std::vector<double> beta = null.start;
   if (anyFree) {
     const FitResult result = fitCcd(null);
-    if (result.status == FitStatus::IllConditioned) return 0.0;
+    if (result.status == FitStatus::IllConditioned) return out;
     for (double b : result.beta)
-      if (!std::isfinite(b)) return 0.0;
+      if (!std::isfinite(b)) return out;
     beta = result.beta;
   }
   std::unique_ptr<Likelihood> likelihood = makeLikelihood(data, fit.weights);
   likelihood->reset(beta);
-  double sumInformation = 0.0;
-  int count = 0;
   for (std::size_t j = 0; j < p; ++j) {
     if (!penalized(j)) continue;
-    ++count;
+    ++out.penalized;
     const double information = -likelihood->gradHess(j).h;  // h = d2L / dbeta_j^2
-    if (std::isfinite(information) && information > 0.0) sumInformation += information;
+    if (std::isfinite(information) && information > 0.0) out.information.push_back(information);
   }
-  if (count == 0 || !(sumInformation > 0.0)) return 0.0;
-  const double meanInformation = sumInformation / count;
-  const double logD = std::max(std::log(static_cast<double>(count)), 0.5);
-  const double guess = 1.0 / (logD * meanInformation);
-  return std::isfinite(guess) && guess > 0.0 ? guess : 0.0;
+  return out;
+}
+
+// 1 / (log d  information): the universal threshold's variance for a coordinate of that
+// information (cross_validation.h); 0 where it cannot be formed.
+double thresholdVariance(int penalized, double information) {
+  const double logD = std::max(std::log(static_cast<double>(penalized)), 0.5);
+  const double v = 1.0 / (logD * information);
+  return std::isfinite(v) && v > 0.0 ? v : 0.0;
+}
+
+}  // namespace
+
+double laplaceVarianceGuess(const FitRequest& fit) {
+  const NullInformation null = nullInformation(fit);
+  if (null.information.empty()) return 0.0;
+  double sumInformation = 0.0;
+  for (double h : null.information) sumInformation += h;
+  if (!(sumInformation > 0.0)) return 0.0;
+  return thresholdVariance(null.penalized, sumInformation / null.penalized);
+}
+
+double weakLaplaceVariance(const FitRequest& fit) {
+  const NullInformation null = nullInformation(fit);
+  if (null.information.empty()) return 0.0;
+  const double least = *std::min_element(null.information.begin(), null.information.end());
+  return 100.0 * thresholdVariance(null.penalized, least);
 }
 
 double startingVarianceGuess(const FitRequest& fit) {
@@ -197,6 +228,20 @@ class FoldFits {
     return out;
   }
 
+  // Whether the all-data fit at an evaluated `variance` holds every penalized coordinate at
+  // 0 (fitted now where the search kept no solutions: resetCoefficients).
+  bool zeroesEveryPenalized(double variance, ProgressSink* progress) {
+    const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
+    const auto kept = allData_.find(variance);
+    const std::vector<double> beta =
+        kept != allData_.end() ? kept->second : fitAllData(variance, prior, progress).beta;
+    for (std::size_t j = 0; j < beta.size(); ++j) {
+      const bool fixed = !req_.fit.fixed.empty() && req_.fit.fixed[j];
+      if (prior[j].kind != PriorKind::None && !fixed && beta[j] != 0.0) return false;
+    }
+    return true;
+  }
+
  private:
   FitResult fitAllData(double variance, const std::vector<CoordinatePrior>& prior,
                        ProgressSink* progress) const {
@@ -269,13 +314,37 @@ CrossValidationResult crossValidate(const CrossValidationRequest& request, Progr
   result.startingVariance = search.start;
 
   FoldFits fits(req);
-  const SearchOutcome outcome = searchVariance(search, [&](double variance) {
+  std::map<double, double> scored;  // a variance the second search meets again is not refitted
+  const ScoreFunction score = [&](double variance) {
+    const auto known = scored.find(variance);
+    if (known != scored.end()) return known->second;
     CvEvaluation e = fits.evaluate(variance, progress);
     e.order = static_cast<int>(result.curve.size()) + 1;
     if (progress && req.settings.messages) progress->message(describe(e));
     result.curve.push_back(std::move(e));
-    return result.curve.back().mean;
-  });
+    return scored[variance] = result.curve.back().mean;
+  };
+  SearchOutcome outcome = searchVariance(search, score);
+  // The auto search is local. With covariates of very different scales, one Laplace variance
+  // penalizes them very differently, and the held-out curve can have two humps: a plateau
+  // where every covariate is 0, a dip where the large-scale covariates enter alone, and a
+  // better model at weak penalties (survival's lung with meal.cal in the hundreds: the
+  // search stopped on the empty model, 0.75 below the weak end). So when the chosen model is
+  // empty, a weak penalty for every covariate is scored too, and searched from if better.
+  if (search.type == SearchType::Auto && fits.zeroesEveryPenalized(outcome.variance, progress)) {
+    const double weak = weakLaplaceVariance(req.fit);
+    if (weak > 10.0 * outcome.variance) {
+      if (progress && req.settings.messages)
+        progress->message("cross-validation: every covariate is 0 at the best variance so far; "
+                          "scoring a weak penalty as well");
+      if (score(weak) > outcome.score + 1e-8 * (1.0 + std::fabs(outcome.score))) {
+        SearchSettings fromWeak = search;
+        fromWeak.start = weak;
+        const SearchOutcome second = searchVariance(fromWeak, score);
+        if (second.score > outcome.score) outcome = second;
+      }
+    }
+  }
   std::stable_sort(result.curve.begin(), result.curve.end(),
                    [](const CvEvaluation& a, const CvEvaluation& b) { return a.variance < b.variance; });
   result.variance = outcome.variance;

@@ -30,7 +30,10 @@
 //    and every later one starts from the fold's sparser solution. A start on the other
 //    side (the normal prior's v0, say) pays for dense cold fits first and for the walk back
 //    (Cox, N = 1e5, P = 1000: 4 wasted decades, bench/RESULTS.md).
-// The search moves by decades from there, so only the order of magnitude matters.
+// The search moves by decades from there, so only the order of magnitude matters. Where it
+// ends on a model with every penalized coordinate at 0, crossValidate() also scores a weak
+// penalty (weakLaplaceVariance()) and searches from there if that is better: with
+// covariates of very different scales the held-out curve can have a second, better hump.
 #pragma once
 
 #include <functional>
@@ -109,6 +112,12 @@ double initialVarianceGuess(const Dataset& data, const std::vector<CoordinatePri
 // null fit. Returns 0 when it cannot be formed (no penalized coordinate with information, or
 // a failed null fit).
 double laplaceVarianceGuess(const FitRequest& fit);
+
+// A weak Laplace penalty for every penalized coordinate: 100 times the universal-threshold
+// variance of the coordinate with the least information at the null fit (the one a given
+// variance penalizes most, relative to its scale). crossValidate() scores it when the auto
+// search has chosen a model with every penalized coordinate at 0. 0 where it cannot be formed.
+double weakLaplaceVariance(const FitRequest& fit);
 
 // laplaceVarianceGuess() when every penalized coordinate has a Laplace prior (and it is
 // positive), initialVarianceGuess() otherwise.
