@@ -80,7 +80,10 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
     data.frame(row = seq_len(nrow(new$z)), stratum = at)
   }
   onePerRow <- !is.null(new$strata) && length(curves) > 1
-  pieces <- lapply(split(pairs, pairs$stratum), function(block) {
+  # One block per stratum; with one curve per row, one block per row, in newdata's order (as
+  # survfit.coxph: grouping the rows by stratum put curve [i] on another row).
+  blocks <- if (onePerRow) split(pairs, seq_len(nrow(pairs))) else split(pairs, pairs$stratum)
+  pieces <- lapply(blocks, function(block) {
     curve <- curves[[block$stratum[1]]]
     risk <- exp(new$link[block$row])
     cumhaz <- outer(curve$cumH, risk)

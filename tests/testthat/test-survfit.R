@@ -34,6 +34,14 @@ test_that("survfit() of a Cox fit equals survfit.coxph, with strata and new data
     # rows with their own strata: one curve per row
     expectSurvfitMatch(survival::survfit(fit, newdata = newdata),
                        survival::survfit(ref, newdata = newdata), label = paste(ties, "own strata"))
+    # ... in newdata's order, not grouped by stratum (curve [i] is row i's)
+    mixed <- data.frame(age = c(50, 60, 70, 55), sex = c(1, 2, 1, 2), ph.ecog = c(1, 0, 1, 0),
+                        row.names = c("a", "b", "c", "d"))
+    mine <- survival::survfit(fit, newdata = mixed)
+    theirs <- survival::survfit(ref, newdata = mixed)
+    expectSurvfitMatch(mine, theirs, label = paste(ties, "own strata, mixed order"))
+    expect_equal(names(mine$strata), c("a", "b", "c", "d"))
+    expect_equal(summary(mine[1])$table[["median"]], summary(theirs[1])$table[["median"]])
     # rows without strata: every stratum for every row
     expectSurvfitMatch(survival::survfit(fit, newdata = newdata[, 1:2]),
                        survival::survfit(ref, newdata = newdata[, 1:2]), label = paste(ties, "all strata"))
