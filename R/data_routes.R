@@ -200,7 +200,10 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     formula[[2]] <- as.name(".survivalOutcome")
     data$.survivalOutcome <- surv$status
   }
-  mf <- model.frame(formula, data, na.action = "na.pass")
+  # Levels no row uses are dropped, as lm() and glm() drop them: kept, each would be an
+  # all-zero column (an NA coefficient), and predict() would price the level as the
+  # reference level instead of refusing it as a new level.
+  mf <- model.frame(formula, data, na.action = "na.pass", drop.unused.levels = TRUE)
   y <- model.response(mf)
   if (is.matrix(y)) stopMatrixResponse(sprintf("a matrix response (%s)", deparse(formula[[2]])), modelType)
   if (is.factor(y)) {

@@ -116,6 +116,9 @@ predict.argusFit <- function(object, newdata = NULL,
     stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
                 "a data frame, not %s"), class(newdata)[1])
   }
+  # As predict.lm: an NA coefficient is held at 0, which new rows need not agree with.
+  if (!is.null(newdata) && any(aliasedFlags(object)))
+    warning("prediction from a rank-deficient fit may be misleading", call. = FALSE)
   out <- switch(type,
                 link = rows$link,
                 response = responseOf(object$modelType, rows$link, rows$time),
@@ -196,8 +199,8 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
           paste(utils::head(covariates[is.na(at)], 5), collapse = ", "))
   n <- nrow(x)
   beta <- fit$coefficients[covariates]
+  # A row with a missing covariate value gets NA, as predict.glm's default na.pass gives.
   link <- as.numeric(x[, at, drop = FALSE] %*% beta) + interceptOf(fit)
-  if (anyNA(link)) stopf("'newdata' has missing values")
   offset <- checkNumericVector(offset, "offset", n)
   if (!is.null(offset)) link <- link + offset
   time <- checkNumericVector(time, "time", n)

@@ -142,3 +142,35 @@ test_that("conditional models: link x'beta, response exp(link); dropped strata a
   expect_equal(unname(predict(fit, sim$covariates, outcomes = sim$outcomes, type = "response")),
                exp(eta), tolerance = 1e-10)
 })
+
+test_that("levels no row uses are dropped as glm drops them, and new ones are refused", {
+  mt <- mtcars
+  mt$cyl <- factor(mt$cyl, levels = c(4, 6, 8, 10))  # 10: a level no car has
+  fit <- fitModel(createData(am ~ wt + cyl, data = mt, modelType = "lr"))
+  ref <- glm(am ~ wt + cyl, family = binomial, data = mt)
+  # no all-zero column for the unused level, so no NA coefficient and no warning
+  expect_equal(names(coef(fit)), names(coef(ref)))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  newdata <- mt[c(1, 3), ]
+  newdata$cyl <- c("4", "10")
+  expect_error(predict(fit, newdata), "new levels? 10")
+  expect_error(predict(ref, newdata), "new levels? 10")
+})
+
+test_that("a rank-deficient fit warns on new data as predict.lm; missing values give NA", {
+  mt <- mtcars
+  mt$double <- 2 * mt$wt
+  fit <- suppressWarnings(fitModel(createData(mpg ~ wt + double + hp, data = mt, modelType = "ls")))
+  ref <- lm(mpg ~ wt + double + hp, data = mt)
+  newdata <- mt[1:4, ]
+  expect_warning(p <- predict(fit, newdata), "rank-deficient")
+  expect_equal(p, suppressWarnings(predict(ref, newdata)), tolerance = 1e-8)
+  expect_no_warning(predict(fit))  # the fitted rows: no warning, as predict.lm
+  # A missing covariate value: NA for that row, the others as before (predict.glm's na.pass).
+  full <- fitModel(createData(am ~ wt + hp, data = mt, modelType = "lr"))
+  glmRef <- glm(am ~ wt + hp, family = binomial, data = mt)
+  newdata$hp[2] <- NA
+  expected <- predict(glmRef, newdata, type = "response")
+  expect_equal(predict(full, newdata), expected, tolerance = 1e-6)
+  expect_true(is.na(predict(full, newdata)[[2]]))
+})
