@@ -433,6 +433,7 @@ assembleData <- function(input, modelType, addIntercept) {
       stratumKey(input$stratumId)[order1][plan$stratumStart[seq_len(plan$nStrata)] + 1],
     order = order1,
     rowIds = input$rowIds,
+    rowNames = input$rowNames,  # formula data: the data frame's row names where not rowIds
     design = design[c("kinds", "rowStart", "valueStart", "rows", "values")],
     columnNames = columnNames,
     covariateIds = input$covariateIds,

@@ -230,6 +230,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     input$rowIds <- seq_len(nrow(data) + length(complete$naAction))[-complete$naAction]
     input$naAction <- complete$naAction
   }
+  # fitted(), residuals() and predict() name the rows by the data frame's row names, as glm
+  # does; kept only where those are not the row numbers themselves.
+  rowNames <- attr(data, "row.names")
+  if (!(is.integer(rowNames) && identical(rowNames, as.integer(input$rowIds))))
+    input$rowNames <- as.character(rowNames)
   input
 }
 

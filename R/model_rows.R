@@ -42,15 +42,19 @@ toUserOrder <- function(fit, values) {
   data <- fit$data
   n <- length(data$rowIds)
   if (is.matrix(values)) {
-    out <- matrix(NA_real_, n, ncol(values), dimnames = list(idLabel(data$rowIds), colnames(values)))
+    out <- matrix(NA_real_, n, ncol(values), dimnames = list(rowLabels(data), colnames(values)))
     out[data$order, ] <- values
     return(out)
   }
   out <- rep(NA_real_, n)
   out[data$order] <- values
-  names(out) <- idLabel(data$rowIds)
+  names(out) <- rowLabels(data)
   out
 }
+
+# How fitted(), residuals() and predict() name the fitted rows: a formula fit's data frame
+# row names (as glm), the row identifiers otherwise.
+rowLabels <- function(data) data$rowNames %||% idLabel(data$rowIds)
 
 # Cluster labels (user row order, one per row) to internal order.
 internalClusters <- function(cluster, data) {

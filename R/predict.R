@@ -164,7 +164,7 @@ argusDataRows <- function(fit, data) {
   n <- length(data$rowIds)
   link <- rep(NA_real_, n)
   link[data$order] <- eta
-  names(link) <- idLabel(data$rowIds)
+  names(link) <- rowLabels(data)
   time <- NULL
   if (!is.null(data$time)) {
     time <- rep(NA_real_, n)

@@ -56,6 +56,18 @@ test_that("na.action: an error by default, na.omit and na.exclude as in glm", {
   }
   expect_equal(length(fitted(exclude)), 50)
   expect_equal(length(predict(omit)), 48)
+  # Rows are named by the data frame's row names, as glm names them: a subset (5..50) and
+  # character names, each with a row left out; the names once were positions, and with
+  # na.exclude the left-out row's name could repeat a kept row's.
+  for (sub in list(df[5:50, ], `rownames<-`(df, paste0("p", 1:50)))) {
+    mine <- fitModel(createData(y ~ a + b, data = sub, modelType = "lr", na.action = na.exclude))
+    theirs <- glm(y ~ a + b, family = binomial, data = sub, na.action = na.exclude)
+    expect_equal(names(fitted(mine)), names(fitted(theirs)))
+    expect_equal(names(residuals(mine)), names(residuals(theirs)))
+    expect_equal(names(predict(mine)), names(predict(theirs)))
+    expect_false(anyDuplicated(names(fitted(mine))) > 0)
+    expect_lt(max(abs(fitted(mine) - fitted(theirs)), na.rm = TRUE), 1e-5)
+  }
   expect_error(createData(y ~ a, data = df, modelType = "lr", na.action = "na.pass"), "na.omit")
   expect_error(createData(x = matrix(1:4, 2), y = 0:1, modelType = "lr", na.action = na.omit),
                "formula route")
