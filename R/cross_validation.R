@@ -122,10 +122,7 @@ resolveSeed <- function(seed) {
 # User fold labels (user row order) -> 0-based fold codes in the internal row order.
 internalFoldIds <- function(foldIds, data) {
   if (is.null(foldIds)) return(NULL)
-  n <- length(data$rowIds)
-  if (length(foldIds) != n)
-    stopf("'foldIds' has %d labels but the data have %d rows (one label per row, in the order given to createData())",
-          length(foldIds), n)
+  foldIds <- rowsOfData(foldIds, data, "foldIds", "labels")
   labels <- sort(unique(foldIds))
   codes <- match(foldIds, labels) - 1L
   as.integer(codes[data$order])

@@ -6,7 +6,10 @@
 #' @param prior An `argusPrior` from [createPrior()].
 #' @param control An `argusControl` from [createControl()].
 #' @param weights Optional non-negative row weights, not all zero, one per row of the user's
-#'   input (in the user's row order); they replace the weights given to [createData()].
+#'   input (in the user's row order); they replace the weights given to [createData()]. For
+#'   formula data whose rows with missing values were left out (`na.action = na.omit` or
+#'   `na.exclude`), one per kept row or one per row of the data frame (those of left-out rows
+#'   are ignored).
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
@@ -207,7 +210,8 @@ fixedFlags <- function(fixed, data) {
 
 # Weights come in the user's row order (all rows, including any dropped strata).
 internalWeights <- function(weights, data) {
-  w <- if (is.null(weights)) NULL else checkWeights(weights, "weights", length(data$rowIds))
+  w <- if (is.null(weights)) NULL
+       else checkWeights(rowsOfData(weights, data, "weights"), "weights", length(data$rowIds))
   if (is.null(w)) return(data$weights)
   w[data$order]
 }

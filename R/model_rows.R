@@ -56,12 +56,26 @@ toUserOrder <- function(fit, values) {
 # row names (as glm), the row identifiers otherwise.
 rowLabels <- function(data) data$rowNames %||% idLabel(data$rowIds)
 
+# A per-row vector given after createData() (fitModel(weights), cluster labels, fold ids):
+# one value per row of the data, or, for formula data whose rows with missing values were
+# left out (na.omit, na.exclude), one per row of the data frame given to createData(), the
+# left-out rows' values then ignored. Anything else is an error that says both counts.
+rowsOfData <- function(values, data, name, what = "values") {
+  n <- length(data$rowIds)
+  dropped <- data$naAction
+  if (is.null(values) || length(values) == n) return(values)
+  if (length(dropped) && length(values) == n + length(dropped)) return(values[-dropped])
+  rows <- if (length(dropped))
+    sprintf("%d rows (%d given to createData(), %d left out for missing values)", n,
+            n + length(dropped), length(dropped))
+  else sprintf("%d rows", n)
+  stopf("'%s' has %d %s but the data have %s: give one per row, in the order given to createData()",
+        name, length(values), what, rows)
+}
+
 # Cluster labels (user row order, one per row) to internal order.
 internalClusters <- function(cluster, data) {
-  n <- length(data$rowIds)
-  if (length(cluster) != n)
-    stopf("'cluster' has %d values but the data have %d rows (one per row, in the order given to createData())",
-          length(cluster), n)
+  cluster <- rowsOfData(cluster, data, "cluster")
   if (anyNA(cluster)) stopf("'cluster' has missing values")
   cluster[data$order]
 }

@@ -88,12 +88,13 @@ hasNonIntegerWeights <- function(fit) {
   !is.null(w) && any(abs(w - round(w)) > 1e-8)
 }
 
-warnNonIntegerWeights <- function(fit, what) {
+warnNonIntegerWeights <- function(fit, what,
+                                  remedy = paste("use vcov(type = \"robust\"), confint(method =",
+                                                 "\"robust\") or runBootstrap()")) {
   if (!hasNonIntegerWeights(fit)) return(invisible())
   # least squares estimates its residual variance, so its weights are precision weights, as lm's
   reading <- if (fit$modelType == "ls") "read the weights as precision weights (as lm) and are not valid"
              else "treat the weights as frequencies and are too narrow"
   warning(sprintf(paste("%s with non-integer weights %s for inverse probability (or other",
-                        "sampling) weights; use vcov(type = \"robust\"), confint(method =",
-                        "\"robust\") or runBootstrap()"), what, reading), call. = FALSE)
+                        "sampling) weights; %s"), what, reading, remedy), call. = FALSE)
 }

@@ -13,7 +13,10 @@
 #' \eqn{\exp(\eta_z) \sqrt{\sum dN / S_0^2 + q(t)' V q(t)}}, with \eqn{q(t)} the summed
 #' hazard increments times \eqn{z} minus the risk-set means, and \eqn{V} the fit's
 #' \code{\link{vcov.argusFit}} (robust when the data have a \code{cluster()} term, as
-#' \code{coxph}); intervals are on the \code{conf.type} scale.
+#' \code{coxph}); intervals are on the \code{conf.type} scale. With non-integer weights
+#' (inverse probability weights) \code{coxph} switches to its robust variance and this
+#' method does not: it warns, and a \code{cluster()} term with one id per row gives the
+#' robust curves.
 #'
 #' Without \code{newdata}, one curve at \code{coxph}'s reference point, as
 #' \code{survfit.coxph}: the weighted covariate means of the fitted rows (unweighted for
@@ -61,6 +64,11 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   checkFlag(se.fit, "se.fit")
   checkScalar(conf.int, "conf.int", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   conf.type <- match.arg(conf.type)
+  # coxph takes its robust variance by default for non-integer weights; here the model-based
+  # one stays (as vcov()), so say so, as confint() does.
+  if (se.fit && is.null(fit$data$cluster)) warnNonIntegerWeights(
+    fit, "survfit() standard errors",
+    "a cluster() term with one id per row gives coxph's robust curves")
   V <- if (se.fit) vcov(fit) else NULL
   columns <- if (se.fit) match(rownames(V)[!is.na(diag(V))], names(fit$coefficients))
              else estimatedColumns(fit)

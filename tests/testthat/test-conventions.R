@@ -116,3 +116,21 @@ test_that("Fine-Gray: factor and multi-state status with failcode, as cmprsk::cr
                "not an event level")
   expect_error(createData(Surv(time, code) ~ a, data = df, modelType = "cox", failcode = 1), "fgr")
 })
+
+test_that("after na.omit, per-row inputs take one value per kept row or per row given", {
+  mt <- mtcars
+  mt$hp[c(3, 10)] <- NA
+  d <- createData(am ~ wt + hp, data = mt, modelType = "lr", na.action = na.omit)
+  w <- seq(0.5, 2, length.out = 32)
+  ref <- glm(am ~ wt + hp, family = quasibinomial, data = mt, weights = w, na.action = na.omit)
+  full <- fitModel(d, weights = w)                 # one per row of the data frame
+  kept <- fitModel(d, weights = w[-c(3, 10)])      # one per kept row
+  expect_equal(coef(full), coef(kept))
+  expect_equal(unname(coef(full)), unname(coef(ref)), tolerance = 1e-6)
+  expect_error(fitModel(d, weights = w[1:31]),
+               "'weights' has 31 values but the data have 30 rows \\(32 given to createData\\(\\), 2 left out")
+  # cluster labels and fold ids alike
+  cl <- rep(1:8, each = 4)
+  expect_equal(vcov(kept, type = "robust", cluster = cl), vcov(kept, type = "robust", cluster = cl[-c(3, 10)]))
+  expect_error(vcov(kept, type = "robust", cluster = cl[1:5]), "'cluster' has 5 values")
+})

@@ -126,7 +126,7 @@ test_that("fold ids from createFolds() are honoured, and fold scores are plain f
                         fixedCoefficients = rep(TRUE, 6))
     expect_identical(unname(fit$cv$values[first, k]), heldOut$logLikelihood)
   }
-  expect_error(fitModel(d, cvPrior(), createControl(foldIds = labels[-1])), "one label per row")
+  expect_error(fitModel(d, cvPrior(), createControl(foldIds = labels[-1])), "labels but the data have .*one per row")
 })
 
 test_that("user weights are kept in the final refit after survival CV", {

@@ -178,7 +178,7 @@ test_that("user fold ids work per stratum and are checked", {
   expect_identical(fit$cv$selectorType, "byPid")
   split <- seq_along(ids) %% 3
   expect_error(fitModel(ds, cvPrior(), createControl(foldIds = split)), "rows of a stratum")
-  expect_error(fitModel(ds, cvPrior(), createControl(foldIds = ids[-1])), "one label per row")
+  expect_error(fitModel(ds, cvPrior(), createControl(foldIds = ids[-1])), "labels but the data have .*one per row")
 })
 
 test_that("cross-validation works for every model type", {

@@ -137,3 +137,21 @@ test_that("survfit() without newdata is at coxph's reference point: factors and 
   expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), tolerance = 1e-7,
                      label = "weighted counting process")
 })
+
+test_that("survfit() with non-integer weights warns; one cluster per row gives coxph's robust curves", {
+  skip_if_not_installed("survival")
+  set.seed(1)
+  v <- survival::veteran
+  v$w <- runif(nrow(v), 0.5, 2)
+  v$id <- seq_len(nrow(v))
+  newdata <- data.frame(karno = c(60, 80), age = c(50, 65))
+  # coxph takes its robust variance by default with such weights
+  ref <- coxRef(Surv(time, status) ~ karno + age, v, ties = "efron", weights = v$w)
+  plain <- fitModel(createData(Surv(time, status) ~ karno + age, data = v, modelType = "cox",
+                               ties = "efron", weights = v$w))
+  expect_warning(survival::survfit(plain, newdata = newdata), "non-integer weights.*cluster\\(\\)")
+  robust <- fitModel(createData(Surv(time, status) ~ karno + age + cluster(id), data = v,
+                                modelType = "cox", ties = "efron", weights = v$w))
+  expect_no_warning(curves <- survival::survfit(robust, newdata = newdata))
+  expectSurvfitMatch(curves, survival::survfit(ref, newdata = newdata), label = "robust, weights")
+})
