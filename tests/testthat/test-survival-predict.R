@@ -212,3 +212,27 @@ test_that("baselineHazard and survival types are for survival models only", {
   expect_error(predict(fit, type = "survival", times = 1), "is for modelType 'cox'")
   expect_error(predict(fit, type = "risk"), "conditional and survival models")
 })
+
+test_that("cox with an offset: coxph centres the offset, survival probabilities agree", {
+  skip_if_not_installed("survival")
+  v <- survival::veteran
+  v$o <- log(v$diagtime + 1) * 0.1
+  fit <- fitModel(createData(Surv(time, status) ~ karno + offset(o), data = v, modelType = "cox"),
+                  control = survivalControl())
+  ref <- survival::coxph(survival::Surv(time, status) ~ karno + offset(o), data = v,
+                         ties = "breslow")
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-7)
+  # the documented differences: the link by the offset's mean, the baseline by its exp
+  expect_equal(unname(predict(fit, v[1:5, ], type = "link")),
+               unname(predict(ref, v[1:5, ], type = "lp", reference = "zero")) + mean(v$o),
+               tolerance = 1e-7)
+  base <- baselineHazard(fit)
+  refBase <- survival::basehaz(ref, centered = FALSE)
+  at <- match(base$time, refBase$time)
+  expect_equal(base$hazard * exp(mean(v$o)), refBase$hazard[at], tolerance = 1e-7)
+  # and the survival probabilities are the same
+  times <- c(30, 100, 200)
+  curves <- summary(survival::survfit(ref, newdata = v[1:3, ]), times = times)
+  expect_equal(unname(predict(fit, v[1:3, ], type = "survival", times = times)),
+               unname(t(curves$surv)), tolerance = 1e-7)
+})
