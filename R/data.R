@@ -21,8 +21,9 @@
 #'     with a message.}
 #'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata,
 #'     `offset(...)` terms the offset, and a `cluster(id)` term the clusters of the robust
-#'     variance ([vcov.argusFit()]; it is not a covariate). `weights` may name a column of
-#'     `data` (`weights = iptw`), as in `lm()`.}
+#'     variance ([vcov.argusFit()]; it is not a covariate). `weights`, `time`, `startTime`,
+#'     `stratumId`, `offset` and `censoringSurvival` may name columns of `data`
+#'     (`weights = iptw`, `time = exposure`), as `lm()`'s `weights` and `offset` do.}
 #' }
 #' Rows need not be sorted: the engine orders them itself, and results come back in the
 #' user's covariate identifiers or column names.
@@ -138,9 +139,16 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        ties = NULL, censoringSurvival = NULL,
                        censoringByStratum = FALSE, batchSize = 100000, na.action = NULL,
                        failcode = NULL) {
-  # `weights = iptw` may name a column of the formula's `data`, as in lm()
-  if (namesColumns(substitute(weights), data))
-    weights <- eval(substitute(weights), data, parent.frame())
+  # `weights = iptw`, `time = exposure`, ... may name columns of the formula's `data`, as
+  # lm()'s weights and offset do (a promise not naming columns is evaluated as usual).
+  caller <- parent.frame()
+  fromData <- function(expr, value) if (namesColumns(expr, data)) eval(expr, data, caller) else value
+  weights <- fromData(substitute(weights), weights)
+  time <- fromData(substitute(time), time)
+  startTime <- fromData(substitute(startTime), startTime)
+  stratumId <- fromData(substitute(stratumId), stratumId)
+  offset <- fromData(substitute(offset), offset)
+  censoringSurvival <- fromData(substitute(censoringSurvival), censoringSurvival)
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL

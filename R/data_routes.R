@@ -256,16 +256,43 @@ survivalResponse <- function(formula, data, modelType, failcode = NULL) {
   if (!isSurvivalModel(modelType))
     stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
   env <- environment(formula) %||% parent.frame()
-  args <- lapply(as.list(formula[[2]])[-1], function(e) eval(e, data, env))
-  if (!is.null(names(args)) && any(names(args) != ""))
-    stopf("write Surv() with unnamed arguments: Surv(time, status) or Surv(start, stop, status)")
-  if (!(length(args) %in% 2:3)) stopf("Surv() needs (time, status) or (start, stop, status)")
+  args <- survArguments(formula[[2]], data, env)
+  if (is.null(args$status)) {
+    # Surv(time): every row an event, as survival reads it
+    if (modelType == "fgr") stopf("Surv() for 'fgr' needs a status with the competing events")
+    args$status <- rep(1, length(args$time))
+  }
+  args <- Filter(Negate(is.null), list(args$start, args$time, args$status))
   status <- args[[length(args)]]
   if (modelType == "fgr") status <- competingStatus(status, failcode)
   else if (!is.null(failcode)) stopf("'failcode' is for modelType 'fgr'")
   status <- survivalStatus(status, modelType)
   if (length(args) == 2) return(list(time = args[[1]], startTime = NULL, status = status))
   list(time = args[[2]], startTime = args[[1]], status = status)
+}
+
+# The arguments of a Surv() call matched as survival::Surv() matches them (time, time2,
+# event, type, origin), evaluated in the data: list(start, time, status), start NULL for
+# right-censored data, status NULL for Surv(time). Types other than right-censored and
+# counting-process data, and a non-zero origin, are refused by name.
+survArguments <- function(call, data, env) {
+  matched <- match.call(function(time, time2, event, type, origin = 0) NULL, call)
+  given <- as.list(matched)[-1]
+  value <- function(name) if (is.null(given[[name]])) NULL else eval(given[[name]], data, env)
+  type <- value("type")
+  if (!is.null(type) && !(identical(type, "right") || identical(type, "counting")))
+    stopf("Surv(type = \"%s\") is not supported: give right-censored Surv(time, status) or Surv(start, stop, status) data",
+          paste(type, collapse = ", "))
+  origin <- value("origin")
+  if (!is.null(origin) && any(origin != 0)) stopf("Surv(origin = ) is not supported: shift the times instead")
+  time <- value("time")
+  time2 <- value("time2")
+  event <- value("event")
+  if (is.null(time)) stopf("Surv() needs (time, status) or (start, stop, status)")
+  counting <- !is.null(event) && !is.null(time2)
+  if (identical(type, "counting") && !counting) stopf("Surv(type = \"counting\") needs (start, stop, status)")
+  if (counting) return(list(start = time, time = time2, status = event))
+  list(start = NULL, time = time, status = event %||% time2)
 }
 
 # cbind(successes, failures) and other matrix responses: what to give instead.

@@ -192,7 +192,7 @@ test_that("priors and fitModel arguments of the wrong shape", {
                "'exclude' names covariate\\(s\\) not in the data: 999")
   expect_error(createPrior("laplace", variance = 0), "'variance' must be positive")
   expect_error(createPrior("lasso"), "'priorType' must be one of none, laplace, normal")
-  expect_error(fitModel(data, weights = c(1, 2)), "'weights' has length 2 but 6 values")
+  expect_error(fitModel(data, weights = c(1, 2)), "'weights' has 2 values but the data have 6 rows")
   expect_error(fitModel(data, startingCoefficients = c(0.1, 0.2)),
                "'startingCoefficients' has 2 values but the data have 3 covariates")
   expect_error(fitModel(data, fixedCoefficients = 12345),

@@ -134,3 +134,35 @@ test_that("after na.omit, per-row inputs take one value per kept row or per row 
   expect_equal(vcov(kept, type = "robust", cluster = cl), vcov(kept, type = "robust", cluster = cl[-c(3, 10)]))
   expect_error(vcov(kept, type = "robust", cluster = cl[1:5]), "'cluster' has 5 values")
 })
+
+test_that("Surv() arguments as survival matches them, and columns named in time = and friends", {
+  skip_if_not_installed("survival")
+  v <- survival::veteran
+  ref <- survival::coxph(survival::Surv(time, status) ~ karno + age, data = v, ties = "breslow")
+  for (f in list(Surv(time, status, type = "right") ~ karno + age,
+                 Surv(time = time, event = status) ~ karno + age)) {
+    fit <- fitModel(createData(f, data = v, modelType = "cox"))
+    expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  }
+  # Surv(time): every row an event
+  allEvents <- survival::coxph(survival::Surv(time) ~ karno + age, data = v, ties = "breslow")
+  fit <- fitModel(createData(Surv(time) ~ karno + age, data = v, modelType = "cox"))
+  expect_equal(unname(coef(fit)), unname(coef(allEvents)), tolerance = 1e-6)
+  # counting-process data by name
+  h <- survival::heart
+  cp <- survival::coxph(survival::Surv(start, stop, event) ~ age + transplant, data = h, ties = "breslow")
+  fit <- fitModel(createData(Surv(start, stop, event, type = "counting") ~ age + transplant,
+                             data = h, modelType = "cox"))
+  expect_equal(unname(coef(fit)), unname(coef(cp)), tolerance = 1e-6)
+  expect_error(createData(Surv(time, status, type = "left") ~ karno, data = v, modelType = "cox"),
+               "type = \"left\"\\) is not supported")
+  expect_error(createData(Surv(time) ~ karno, data = v, modelType = "fgr"), "competing")
+  # time = a column of data, as weights = (a column named t, like the function t())
+  ins <- MASS::Insurance
+  ins$t <- ins$Holders
+  glmRef <- glm(Claims ~ Age + offset(log(Holders)), family = poisson, data = ins)
+  fit <- fitModel(createData(Claims ~ Age, data = ins, modelType = "pr", time = t))
+  expect_equal(unname(coef(fit)), unname(coef(glmRef)), tolerance = 1e-6)
+  fit <- fitModel(createData(Claims ~ Age, data = ins, modelType = "pr", time = Holders))
+  expect_equal(unname(coef(fit)), unname(coef(glmRef)), tolerance = 1e-6)
+})

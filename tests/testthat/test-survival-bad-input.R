@@ -51,7 +51,7 @@ test_that("a missing time is refused", {
   # a plain response in the formula: no time
   expect_error(createData(status ~ a + b, data = survFrame(), modelType = "cox"),
                "modelType 'cox' needs a Surv\\(time, status\\) response .*or the times in 'time'")
-  expect_error(createData(Surv(time) ~ a + b, data = survFrame(), modelType = "cox"),
+  expect_error(createData(Surv() ~ a + b, data = survFrame(), modelType = "cox"),
                "Surv\\(\\) needs \\(time, status\\) or \\(start, stop, status\\)")
   expect_error(createData(x = survX, y = survY, time = survTime[1:5], modelType = "cox"),
                "'time' has length 5 but 6 values are needed")
@@ -229,7 +229,7 @@ test_that("a cox stratum without events is dropped and reported, not a crash", {
   expect_lte(maxRelDiff(coef(weighted),
                         coef(coxRef(Surv(time, status) ~ a + b + strata(site), frame, weights = w))),
              1e-6)
-  expect_error(fitModel(byMatrix, weights = w[1:40]), "'weights' has length 40 but 60")
+  expect_error(fitModel(byMatrix, weights = w[1:40]), "'weights' has 40 values but the data have 60 rows")
   # a Fine-Gray stratum without events of interest is kept: its rows still shape the
   # censoring distribution
   fg <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "fgr")
