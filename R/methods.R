@@ -16,6 +16,13 @@ logLik.argusFit <- function(object, ...) {
   structure(object$logLikelihood, df = free, nobs = n, class = "logLik")
 }
 
+# The log-likelihood print() and summary() show: logLik()'s, which for least squares is
+# lm's, not the engine's objective -RSS / 2 kept in fit$logLikelihood.
+reportedLogLik <- function(fit) {
+  if (fit$modelType == "ls" && !is.null(fit$settings)) as.numeric(logLik.argusFit(fit))
+  else fit$logLikelihood
+}
+
 # Least squares: the engine's objective is -RSS / 2 (unit variance); logLik() gives the normal
 # log-likelihood at the maximum-likelihood variance RSS / n, with that variance counted in df,
 # as logLik.lm (weights w > 0: sum(log(w)) / 2 added), so AIC() and BIC() are lm's.
@@ -34,7 +41,7 @@ print.argusFit <- function(x, digits = NULL, ...) {
   rejectDots("print()", ...)
   cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
   cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
-              x$iterations, x$seconds, x$logLikelihood))
+              x$iterations, x$seconds, reportedLogLik(x)))
   if (any(x$aliased))
     cat(sprintf("Not identifiable (NA): %s\n", paste(names(x$coefficients)[x$aliased], collapse = ", ")))
   if (length(x$infinite))

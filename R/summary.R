@@ -35,7 +35,9 @@
 #'   unpenalized ones and then the nonzero ones with the largest absolute estimate are shown.
 #' @param ... Not used: an argument given here is an error.
 #' @return An object of class \code{summary.argusFit}, a list with the fit's \code{status},
-#'   \code{logLikelihood}, \code{prior}, \code{nRows}, ... and \code{coefficients}, a data
+#'   \code{logLikelihood} (\code{logLik()}'s value: for \code{"ls"} that of \code{lm}, not the
+#'   engine's \eqn{-RSS/2} in \code{fit$logLikelihood}), \code{prior}, \code{nRows}, ... and
+#'   \code{coefficients}, a data
 #'   frame with one row per coefficient: \code{covariate}, \code{estimate},
 #'   \code{std.error}, \code{lower}, \code{upper}, \code{interval} (the kind of interval:
 #'   \code{"Wald"}, \code{"robust Wald"}, \code{"t"}, \code{"normal posterior"} or
@@ -57,7 +59,7 @@ summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = N
   table <- coefficientTable(object, level, type, cluster)
   structure(list(
     modelType = object$modelType, status = object$status, iterations = object$iterations,
-    logLikelihood = object$logLikelihood, logPrior = object$logPrior,
+    logLikelihood = reportedLogLik(object), logPrior = object$logPrior,
     optimality = object$optimality, optimalityCovariate = object$optimalityCovariate,
     optimalityTolerance = object$control$optimalityTolerance,
     prior = describePrior(object), variance = object$variance, seconds = object$seconds,

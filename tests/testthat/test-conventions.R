@@ -166,3 +166,12 @@ test_that("Surv() arguments as survival matches them, and columns named in time 
   fit <- fitModel(createData(Claims ~ Age, data = ins, modelType = "pr", time = Holders))
   expect_equal(unname(coef(fit)), unname(coef(glmRef)), tolerance = 1e-6)
 })
+
+test_that("print() and summary() of ls show lm's log-likelihood, not -RSS/2", {
+  fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"))
+  ref <- as.numeric(logLik(lm(mpg ~ wt + hp, data = mtcars)))
+  expect_equal(summary(fit)$logLikelihood, ref, tolerance = 1e-8)
+  expect_output(print(fit), sprintf("log-likelihood %.6g", ref), fixed = TRUE)
+  expect_equal(fit$logLikelihood, -sum(residuals(lm(mpg ~ wt + hp, data = mtcars))^2) / 2,
+               tolerance = 1e-8)
+})
