@@ -48,11 +48,14 @@
 #'   `startingVariance`, moves by factors of 10 until the best variance is bracketed (at most
 #'   10 moves), scores a half-decade point on the better side of the bracket (and the other
 #'   side's only if that one is no better), then refines with a parabola in log(variance) (at
-#'   most 3 steps). The search is local: where it ends on a Laplace model with every
-#'   penalized coefficient 0, it also scores a weak penalty (100 times the threshold variance
-#'   of the least informative covariate) and searches from there if that scores better, since
-#'   covariates of very different scales (one in the hundreds, others 0/1) can give the
-#'   held-out curve a second, better maximum. A grid over a wide range shows the whole curve.
+#'   most 3 steps). The search is local: covariates of very different scales (one in the
+#'   hundreds, others 0/1) can give a Laplace prior's held-out curve two maxima, the
+#'   large-scale covariates entering alone at small variances. So where the search ends on a
+#'   model with every penalized coefficient 0, or the covariates' root-mean-square values
+#'   differ more than tenfold (0/1 covariates of any prevalence do not), it also scores a weak
+#'   penalty (100 times the threshold variance of the least informative covariate) and
+#'   searches from there if that scores better. A grid over a wide range shows the whole
+#'   curve; standardizing the covariates avoids the two maxima.
 #' @param fold Number of folds: at most the number of sampling units (rows, or strata, as
 #'   `selectorType` says), which [fitModel()] and [createFolds()] check first.
 #' @param cvRepetitions Number of times the rows (or strata) are re-permuted into folds; the

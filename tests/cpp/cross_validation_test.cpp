@@ -190,7 +190,7 @@ TEST(CrossValidate, LaplaceStartsAtTheUniversalThresholdOfTheNullFit) {
     sumWy += problem->w(r) * problem->y[r];
   }
   const double p = sumWy / sumW;
-  double information = 0.0, least = INFINITY;
+  double information = 0.0, least = INFINITY, perEntryMin = INFINITY, perEntryMax = 0.0;
   int d = 0;
   for (std::size_t j = 0; j < problem->nColumns(); ++j) {
     if (problem->kind(j) == ColumnKind::Intercept) continue;
@@ -199,17 +199,25 @@ TEST(CrossValidate, LaplaceStartsAtTheUniversalThresholdOfTheNullFit) {
     for (std::int64_t r = 0; r < problem->nRows(); ++r)
       column += problem->w(r) * p * (1.0 - p) * problem->x(r, j) * problem->x(r, j);
     information += column;
-    if (column > 0.0) least = std::min(least, column);
+    if (column > 0.0) {
+      least = std::min(least, column);
+      const double perEntry = column / static_cast<double>(problem->data.design.columns[j].nnz);
+      perEntryMin = std::min(perEntryMin, perEntry);
+      perEntryMax = std::max(perEntryMax, perEntry);
+    }
   }
   const double expected = 1.0 / (std::log(static_cast<double>(d)) * information / d);
   const double guess = laplaceVarianceGuess(req.fit);
   EXPECT_TRUE(closeRel(guess, expected, 1e-8)) << guess << " vs " << expected;
   // The weak penalty of the empty-model check: 100 times the same threshold at the least
   // informed column.
-  const double weak = weakLaplaceVariance(req.fit);
+  const WeakLaplacePenalty weak = weakLaplacePenalty(req.fit);
   const double expectedWeak = 100.0 / (std::log(static_cast<double>(d)) * least);
-  EXPECT_TRUE(closeRel(weak, expectedWeak, 1e-8)) << weak << " vs " << expectedWeak;
-  EXPECT_GT(weak, guess);
+  EXPECT_TRUE(closeRel(weak.variance, expectedWeak, 1e-8)) << weak.variance << " vs " << expectedWeak;
+  EXPECT_GT(weak.variance, guess);
+  // ... and the spread of the columns' scales: information per stored entry
+  EXPECT_TRUE(closeRel(weak.scaleDisparity, perEntryMax / perEntryMin, 1e-8))
+      << weak.scaleDisparity << " vs " << perEntryMax / perEntryMin;
   EXPECT_EQ(startingVarianceGuess(req.fit), guess);
   EXPECT_EQ(crossValidate(req).startingVariance, guess);
   // A normal prior keeps Genkin, Lewis and Madigan's guess.
@@ -225,6 +233,22 @@ TEST(CrossValidate, LaplaceStartsAtTheUniversalThresholdOfTheNullFit) {
     r.fit.fixed.assign(other->nColumns(), 1);
     EXPECT_EQ(laplaceVarianceGuess(r.fit), 0.0) << modelTypeName(m);
   }
+}
+
+TEST(CrossValidate, IndicatorColumnsOfAnyPrevalenceHaveNoScaleDisparity) {
+  // Logistic null fit without offsets: every row has the same p (1 - p), so an indicator
+  // column's information per entry is p (1 - p) whatever its prevalence: OHDSI designs never
+  // pay for the weak-penalty check.
+  ProblemSpec spec;
+  spec.model = ModelType::Logistic;
+  spec.offsets = false;
+  spec.weights = false;
+  spec.nRows = 400;
+  spec.kinds = {ColumnKind::Intercept, ColumnKind::Indicator, ColumnKind::Indicator, ColumnKind::Indicator};
+  spec.density = 0.05;
+  auto problem = makeProblem(spec);
+  const CrossValidationRequest req = cvRequest(*problem, PriorKind::Laplace, 1);
+  EXPECT_NEAR(weakLaplacePenalty(req.fit).scaleDisparity, 1.0, 1e-9);
 }
 
 TEST(CrossValidate, RejectsAFlatPrior) {

@@ -239,3 +239,20 @@ test_that("progress messages appear unless silent", {
   expect_match(messages, "Argus cross-validation: 10 folds x 1", all = FALSE)
   expect_match(messages, "Argus lr fit", all = FALSE)
 })
+
+test_that("auto CV finds the better of two humps when covariate scales differ (birthwt)", {
+  # lwt (mother's weight, ~130) and age enter at small variances and give a first maximum;
+  # the 0/1 covariates enter only at weak penalties, past a dip, where the held-out fit is
+  # 0.9 better. The local search stopped on the first hump (lwt alone) with SUCCESS.
+  b <- MASS::birthwt
+  b$race <- factor(b$race)
+  d <- createData(low ~ age + lwt + race + smoke + ptl + ht + ui + ftv, data = b, modelType = "lr")
+  prior <- createPrior("laplace", useCrossValidation = TRUE, exclude = "(Intercept)")
+  auto <- fitModel(d, prior, createControl(fold = 5, seed = 1))
+  grid <- fitModel(d, prior, createControl(fold = 5, seed = 1, cvType = "grid", lowerLimit = 1e-6,
+                                           upperLimit = 100, gridSteps = 17))
+  expect_gte(auto$cv$score, max(grid$cv$curve$mean) - 0.01)
+  firstHump <- max(grid$cv$curve$mean[grid$cv$curve$variance < 0.1])
+  expect_gt(auto$cv$score, firstHump + 0.5)
+  expect_gt(sum(coef(auto)[-1] != 0), 5)
+})

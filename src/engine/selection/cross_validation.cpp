@@ -39,6 +39,7 @@ namespace {
 // No information when the null fit fails.
 struct NullInformation {
   std::vector<double> information;
+  std::vector<double> perEntry;  // information / the column's stored entries
   int penalized = 0;
 };
 
@@ -75,7 +76,11 @@ NullInformation nullInformation(const FitRequest& fit) {
     if (!penalized(j)) continue;
     ++out.penalized;
     const double information = -likelihood->gradHess(j).h;  // h = d2L / dbeta_j^2
-    if (std::isfinite(information) && information > 0.0) out.information.push_back(information);
+    if (std::isfinite(information) && information > 0.0) {
+      out.information.push_back(information);
+      const std::int64_t entries = data.design.columns[j].nnz;
+      if (entries > 0) out.perEntry.push_back(information / static_cast<double>(entries));
+    }
   }
   return out;
 }
@@ -99,11 +104,17 @@ double laplaceVarianceGuess(const FitRequest& fit) {
   return thresholdVariance(null.penalized, sumInformation / null.penalized);
 }
 
-double weakLaplaceVariance(const FitRequest& fit) {
+WeakLaplacePenalty weakLaplacePenalty(const FitRequest& fit) {
   const NullInformation null = nullInformation(fit);
-  if (null.information.empty()) return 0.0;
+  WeakLaplacePenalty out;
+  if (null.information.empty()) return out;
   const double least = *std::min_element(null.information.begin(), null.information.end());
-  return 100.0 * thresholdVariance(null.penalized, least);
+  out.variance = 100.0 * thresholdVariance(null.penalized, least);
+  if (!null.perEntry.empty()) {
+    const auto range = std::minmax_element(null.perEntry.begin(), null.perEntry.end());
+    out.scaleDisparity = *range.second / *range.first;
+  }
+  return out;
 }
 
 double startingVarianceGuess(const FitRequest& fit) {
@@ -288,6 +299,21 @@ std::string describe(const CvEvaluation& e) {
 
 }  // namespace
 
+namespace {
+
+// Every free penalized coordinate has a Laplace prior (the weak-penalty check's setting).
+bool laplaceOnly(const FitRequest& fit) {
+  bool laplace = false;
+  for (std::size_t j = 0; j < fit.prior.size(); ++j) {
+    if ((!fit.fixed.empty() && fit.fixed[j]) || fit.prior[j].kind == PriorKind::None) continue;
+    if (fit.prior[j].kind != PriorKind::Laplace) return false;
+    laplace = true;
+  }
+  return laplace;
+}
+
+}  // namespace
+
 CrossValidationResult crossValidate(const CrossValidationRequest& request, ProgressSink* progress) {
   ARGUS_REQUIRE(request.fit.data != nullptr, "no data");
   const Dataset& data = *request.fit.data;
@@ -326,20 +352,27 @@ CrossValidationResult crossValidate(const CrossValidationRequest& request, Progr
   };
   SearchOutcome outcome = searchVariance(search, score);
   // The auto search is local. With covariates of very different scales, one Laplace variance
-  // penalizes them very differently, and the held-out curve can have two humps: a plateau
-  // where every covariate is 0, a dip where the large-scale covariates enter alone, and a
-  // better model at weak penalties (survival's lung with meal.cal in the hundreds: the
-  // search stopped on the empty model, 0.75 below the weak end). So when the chosen model is
-  // empty, a weak penalty for every covariate is scored too, and searched from if better.
-  if (search.type == SearchType::Auto && fits.zeroesEveryPenalized(outcome.variance, progress)) {
-    const double weak = weakLaplaceVariance(req.fit);
-    if (weak > 10.0 * outcome.variance) {
+  // penalizes them very differently, and the held-out curve can have two humps: the
+  // large-scale covariates enter first, and the 0/1 ones only at weak penalties, past a dip
+  // (survival's lung with meal.cal in the hundreds: the search stopped on a plateau of all
+  // zeros, 0.75 below the weak end; MASS's birthwt with lwt near 130: on lwt alone, 0.9
+  // below). So where the chosen model is empty, or the covariates' information per stored
+  // entry (their squared scale) spans more than kScaleDisparity, a weak penalty for every
+  // covariate is scored too, and searched from if better. Designs of 0/1 covariates alone
+  // (OHDSI's) span about 1 whatever the prevalences, and pay nothing.
+  if (search.type == SearchType::Auto && laplaceOnly(req.fit)) {
+    constexpr double kScaleDisparity = 100.0;  // a tenfold spread of root-mean-square values
+    const WeakLaplacePenalty weak = weakLaplacePenalty(req.fit);
+    const bool suspect = weak.variance > 10.0 * outcome.variance &&
+                         (weak.scaleDisparity > kScaleDisparity ||
+                          fits.zeroesEveryPenalized(outcome.variance, progress));
+    if (suspect) {
       if (progress && req.settings.messages)
-        progress->message("cross-validation: every covariate is 0 at the best variance so far; "
-                          "scoring a weak penalty as well");
-      if (score(weak) > outcome.score + 1e-8 * (1.0 + std::fabs(outcome.score))) {
+        progress->message("cross-validation: covariates of very different scales, or none "
+                          "selected; scoring a weak penalty as well");
+      if (score(weak.variance) > outcome.score + 1e-8 * (1.0 + std::fabs(outcome.score))) {
         SearchSettings fromWeak = search;
-        fromWeak.start = weak;
+        fromWeak.start = weak.variance;
         const SearchOutcome second = searchVariance(fromWeak, score);
         if (second.score > outcome.score) outcome = second;
       }

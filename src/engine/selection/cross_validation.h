@@ -31,9 +31,9 @@
 //    side (the normal prior's v0, say) pays for dense cold fits first and for the walk back
 //    (Cox, N = 1e5, P = 1000: 4 wasted decades, bench/RESULTS.md).
 // The search moves by decades from there, so only the order of magnitude matters. Where it
-// ends on a model with every penalized coordinate at 0, crossValidate() also scores a weak
-// penalty (weakLaplaceVariance()) and searches from there if that is better: with
-// covariates of very different scales the held-out curve can have a second, better hump.
+// ends on a model with every penalized coordinate at 0, or the covariates' scales differ
+// widely, crossValidate() also scores a weak penalty (weakLaplacePenalty()) and searches
+// from there if that is better: the held-out curve can then have a second, better hump.
 #pragma once
 
 #include <functional>
@@ -115,9 +115,16 @@ double laplaceVarianceGuess(const FitRequest& fit);
 
 // A weak Laplace penalty for every penalized coordinate: 100 times the universal-threshold
 // variance of the coordinate with the least information at the null fit (the one a given
-// variance penalizes most, relative to its scale). crossValidate() scores it when the auto
-// search has chosen a model with every penalized coordinate at 0. 0 where it cannot be formed.
-double weakLaplaceVariance(const FitRequest& fit);
+// variance penalizes most, relative to its scale); 0 where it cannot be formed. And how far
+// the coordinates' scales differ: the largest over the smallest information per stored
+// entry (about 1 for 0/1 covariates of any prevalence; a covariate near 130 beside 0/1 ones,
+// ~1e4). crossValidate() scores the weak penalty when the auto search has chosen an empty
+// model or the disparity exceeds 100.
+struct WeakLaplacePenalty {
+  double variance = 0.0;
+  double scaleDisparity = 1.0;
+};
+WeakLaplacePenalty weakLaplacePenalty(const FitRequest& fit);
 
 // laplaceVarianceGuess() when every penalized coordinate has a Laplace prior (and it is
 // positive), initialVarianceGuess() otherwise.
