@@ -102,6 +102,34 @@ TEST(DeferredEta, StepsThenReadsMatchAFreshReset) {
   }
 }
 
+// rebuild() (a fit's final readout) leaves Breslow's steps deferred and takes the stratum
+// sums afresh from u: the log-likelihood and readout must be a fresh likelihood's at the
+// same beta, and the pending steps must still reach eta when it is read.
+TEST(DeferredEta, RebuildRestoresTheSumsWithoutReadingEta) {
+  for (Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    TestProblem& p = *c.problem;
+    auto lik = makeLikelihood(p.data, p.weightPtr());
+    std::vector<double> beta = p.randomBeta(0.3);
+    lik->reset(beta);
+    for (int sweep = 0; sweep < 4; ++sweep)
+      for (std::size_t j = 0; j < p.nColumns(); ++j) {
+        const double delta = 0.07 * ((j + sweep) % 3 == 0 ? -1.0 : 1.0);
+        lik->applyStep(j, delta);
+        beta[j] += delta;
+      }
+    lik->rebuild();
+    auto fresh = makeLikelihood(p.data, p.weightPtr());
+    fresh->reset(beta);
+    expectNear(lik->logLikelihood(), fresh->logLikelihood(), 1e-12, "log-likelihood");
+    expectNear(lik->weightedOutcomeEta(), fresh->weightedOutcomeEta(), 1e-12, "sum w y eta");
+    const std::vector<double> expected = p.etaOf(beta);
+    const std::vector<double>& eta = lik->eta();
+    for (std::int64_t r = 0; r < p.nRows(); ++r)
+      ASSERT_LE(std::fabs(eta[r] - expected[r]), 1e-12 * (1.0 + std::fabs(expected[r]))) << "row " << r;
+  }
+}
+
 // One step read at once: eta moves by delta x_j exactly, as the entry-by-entry update did.
 TEST(DeferredEta, AStepReadAtOnceIsTheEntryUpdate) {
   for (Case& c : cases()) {

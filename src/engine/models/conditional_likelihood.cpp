@@ -75,6 +75,11 @@ void ConditionalLikelihood::rebuildFromEta() {
   refreshSums();
 }
 
+void ConditionalLikelihood::rebuild() {
+  if (ties_ != TieMethod::Breslow) return Likelihood::rebuild();
+  refreshSums();
+}
+
 const std::vector<double>& ConditionalLikelihood::eta() const {
   deferred_.applyTo(data_.design, const_cast<std::vector<double>*>(&eta_));
   return eta_;

@@ -46,6 +46,12 @@ class ConditionalLikelihood final : public Likelihood {
   const std::vector<double>& eta() const override;
   // sum_r w_r y_r eta_r, kept as eta moves (no pass over the rows per readout).
   double weightedOutcomeEta() const override { return weightedOutcomeEta_; }
+  // Breslow: the stratum sums afresh from the rows' u, which the steps move by
+  // multiplication (no drift to speak of), leaving the deferred steps deferred: bringing eta
+  // up to date (a pass over every moved column's entries) and one exp per row cost ~8 ms of
+  // a 117 ms SCCS 1e5 x 200 fit, for a final readout that reads no eta. Other ties: eta is
+  // current, and the rebuild from it is the base class's.
+  void rebuild() override;
 
  private:
   template <TieMethod Ties>

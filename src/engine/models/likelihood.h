@@ -87,9 +87,12 @@ class Likelihood {
   virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
     return false;
   }
-  // Rebuilds every cached quantity from the current eta (eta() as of the last reset() or
-  // refreshSums(); a device model copies it from where it lives).
-  void rebuild() { setEta(eta()); }
+  // Rebuilds the running sums for a fit's final readout, so that the reported log-likelihood
+  // does not carry their drift: here every cached quantity from the current eta (eta() as of
+  // the last reset() or refreshSums(); a device model copies it from where it lives). A
+  // likelihood whose per-row state is exact but whose eta is costly to bring up to date may
+  // rebuild the sums from that state instead.
+  virtual void rebuild() { setEta(eta()); }
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);
 
