@@ -22,9 +22,9 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   seconds <- proc.time()[["elapsed"]] - started
   if (!result$bracketed)
     warning(sprintf(paste("cross-validation did not bracket the best variance within 10",
-                          "decades of %g: the held-out log-likelihood still rises at %g, the",
-                          "best variance tried (the data may prefer almost no penalty)"),
-                    result$startingVariance, result$variance), call. = FALSE)
+                          "decades of where its search set out: the held-out log-likelihood",
+                          "still rises at %g, the best variance tried (the data may prefer",
+                          "almost no penalty)"), result$variance), call. = FALSE)
   curve <- result$curve
   if (any(curve$notConverged > 0))
     warning(sprintf("%d fold fit(s) did not converge during cross-validation",

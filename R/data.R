@@ -21,9 +21,9 @@
 #'     with a message.}
 #'   \item{a formula}{`formula` with `data`; `strata(...)` terms give the strata,
 #'     `offset(...)` terms the offset, and a `cluster(id)` term the clusters of the robust
-#'     variance ([vcov.argusFit()]; it is not a covariate). `weights`, `time`, `startTime`,
-#'     `stratumId`, `offset` and `censoringSurvival` may name columns of `data`
-#'     (`weights = iptw`, `time = exposure`), as `lm()`'s `weights` and `offset` do.}
+#'     variance ([vcov.argusFit()]; it is not a covariate). `weights`, `time`, `stratumId`
+#'     and `censoringSurvival` may name columns of `data` (`weights = iptw`,
+#'     `time = exposure`), as `lm()`'s `weights` does.}
 #' }
 #' Rows need not be sorted: the engine orders them itself, and results come back in the
 #' user's covariate identifiers or column names.
@@ -140,14 +140,12 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        censoringByStratum = FALSE, batchSize = 100000, na.action = NULL,
                        failcode = NULL) {
   # `weights = iptw`, `time = exposure`, ... may name columns of the formula's `data`, as
-  # lm()'s weights and offset do (a promise not naming columns is evaluated as usual).
+  # lm()'s weights does (a promise not naming columns is evaluated as usual).
   caller <- parent.frame()
   fromData <- function(expr, value) if (namesColumns(expr, data)) eval(expr, data, caller) else value
   weights <- fromData(substitute(weights), weights)
   time <- fromData(substitute(time), time)
-  startTime <- fromData(substitute(startTime), startTime)
   stratumId <- fromData(substitute(stratumId), stratumId)
-  offset <- fromData(substitute(offset), offset)
   censoringSurvival <- fromData(substitute(censoringSurvival), censoringSurvival)
   if (inherits(outcomes, "formula")) {
     formula <- outcomes

@@ -195,6 +195,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     stopf(paste("modelType '%s' needs a Surv(time, status) response (or Surv(start, stop, status)),",
                 "or the times in 'time'"), modelType)
   if (!is.null(surv)) {
+    if (!is.null(time)) stopf("give the times once: in Surv() or in 'time', not both")
     time <- surv$time
     startTime <- surv$startTime
     formula[[2]] <- as.name(".survivalOutcome")
@@ -232,9 +233,10 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   }
   # fitted(), residuals() and predict() name the rows by the data frame's row names, as glm
   # does; kept only where those are not the row numbers themselves.
+  # (Integer row names stay integers: a character copy costs ~60 bytes a row.)
   rowNames <- attr(data, "row.names")
   if (!(is.integer(rowNames) && identical(rowNames, as.integer(input$rowIds))))
-    input$rowNames <- as.character(rowNames)
+    input$rowNames <- rowNames
   input
 }
 
@@ -256,7 +258,7 @@ survivalResponse <- function(formula, data, modelType, failcode = NULL) {
   if (!isSurvivalModel(modelType))
     stopf("a Surv() response is for modelType 'cox' or 'fgr', not '%s'", modelType)
   env <- environment(formula) %||% parent.frame()
-  args <- survArguments(formula[[2]], data, env)
+  args <- survArguments(formula[[2]], data, env, modelType)
   if (is.null(args$status)) {
     # Surv(time): every row an event, as survival reads it
     if (modelType == "fgr") stopf("Surv() for 'fgr' needs a status with the competing events")
@@ -275,14 +277,25 @@ survivalResponse <- function(formula, data, modelType, failcode = NULL) {
 # event, type, origin), evaluated in the data: list(start, time, status), start NULL for
 # right-censored data, status NULL for Surv(time). Types other than right-censored and
 # counting-process data, and a non-zero origin, are refused by name.
-survArguments <- function(call, data, env) {
-  matched <- match.call(function(time, time2, event, type, origin = 0) NULL, call)
+survArguments <- function(call, data, env, modelType) {
+  matched <- tryCatch(match.call(function(time, time2, event, type, origin = 0) NULL, call),
+                      error = function(e) stopf("%s: Surv() takes (time, time2, event, type, origin)",
+                                                conditionMessage(e)))
   given <- as.list(matched)[-1]
   value <- function(name) if (is.null(given[[name]])) NULL else eval(given[[name]], data, env)
   type <- value("type")
-  if (!is.null(type) && !(identical(type, "right") || identical(type, "counting")))
-    stopf("Surv(type = \"%s\") is not supported: give right-censored Surv(time, status) or Surv(start, stop, status) data",
-          paste(type, collapse = ", "))
+  if (!is.null(type)) {
+    # abbreviations as survival's match.arg; "mstate" is how survival reads a competing-risks
+    # status, so fgr takes it
+    types <- c("right", "left", "interval", "counting", "interval2", "mstate")
+    full <- if (is.character(type) && length(type) == 1) types[pmatch(type, types)] else NA
+    readable <- c("right", "counting", if (modelType == "fgr") "mstate")
+    if (is.na(full) || !(full %in% readable))
+      stopf("Surv(type = \"%s\") is not supported for '%s': give right-censored Surv(time, status)%s",
+            paste(type, collapse = ", "), modelType,
+            if (modelType == "cox") " or Surv(start, stop, status) data" else " data")
+    type <- full
+  }
   origin <- value("origin")
   if (!is.null(origin) && any(origin != 0)) stopf("Surv(origin = ) is not supported: shift the times instead")
   time <- value("time")

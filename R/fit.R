@@ -100,10 +100,14 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   }
   result <- .Call(argus_fit, data, settings)
   if (control$noiseLevel != "silent")
-    message(sprintf("Argus %s fit: %s after %s%d cycles in %.3f s (log-likelihood %.6g, optimality %.2g)",
+    message(sprintf("Argus %s fit: %s after %s%d cycles in %.3f s (%s, optimality %.2g)",
                     data$modelType, result$status,
                     if (result$majorizedSteps > 0) sprintf("%d majorized steps and ", result$majorizedSteps) else "",
-                    result$iterations, result$seconds, result$logLikelihood, result$optimality))
+                    result$iterations, result$seconds,
+                    # least squares: the engine's objective is -RSS/2, not lm's log-likelihood
+                    if (data$modelType == "ls") sprintf("residual sum of squares %.6g", -2 * result$logLikelihood)
+                    else sprintf("log-likelihood %.6g", result$logLikelihood),
+                    result$optimality))
   aliased <- seq_along(data$columnNames) %in% result$aliased
   reportFitProblems(result, data$columnNames)
   # Aliased coefficients are held at 0 in the engine: they stay fixed in everything that

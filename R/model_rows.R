@@ -54,7 +54,9 @@ toUserOrder <- function(fit, values) {
 
 # How fitted(), residuals() and predict() name the fitted rows: a formula fit's data frame
 # row names (as glm), the row identifiers otherwise.
-rowLabels <- function(data) data$rowNames %||% idLabel(data$rowIds)
+rowLabels <- function(data) {
+  if (is.null(data$rowNames)) idLabel(data$rowIds) else as.character(data$rowNames)
+}
 
 # A per-row vector given after createData() (fitModel(weights), cluster labels, fold ids):
 # one value per row of the data, or, for formula data whose rows with missing values were

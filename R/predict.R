@@ -42,8 +42,9 @@
 #'
 #' `newdata` may be:
 #' \itemize{
-#'   \item `NULL`: the fitted rows, in the user's row order, named by row identifier. Rows of
-#'     strata that were dropped (conditional models, strata without events) are `NA`.
+#'   \item `NULL`: the fitted rows, in the user's row order, named by row identifier (formula
+#'     fits: by the data frame's row names, as `predict.glm`). Rows of strata that were
+#'     dropped (conditional models, strata without events) are `NA`.
 #'   \item an `argusData` object from [createData()]: its rows in its user's row order
 #'     (`NA` for rows of strata it dropped); its offset and time are used; covariates are
 #'     matched by identifier or name.
@@ -77,7 +78,11 @@
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
-#' @return A numeric vector, named by row identifier (or by the row names of `newdata`); for
+#' A row of `newdata` with a missing covariate, offset or exposure time gets `NA` (as
+#' `predict.glm` with its default `na.pass`); a fit with `NA` (aliased) coefficients warns
+#' on new data, as `predict.lm`, since new rows need not share the collinearity.
+#' @return A numeric vector, named by row identifier (formula fits: the data frame's row
+#'   names), or by the row names of `newdata`; for
 #'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
 #'   time.
 #' @examples
@@ -204,9 +209,9 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
   beta <- fit$coefficients[covariates]
   # A row with a missing covariate value gets NA, as predict.glm's default na.pass gives.
   link <- as.numeric(x[, at, drop = FALSE] %*% beta) + interceptOf(fit)
-  offset <- checkNumericVector(offset, "offset", n)
+  offset <- checkNumericVector(offset, "offset", n, missingOk = TRUE)
   if (!is.null(offset)) link <- link + offset
-  time <- checkNumericVector(time, "time", n)
+  time <- checkNumericVector(time, "time", n, missingOk = TRUE)
   names(link) <- rowNames
   list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"))
 }
@@ -229,7 +234,7 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   x <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
   x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
   total <- stats::model.offset(mf)
-  offset <- checkNumericVector(offset, "offset", nrow(x))
+  offset <- checkNumericVector(offset, "offset", nrow(x), missingOk = TRUE)
   if (!is.null(offset)) total <- (total %||% 0) + offset
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }

@@ -40,7 +40,8 @@
 #' @param type The kind of residual, see Details.
 #' @param weighted Cox residuals multiplied by the row weights?
 #' @param ... Not used: an argument given here is an error.
-#' @return \code{residuals()}: a vector named by row identifier (user row order), or a
+#' @return \code{residuals()}: a vector named by row identifier (formula fits: the data
+#'   frame's row names, as \code{glm}; user row order), or a
 #'   matrix for \code{"score"}, \code{"schoenfeld"} and \code{"dfbeta"}. \code{fitted()}:
 #'   a named vector. \code{nobs()}: a number.
 #' @seealso \code{\link{predict.argusFit}}, \code{\link{vcov.argusFit}}

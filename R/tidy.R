@@ -36,8 +36,8 @@
 #'   parameters), \code{df} (estimated nonzero coefficients), \code{nonzero},
 #'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
 #'   given; \code{NA} with a flat prior), \code{iterations} and \code{optimality}.
-#'   \code{augment()}: \code{.rowId}, the columns of \code{data}, \code{.fitted} and
-#'   \code{.resid}.
+#'   \code{augment()}: \code{.rowId} (the row identifier; for formula fits the data
+#'   frame's row name), the columns of \code{data}, \code{.fitted} and \code{.resid}.
 #' @seealso \code{\link{summary.argusFit}}, \code{\link{tidy.argusBootstrap}}
 #' @examples
 #' set.seed(1)

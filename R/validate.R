@@ -3,22 +3,23 @@
 
 stopf <- function(...) stop(sprintf(...), call. = FALSE)
 
-checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE) {
+# missingOk: NA values pass (predict() gives NA for those rows); infinite ones still fail.
+checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE, missingOk = FALSE) {
   if (is.null(x)) {
     if (allowNull) return(NULL)
     stopf("'%s' is required", name)
   }
-  if (is.logical(x) && !all(is.na(x))) x <- as.numeric(x)
+  if (is.logical(x) && (missingOk || !all(is.na(x)))) x <- as.numeric(x)
   if (!is.numeric(x)) stopf("'%s' must be numeric, not %s", name, class(x)[1])
   if (!is.null(length) && length(x) != length)
     stopf("'%s' has length %d but %d values are needed", name, length(x), length)
   # min() and max() are finite exactly when every value is: two passes that allocate nothing,
   # where which(!is.finite(x)) makes two vectors as long as x (millions of covariate values)
   if (length(x) == 0 || !is.finite(min(x)) || !is.finite(max(x))) {
-    bad <- which(!is.finite(x))
+    bad <- which(!is.finite(x) & !(missingOk & is.na(x)))
     if (length(bad) > 0)
-      stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
-            name, length(bad), bad[1])
+      stopf("'%s' has %d %s value(s), the first at position %d", name, length(bad),
+            if (missingOk) "infinite" else "missing or non-finite", bad[1])
   }
   as.double(x)
 }

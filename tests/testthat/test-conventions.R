@@ -157,6 +157,25 @@ test_that("Surv() arguments as survival matches them, and columns named in time 
   expect_error(createData(Surv(time, status, type = "left") ~ karno, data = v, modelType = "cox"),
                "type = \"left\"\\) is not supported")
   expect_error(createData(Surv(time) ~ karno, data = v, modelType = "fgr"), "competing")
+  # abbreviations as survival's match.arg; unknown arguments named
+  fit <- fitModel(createData(Surv(time, status, type = "r") ~ karno + age, data = v, modelType = "cox"))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  expect_error(createData(Surv(time, status, start = 0) ~ karno, data = v, modelType = "cox"),
+               "unused argument.*Surv\\(\\) takes")
+  # the times once: in Surv() or in time =, not both
+  v$days2 <- v$time * 2
+  expect_error(createData(Surv(time, status) ~ karno, data = v, modelType = "cox", time = days2),
+               "give the times once")
+  # competing risks as survival writes them: a factor status with type = "mstate"
+  skip_if_not_installed("cmprsk")
+  m <- survival::mgus2
+  m$etime <- with(m, ifelse(pstat == 0, futime, ptime))
+  m$event <- factor(with(m, ifelse(pstat == 0, 2 * death, 1)), 0:2, c("censor", "pcm", "death"))
+  m <- na.omit(m[, c("etime", "event", "age", "sex")])
+  a <- fitModel(createData(Surv(etime, event, type = "mstate") ~ age + sex, data = m,
+                           modelType = "fgr", failcode = "pcm"))
+  b <- fitModel(createData(Surv(etime, event) ~ age + sex, data = m, modelType = "fgr", failcode = "pcm"))
+  expect_equal(coef(a), coef(b))
   # time = a column of data, as weights = (a column named t, like the function t())
   ins <- MASS::Insurance
   ins$t <- ins$Holders

@@ -173,4 +173,14 @@ test_that("a rank-deficient fit warns on new data as predict.lm; missing values 
   expected <- predict(glmRef, newdata, type = "response")
   expect_equal(predict(full, newdata), expected, tolerance = 1e-6)
   expect_true(is.na(predict(full, newdata)[[2]]))
+  # ... and so does a missing offset or exposure time (Poisson)
+  ins <- MASS::Insurance[1:16, ]
+  pr <- fitModel(createData(Claims ~ Age + offset(log(Holders)), data = ins, modelType = "pr"))
+  prRef <- glm(Claims ~ Age + offset(log(Holders)), family = poisson, data = ins)
+  ins$Holders[3] <- NA
+  expect_equal(unname(predict(pr, ins, type = "link")), unname(predict(prRef, ins)), tolerance = 1e-6)
+  expect_true(is.na(predict(pr, ins, type = "link")[[3]]))
+  exposure <- fitModel(createData(Claims ~ Age, data = ins[-3, ], modelType = "pr", time = Holders))
+  expect_true(is.na(predict(exposure, ins, time = ins$Holders)[[3]]))
+  expect_error(predict(exposure, ins, time = replace(ins$Holders, 4, Inf)), "'time' has 1 infinite")
 })
