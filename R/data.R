@@ -108,8 +108,12 @@
 #' @param censoringSurvival Fine-Gray only: the probability of remaining uncensored just
 #'   before each row's time, G(time-), one per row (long route: `outcomes$censoringSurvival`).
 #'   A competing row stays in the risk set of a later event time t with weight
-#'   G(t-) / G(time-). `NULL` (default): the Kaplan-Meier estimate of the censoring
-#'   distribution, computed inside with the row weights, as `cmprsk::crr` does.
+#'   G(t-) / G(time-). G is one function of time (per stratum): events tied at one time
+#'   must have one value; censoring distributions of several groups (`crr`'s `cengroup`)
+#'   are not supported. `NULL` (default): the Kaplan-Meier estimate of the censoring
+#'   distribution, computed inside with the row weights, as `cmprsk::crr` does (except
+#'   that G(0-) is 1 where rows are censored at time 0; `crr`'s interpolation puts it
+#'   below 1 there, and its estimates then differ slightly).
 #' @param censoringByStratum Fine-Gray only: estimate one censoring distribution per stratum
 #'   instead of one over all rows.
 #' @param batchSize Number of covariate rows read at a time from a database `covariates`
@@ -323,6 +327,25 @@ checkRows <- function(input, modelType) {
        censoringSurvival = survival$censoringSurvival)
 }
 
+# G is a function of time (per stratum): events tied at one time must share G(t-). Values
+# from several censoring groups (crr's cengroup) would otherwise be taken row by row, which
+# is neither the grouped nor the pooled estimator.
+checkCensoringSurvivalOfTies <- function(g, time, y, stratumId) {
+  events <- which(y == 1)
+  if (length(events) < 2) return(invisible())
+  s <- if (is.null(stratumId)) rep(0L, length(events)) else match(stratumKey(stratumId)[events], unique(stratumKey(stratumId)))
+  t <- time[events]
+  o <- order(s, t)
+  tied <- diff(s[o]) == 0 & diff(t[o]) == 0
+  same <- which(tied & abs(diff(g[events][o])) > 1e-12)
+  if (length(same))
+    stopf(paste("'censoringSurvival' must be one value per event time (within a stratum): rows",
+                "%d and %d are events at time %g with %g and %g (censoring survival of",
+                "several groups, as crr's cengroup, is not supported)"),
+          events[o][same[1]], events[o][same[1] + 1], time[events[o][same[1]]],
+          g[events[o][same[1]]], g[events[o][same[1] + 1]])
+}
+
 # Survival rows: event or censoring times, counting-process entry times, and (Fine-Gray)
 # user-supplied censoring survival probabilities.
 checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
@@ -343,6 +366,7 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
     bad <- which(g <= 0 | g > 1)
     if (length(bad))
       stopf("'censoringSurvival' must lie in (0, 1] (row %d is %g)", bad[1], g[bad[1]])
+    checkCensoringSurvivalOfTies(g, time, y, input$stratumId)
   }
   if (!any(y == 1)) stopf("no row has an event (y = 1): modelType '%s' has nothing to fit", modelType)
   checkWeightedEvents(y, weights, modelType)

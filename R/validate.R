@@ -24,6 +24,16 @@ checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE, missing
   as.double(x)
 }
 
+# match.arg() with the argument's name in the message ('arg' should be one of ... names
+# nothing once the call is gone from a log). `choices` default: the caller's formal default.
+matchChoice <- function(arg, name, choices = eval(formals(sys.function(sys.parent()))[[name]])) {
+  if (identical(arg, choices)) return(choices[1])
+  at <- if (is.character(arg) && length(arg) == 1 && !is.na(arg)) pmatch(arg, choices) else NA
+  if (is.na(at))
+    stopf("'%s' must be one of %s", name, paste0("\"", choices, "\"", collapse = ", "))
+  choices[at]
+}
+
 checkWeights <- function(w, name = "weights", length = NULL) {
   w <- checkNumericVector(w, name, length)
   if (!is.null(w) && any(w < 0)) stopf("'%s' must be non-negative (position %d is %g)",

@@ -90,7 +90,13 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   }
 }
 
-void RProgressSink::message(const std::string& text) { Rprintf("%s\n", text.c_str()); }
+// As R's message(): on stderr, and suppressMessages() silences it, like the one-line summary
+// R prints itself (the engine's lines went to stdout). A calling handler's muffle restart
+// returns inside message(); an exiting handler's jump unwinds through Rcpp's protection.
+void RProgressSink::message(const std::string& text) {
+  Rcpp::Function rMessage("message", R_BaseEnv);
+  rMessage(text);
+}
 
 namespace {
 void checkInterruptCallback(void*) { R_CheckUserInterrupt(); }

@@ -33,7 +33,7 @@ struct DatasetBinding {
 };
 void bindDataset(const Rcpp::List& list, DatasetBinding* binding);
 
-// Prints through R and lets the user interrupt long fits.
+// Reports through R (message()) and lets the user interrupt long fits.
 class RProgressSink : public ProgressSink {
  public:
   void message(const std::string& text) override;

@@ -194,3 +194,12 @@ test_that("print() and summary() of ls show lm's log-likelihood, not -RSS/2", {
   expect_equal(fit$logLikelihood, -sum(residuals(lm(mpg ~ wt + hp, data = mtcars))^2) / 2,
                tolerance = 1e-8)
 })
+
+test_that("createControl() names the argument of a bad choice and bounds gridSteps", {
+  expect_error(createControl(noiseLevel = "loud"),
+               "'noiseLevel' must be one of \"silent\", \"quiet\", \"noisy\"")
+  expect_error(createControl(cvType = 3), "'cvType' must be one of")
+  expect_equal(createControl(noiseLevel = "q")$noiseLevel, "quiet")  # abbreviations as match.arg
+  expect_equal(createControl()$convergenceType, "gradient")
+  expect_error(createControl(cvType = "grid", gridSteps = 1e10), "gridSteps")
+})

@@ -210,8 +210,8 @@ test_that("auto CV keeps the empty model when no covariate carries signal", {
   time <- ceiling(rexp(n, 0.05))
   y <- rbinom(n, 1, 0.7)
   d <- createData(x = x, y = y, time = time, modelType = "cox")
-  lines <- capture.output(auto <- suppressMessages(
-    fitModel(d, cvPrior(), createControl(fold = 5, seed = 2, noiseLevel = "quiet"))))
+  lines <- capture_messages(
+    auto <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 2, noiseLevel = "quiet")))
   # The weak penalty was scored (the chosen model was empty) and did not win.
   expect_true(any(grepl("scoring a weak penalty as well", lines)))
   expect_gt(max(auto$cv$curve$variance), 1e4 * auto$cv$variance)

@@ -49,6 +49,6 @@ test_that("a future multisession run of cross-validation and of the bootstrap eq
   expect_identical(colSums(two$counts), rep(300, 25))
   boot <- runBootstrap(a, replicates = 7, seed = 1, threads = 1)
   expect_identical(runBootstrap(b, replicates = 7, seed = 1)$estimates, boot$estimates)
-  expect_error(createControl(parallel = "mpi"), "should be one of")
+  expect_error(createControl(parallel = "mpi"), "'parallel' must be one of")
   expect_error(runBootstrap(fit, replicates = 5, parallel = "mpi"), "\"threads\" or \"future\"")
 })

@@ -84,6 +84,6 @@ test_that("the majorized start reaches the penalized optimum without it, Efron a
 })
 
 test_that("majorizedStart takes only auto, always or never", {
-  expect_error(createControl(majorizedStart = "sometimes"), "should be one of")
+  expect_error(createControl(majorizedStart = "sometimes"), "'majorizedStart' must be one of")
   expect_equal(createControl()$majorizedStart, "auto")
 })

@@ -248,9 +248,9 @@ test_that("user-supplied censoringSurvival must agree between events tied at one
   x <- cbind(a = c(0.5, -1, 2, 0, 1, -0.3))
   y <- c(1, 1, 2, 0, 1, 0)
   time <- c(5, 5, 3, 2, 6, 4)
-  expect_error(fitModel(createData(x = x, y = y, time = time, modelType = "fgr",
-                                   censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1))),
-               "censoring survival differs between events tied at one time")
+  expect_error(createData(x = x, y = y, time = time, modelType = "fgr",
+                          censoringSurvival = c(0.9, 0.8, 1, 1, 0.7, 1)),
+               "'censoringSurvival' must be one value per event time.*rows 1 and 2 .*cengroup")
   # in different strata the two events are not tied (on six rows, 'a' separates them: said)
   expect_warning(
     fit <- fitModel(createData(x = x, y = y, time = time, stratumId = c(1, 2, 1, 2, 1, 2),
