@@ -260,7 +260,11 @@ modelVcov <- function(object) {
 #'   intervals of penalized coefficients are profiled too; `FALSE` refuses them, as the
 #'   incumbent does. Any other argument is an error (a misspelt argument is never ignored).
 #' @return A matrix with one row per coefficient and columns for the lower and upper limits,
-#'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`.
+#'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`. Where
+#'   `parm` gives covariate identifiers of data made from long tables (the incumbent's call,
+#'   as OHDSI packages write it), the incumbent's layout: columns `covariate` (the id), the
+#'   two limits and `evaluations` (profile refits; `NA` for Wald intervals), so that code
+#'   reading `ci[2]` and `ci[3]`, or `ci[, 2:3]`, reads the limits.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -285,6 +289,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   aliased <- aliasedFlags(object)
   if (missing(parm)) columns <- columns[!object$fixed[columns] | aliased[columns]]
   limits <- matrix(NA_real_, length(columns), 2)
+  evaluations <- rep(NA_integer_, length(columns))
   estimated <- !object$fixed[columns]
   userFixed <- !estimated & !aliased[columns]
   if (any(userFixed))
@@ -294,19 +299,34 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   if (any(estimated)) {
     # least squares: -RSS / 2 is the log-likelihood at unit variance (see Details)
     scale <- if (object$modelType == "ls" && method != "robust") residualScale(object)
-    limits[estimated, ] <- if (method != "profile") {
+    found <- if (method != "profile") {
       waldLimits(object, columns[estimated], level,
                  if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"),
                  scale)
     } else {
       profileLimits(object, columns[estimated], level, includePenalty, scale)
     }
+    limits[estimated, ] <- found
+    if (!is.null(attr(found, "evaluations"))) evaluations[estimated] <- attr(found, "evaluations")
   }
   a <- (1 - level) / 2
-  dimnames(limits) <- list(names(object$coefficients)[columns],
-                           paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE,
-                                        digits = 3), "%"))
+  percents <- paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE, digits = 3), "%")
+  labels <- names(object$coefficients)[columns]
+  if (!missing(parm) && byCovariateId(object, parm)) {
+    # The incumbent's call (covariate ids of long-table data) gets the incumbent's layout,
+    # so that ported code reading ci[2] and ci[3] (CohortMethod) or ci[, 2:3] reads the
+    # limits: a leading covariate id and a trailing count of profile refits.
+    out <- cbind(as.numeric(parm), limits, evaluations)
+    dimnames(out) <- list(labels, c("covariate", percents, "evaluations"))
+    return(out)
+  }
+  dimnames(limits) <- list(labels, percents)
   limits
+}
+
+# parm given as covariate identifiers: data from long tables, numbers (the incumbent's way).
+byCovariateId <- function(fit, parm) {
+  !is.null(fit$covariateIds) && (is.numeric(parm) || inherits(parm, "integer64"))
 }
 
 # `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL.
@@ -331,6 +351,7 @@ profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
   reportProfileProblems(labels, out)
   limits <- unname(cbind(out$lower, out$upper))
   limits[is.nan(limits)] <- NA_real_  # the engine's "no limit" is NaN; R's is NA
+  attr(limits, "evaluations") <- out$evaluations
   limits
 }
 

@@ -103,7 +103,7 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   table$p.value[flat] <- if (ls) 2 * stats::pt(-abs(table$statistic[flat]), scale$df)
                          else 2 * stats::pnorm(-abs(table$statistic[flat]))
   has <- is.finite(table$std.error)
-  table$interval[has & flat] <- if (ls) "t" else if (varianceType == "robust") "robust Wald" else "Wald"
+  table$interval[has & flat] <- if (ls) "t" else if (identical(varianceType, "robust")) "robust Wald" else "Wald"
   table$interval[has & prior == "normal"] <- if (identical(varianceType, "robust"))
     "robust normal posterior" else "normal posterior"
   attr(table, "varianceType") <- varianceType

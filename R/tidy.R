@@ -69,7 +69,8 @@ tidy.argusFit <- function(x, conf.int = FALSE, conf.level = 0.95,
       at <- which(is.finite(table$std.error))
       out$conf.low[] <- out$conf.high[] <- NA_real_
       if (length(at)) {
-        limits <- confint(x, at, level = conf.level, method = "profile")
+        # by name: numbers are covariate ids for data from long tables
+        limits <- confint(x, names(x$coefficients)[at], level = conf.level, method = "profile")
         out$conf.low[at] <- limits[, 1]
         out$conf.high[at] <- limits[, 2]
       }

@@ -130,6 +130,44 @@ test_that("confint() with the incumbent's level, includePenalty and overrideNoRe
   expect_error(confint(fit, "11", rescale = TRUE), "unused argument\\(s\\): rescale")
 })
 
+test_that("confint() by covariate id has the incumbent's layout, so ci[2] and ci[3] are the limits", {
+  # CohortMethod: ci <- confint(fit, parm = treatmentVarId, includePenalty = TRUE);
+  # logLb95 <- ci[2]; logUb95 <- ci[3]. With two columns ci[2] was the upper limit and ci[3] NA.
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("laplace", 2, exclude = 12), createControl(tolerance = 1e-10))
+  byName <- confint(fit, c("12", "13"))
+  ci <- confint(fit, parm = c(12, 13), includePenalty = TRUE)
+  expect_identical(colnames(ci), c("covariate", "2.5 %", "97.5 %", "evaluations"))
+  expect_equal(ci[, "covariate"], c(`12` = 12, `13` = 13))
+  expect_equal(ci[, 2:3], byName)
+  expect_equal(c(ci[1, 2], ci[1, 3]), unname(byName[1, ]))
+  one <- confint(fit, parm = 12, includePenalty = TRUE)
+  expect_equal(c(one[2], one[3]), unname(byName[1, ]))   # CohortMethod's positions
+  expect_true(all(one[, "evaluations"] >= 3))
+  expect_true(is.na(suppressWarnings(confint(fit, 12, method = "wald"))[, "evaluations"]))
+  # names keep R's two columns
+  expect_identical(dim(byName), c(2L, 2L))
+})
+
+test_that("summary() and tidy() of a fit with every coefficient under a Laplace prior", {
+  # no coefficient had a standard error, and summary() stopped on an NA comparison
+  set.seed(3)
+  n <- 400
+  outcomes <- data.frame(rowId = 1:n, y = rbinom(n, 1, 0.6), time = ceiling(rexp(n, 0.05)))
+  at <- which(matrix(rbinom(n * 4, 1, 0.3), n, 4) != 0, arr.ind = TRUE)
+  covariates <- data.frame(rowId = at[, 1], covariateId = 100 + at[, 2], covariateValue = 1)
+  fit <- fitModel(createData(outcomes, covariates, modelType = "cox"), createPrior("laplace", 1))
+  s <- summary(fit)
+  expect_true(all(is.na(s$coefficients$std.error)))
+  expect_equal(s$coefficients$estimate, unname(coef(fit)))
+  if (requireNamespace("generics", quietly = TRUE)) {
+    # Laplace coefficients have no honest interval in the table (selection): NA, no error
+    t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")
+    expect_equal(t$estimate, unname(coef(fit)))
+    expect_true(all(is.na(t$conf.low)))
+  }
+})
+
 test_that("profileLogLikelihood(returnDerivatives = TRUE) gives the slope of the profile", {
   case <- compatCase()
   fit <- fitModel(case$data, createPrior("normal", 1), createControl(tolerance = 1e-12))
@@ -202,4 +240,13 @@ test_that("univariable correlation and separability, covariate ids and counts", 
   expect_identical(c(getNumberOfRows(d), getNumberOfStrata(d), d$nRows), c(8L, 4L, 6L))
   expect_error(getCovariateIds(createData(x = case$x, y = case$y, modelType = "lr")),
                "rather than giving numeric ids")
+})
+
+test_that("tidy() profile intervals of long-table data take coefficients by name, not as ids", {
+  # tidy() asked confint() for positions 1..4, which long-table data read as covariate ids
+  case <- compatCase()
+  fit <- fitModel(case$data, createPrior("none"))
+  t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")
+  expect_equal(t$conf.low, unname(confint(fit)[, 1]), tolerance = 1e-10)
+  expect_equal(t$conf.high, unname(confint(fit)[, 2]), tolerance = 1e-10)
 })
