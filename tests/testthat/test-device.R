@@ -97,7 +97,11 @@ test_that("emulated cross-validation chooses the CPU's variance", {
   prior <- createPrior("laplace", useCrossValidation = TRUE)
   cpu <- fitOn(data, prior, "cpu", seed = 3, fold = 5)
   emulated <- fitOn(data, prior, "emulated", seed = 3, fold = 5)
-  expect_equal(emulated$cv$variance, cpu$cv$variance, tolerance = 1e-8)
+  # The search ends among weak penalties, where the held-out curve is flat (lwt's scale sends
+  # it there, cross_validation.h): the refinement's parabola vertex moves by 1e-7 of itself
+  # with fold fits that agree to 1e-10. The scores and coefficients must agree tightly.
+  expect_equal(emulated$cv$variance, cpu$cv$variance, tolerance = 1e-6)
+  expect_equal(emulated$cv$score, cpu$cv$score, tolerance = 1e-9)
   expect_equal(coef(emulated), coef(cpu), tolerance = 1e-8)
 })
 
