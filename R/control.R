@@ -64,8 +64,10 @@
 #'   most 2^31 - 1.
 #' @param lowerLimit,upperLimit,gridSteps The grid of `cvType = "grid"`.
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
-#'   `"byPid"` (whole strata), or `"auto"`: whole strata for conditional models (`"clr"`,
-#'   `"cpr"`, `"sccs"`), rows otherwise (also for stratified Cox and Fine-Gray).
+#'   `"byPid"` (whole strata; data without strata, or with one, have rows as their units,
+#'   each row its own person as in the incumbent), or `"auto"`: whole strata for
+#'   conditional models (`"clr"`, `"cpr"`, `"sccs"`), rows otherwise (also for stratified
+#'   Cox and Fine-Gray).
 #' @param startingVariance Where the `"auto"` search starts. `NULL` (or `-1`, the incumbent's
 #'   way of saying it): a data-based guess.
 #'   For a normal prior, `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin,
@@ -91,9 +93,13 @@
 #'   workers of the current `future::plan()` (multisession, a cluster, ...), each using
 #'   `threads` threads. The result is the same as with threads for the same seed. Needs the
 #'   package 'future'; see [runBootstrap()] for the bootstrap.
-#' @param ... `minCVData`, as in the incumbent: cross-validation refuses data with fewer
-#'   sampling units (rows, or strata, as `selectorType` says) than this. Other arguments are
-#'   an error; the incumbent's settings that Argus has not are named as such.
+#' @param ... The incumbent's settings, for ported code and stored analysis settings:
+#'   `minCVData` (cross-validation refuses data with fewer sampling units, rows or strata as
+#'   `selectorType` says, than this); `autoSearch` (`TRUE`: `cvType = "auto"`, `FALSE`:
+#'   `"grid"`, unless `cvType` is given); `useKKTSwindle`, `tuneSwindle`, `maxBoundCount`,
+#'   `doItAll`, `syncCV` (any value: they tune or are unused in the incumbent and change no
+#'   optimum), `algorithm = "ccd"` and `initialBoundType = "auto"`. Other values and
+#'   arguments are errors that say why.
 #' @return An object of class `argusControl`.
 #' @examples
 #' createControl(tolerance = 1e-8, noiseLevel = "quiet")
@@ -125,6 +131,8 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
   if (!is.character(device) || length(device) != 1 ||
       !grepl("^(cpu|cuda(:[0-9]+)?|emulated|auto)$", device))
     stopf("'device' must be \"cpu\", \"cuda\", \"cuda:N\", \"emulated\" or \"auto\"")
+  # the incumbent's autoSearch = TRUE / FALSE is cvType "auto" / "grid"
+  if (!is.null(cyclops$autoSearch) && missing(cvType)) cvType <- if (cyclops$autoSearch) "auto" else "grid"
   cvType <- matchChoice(cvType, "cvType")
   selectorType <- matchChoice(selectorType, "selectorType")
   checkScalar(fold, "fold", lower = 2, upper = .Machine$integer.max, integer = TRUE)

@@ -66,10 +66,10 @@ maxFoldEntries <- 2^31 - 1
 # The sampling unit mirrors resolveSamplingUnit() in src/engine/selection/folds.cpp: strata
 # for "byPid", and for "auto" with a conditional model; rows otherwise.
 checkFoldPlan <- function(control, data) {
-  byStratum <- control$selectorType == "byPid" ||
-    (control$selectorType == "auto" && isConditionalModel(data$modelType))
-  if (byStratum && is.null(data$stratumStart))
-    stopf("sampling by stratum (byPid) needs data with strata")
+  strata <- if (is.null(data$stratumStart)) 0 else length(data$stratumStart) - 1
+  # byPid without strata (or with one) samples rows, each its own person, as the incumbent
+  byStratum <- strata > 1 && (control$selectorType == "byPid" ||
+    (control$selectorType == "auto" && isConditionalModel(data$modelType)))
   units <- if (byStratum) length(data$stratumStart) - 1 else data$nRows
   if (!is.null(control$minCVData) && units < control$minCVData)
     stopf("insufficient data for cross-validation: %d %s, fewer than minCVData = %d", units,

@@ -13,35 +13,99 @@ rejectCyclopsPredictArguments <- function(...) {
         paste(given, collapse = ", "))
 }
 
-# Arguments of the incumbent's createControl() that Argus has under the same name with a
-# value the incumbent gives a special meaning, and the ones Argus has not.
+# Arguments of the incumbent's createControl() that Argus has not. A value that means what
+# Argus does anyway is taken and changes nothing (the incumbent's defaults among them, which
+# stored analysis settings carry: CohortMethod serializes every field); any other value is
+# an error that says why. autoSearch is the incumbent's name for cvType.
 cyclopsControlArguments <- function(...) {
   given <- list(...)
   labels <- names(given) %||% rep("", length(given))
   if (any(labels == ""))
     stopf("createControl(): unused unnamed argument(s); give settings by name")
-  noEquivalent <- c(useKKTSwindle = "Argus has no KKT swindle (active-set screening)",
-                    tuneSwindle = "Argus has no KKT swindle (active-set screening)",
-                    maxBoundCount = "Argus's trust region needs no retry count",
-                    algorithm = "Argus fits by cyclic coordinate descent only (\"ccd\")",
-                    doItAll = "unused in the incumbent too; leave it out",
-                    syncCV = "unused in the incumbent too; leave it out",
-                    initialBoundType = "Argus's bound is set per coordinate; see 'initialBound'",
-                    autoSearch = "use cvType = \"auto\" or \"grid\"")
-  known <- c("minCVData", names(noEquivalent))
+  # accepted values (NULL: any) and why another value has no Argus equivalent
+  noEffect <- list(
+    useKKTSwindle = list(NULL, ""),  # a screening device of the incumbent's; the optimum is the same
+    tuneSwindle = list(NULL, ""),
+    maxBoundCount = list(NULL, ""),  # Argus's trust region needs no retry count
+    doItAll = list(NULL, ""),        # unused in the incumbent too
+    syncCV = list(NULL, ""),
+    algorithm = list("ccd", "Argus fits by cyclic coordinate descent only (\"ccd\")"),
+    initialBoundType = list("auto", "Argus's bound is set per coordinate; see 'initialBound'"))
+  known <- c("minCVData", "autoSearch", names(noEffect))
   unknown <- setdiff(labels, known)
   if (length(unknown))
     stopf("createControl(): unused argument(s): %s", paste(unknown, collapse = ", "))
-  for (name in intersect(labels, names(noEquivalent))) {
-    value <- given[[name]]
-    if (name == "algorithm" && identical(value, "ccd")) next
-    stopf("createControl(): the incumbent's '%s' has no Argus equivalent: %s", name,
-          noEquivalent[[name]])
+  for (name in intersect(labels, names(noEffect))) {
+    accepted <- noEffect[[name]][[1]]
+    if (is.null(accepted) || identical(given[[name]], accepted)) next
+    stopf("createControl(): the incumbent's %s = %s has no Argus equivalent: %s", name,
+          deparse(given[[name]]), noEffect[[name]][[2]])
   }
   minCVData <- given$minCVData
   if (!is.null(minCVData))
     minCVData <- checkScalar(minCVData, "minCVData", lower = 1, integer = TRUE)
-  list(minCVData = minCVData)
+  autoSearch <- given$autoSearch
+  if (!is.null(autoSearch)) checkFlag(autoSearch, "autoSearch")
+  list(minCVData = minCVData, autoSearch = autoSearch)
+}
+
+# Arguments of the incumbent's convertToCyclopsData(), fitCyclopsModel() and
+# getCyclopsProfileLogLikelihood() that OHDSI packages pass and Argus has not: those in
+# `anyValue` change nothing in Argus whatever their value; those in `onlyValue` only with the
+# value given there (the incumbent's default). Anything else is an error naming the argument
+# and, where there is one, the Argus way.
+cyclopsExtraArguments <- function(call, anyValue, onlyValue = list(), hints = character(0), ...) {
+  given <- list(...)
+  labels <- names(given) %||% rep("", length(given))
+  if (any(labels == "")) stopf("%s: unused unnamed argument(s)", call)
+  for (name in labels) {
+    if (name %in% anyValue) next
+    if (name %in% names(onlyValue) && identical(given[[name]], onlyValue[[name]])) next
+    stopf("%s: unused argument %s%s", call,
+          if (name %in% names(onlyValue))
+            sprintf("%s = %s (the incumbent's; Argus takes only %s)", name,
+                    deparse(given[[name]]), deparse(onlyValue[[name]]))
+          else name,
+          if (name %in% names(hints)) paste0(": ", hints[[name]]) else "")
+  }
+  invisible()
+}
+
+cyclopsDataArguments <- function(...) {
+  cyclopsExtraArguments("createData()", anyValue = c("checkRowIds", "quiet", "checkSorting"),
+                        onlyValue = list(normalize = NULL),
+                        hints = c(normalize = "Argus does not rescale covariates"), ...)
+}
+
+cyclopsFitArguments <- function(...) {
+  cyclopsExtraArguments("fitModel()", anyValue = c("forceNewObject", "warnings"),
+                        onlyValue = list(returnEstimates = TRUE, computeDevice = "native"),
+                        hints = c(computeDevice = "choose the device with createControl(device = )",
+                                  returnEstimates = "Argus always returns the estimates"), ...)
+}
+
+cyclopsProfileArguments <- function(...) {
+  cyclopsExtraArguments("profileLogLikelihood()", anyValue = c("maxResets", "optimalWarmStart"), ...)
+}
+
+# An object of the incumbent's createControl() or createPrior() (class cyclopsControl,
+# cyclopsPrior) given to fitModel(): read as the same call of Argus's, or an error naming the
+# field that has no equivalent.
+fromCyclopsControl <- function(control) {
+  if (!inherits(control, "cyclopsControl")) return(control)
+  fields <- unclass(control)
+  fields <- fields[!vapply(fields, is.null, TRUE)]
+  do.call(createControl, fields)
+}
+
+fromCyclopsPrior <- function(prior) {
+  if (!inherits(prior, "cyclopsPrior")) return(prior)
+  fields <- unclass(prior)
+  if (!is.null(fields$graph) || !is.null(fields$neighborhood))
+    stopf("the incumbent's hierarchical priors (graph, neighborhood) have no Argus equivalent")
+  fields$graph <- NULL
+  fields$neighborhood <- NULL
+  do.call(createPrior, fields)
 }
 
 # The incumbent's special values: startingVariance = -1 is "a data-based guess" (Argus:

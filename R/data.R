@@ -124,6 +124,9 @@
 #'   them in [residuals.argusFit()], `fitted()` and `predict()` without `newdata` (as `glm`).
 #'   Functions or their names.
 #'   Kept rows keep their row numbers as identifiers.
+#' @param ... Only the incumbent's `convertToCyclopsData()` arguments that change nothing
+#'   here, for ported code: `checkRowIds`, `quiet`, `checkSorting` (any value) and
+#'   `normalize = NULL`. Any other argument is an error.
 #' @param failcode Fine-Gray only: the event of interest when the status has several causes
 #'   (as `cmprsk::crr`). A factor status (formula `Surv(time, cause)` or matrix-route `y`)
 #'   reads its first level as censoring, `failcode` (default: the second level) as the event
@@ -142,7 +145,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                        weights = NULL, offset = NULL, addIntercept = NULL, startTime = NULL,
                        ties = NULL, censoringSurvival = NULL,
                        censoringByStratum = FALSE, batchSize = 100000, na.action = NULL,
-                       failcode = NULL) {
+                       failcode = NULL, ...) {
+  cyclopsDataArguments(...)
   # `weights = iptw`, `time = exposure`, ... may name columns of the formula's `data`, as
   # lm()'s weights does (a promise not naming columns is evaluated as usual).
   caller <- parent.frame()

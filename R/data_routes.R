@@ -5,6 +5,9 @@
 longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
   if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
+  # a tibble warns on `$` of an absent column (stratumId, time, ... are optional)
+  outcomes <- as.data.frame(outcomes)
+  if (!isDatabaseTable(covariates) && is.data.frame(covariates)) covariates <- as.data.frame(covariates)
   if (is.null(covariates)) stopf("the long format needs a 'covariates' data frame as well")
   streamed <- isDatabaseTable(covariates)
   if (!streamed && !is.data.frame(covariates))

@@ -12,6 +12,11 @@
 #'   are ignored).
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
+#' @param ... Only the incumbent's `fitCyclopsModel()` arguments that change nothing here,
+#'   for ported code: `forceNewObject`, `warnings` (any value), `returnEstimates = TRUE` and
+#'   `computeDevice = "native"`. Any other argument is an error. `control` and `prior` may
+#'   also be the incumbent's own `createControl()` and `createPrior()` objects, read as the
+#'   same calls of Argus's (an error names a setting without an equivalent).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
 #'   logical vector in `coef()` order, or covariate identifiers / names.
 #' @details With `createPrior(..., useCrossValidation = TRUE)` the prior variance is chosen by
@@ -79,8 +84,11 @@
 #' coef(fit)
 #' @export
 fitModel <- function(data, prior = createPrior("none"), control = createControl(),
-                     weights = NULL, startingCoefficients = NULL, fixedCoefficients = NULL) {
+                     weights = NULL, startingCoefficients = NULL, fixedCoefficients = NULL, ...) {
+  cyclopsFitArguments(...)
   if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  control <- fromCyclopsControl(control)
+  prior <- fromCyclopsPrior(prior)
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
   resolved <- resolvePrior(prior, data)
   start <- coefficientVector(startingCoefficients, data, "startingCoefficients")

@@ -400,6 +400,8 @@ reportProfileProblems <- function(labels, out) {
 #' @param initialGridSize Number of points of the first grid.
 #' @param includePenalty Count the prior in the profiled objective.
 #' @param maxPoints Largest number of points per coefficient of the adaptive grid.
+#' @param ... Only the incumbent's `maxResets` and `optimalWarmStart`, which change nothing
+#'   here (for ported code). Any other argument is an error.
 #' @param returnDerivatives Add a column `derivative`, as the incumbent does: at each point,
 #'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
 #'   that of its log prior when `includePenalty`; then it is the slope of the profile).
@@ -415,7 +417,8 @@ reportProfileProblems <- function(labels, out) {
 #' @export
 profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance = 1e-3,
                                  initialGridSize = 10, includePenalty = TRUE, maxPoints = 500,
-                                 returnDerivatives = FALSE) {
+                                 returnDerivatives = FALSE, ...) {
+  cyclopsProfileArguments(...)
   checkFitForInference(fit, "profileLogLikelihood()")
   columns <- parmColumns(fit, parm)
   aliased <- aliasedFlags(fit)[columns]

@@ -1,9 +1,10 @@
 #' Predictions from a fit
 #'
-#' The prediction on the outcome's scale (`type = "response"`, the default: probabilities for
-#' `"lr"`, expected counts for `"pr"`, as the incumbent's `predict()` gives them), the linear
-#' predictor (`type = "link"`, the default of `stats::predict.glm`: ask for it by name), the
-#' relative risk (`type = "risk"`), or, for survival models,
+#' The prediction on the outcome's scale (`type = "response"`, the default of `"ls"`, `"lr"`
+#' and `"pr"`: probabilities for `"lr"`, expected counts for `"pr"`, as the incumbent's
+#' `predict()` gives them), the linear predictor (`type = "link"`, the default of the
+#' survival and conditional models, as `predict.coxph()` and the incumbent give it, and of
+#' `stats::predict.glm`), the relative risk (`type = "risk"`), or, for survival models,
 #' survival probabilities (`"survival"`, cox) and cumulative incidences
 #' (`"cumulativeIncidence"`, fgr) at given `times`, for the rows the model was fitted to or
 #' for new data.
@@ -66,8 +67,9 @@
 #'
 #' @param object An `argusFit`.
 #' @param newdata New data, see Details; `NULL` for the fitted rows.
-#' @param type `"response"` (default), `"link"`, `"risk"`, `"survival"` (cox) or
-#'   `"cumulativeIncidence"` (fgr).
+#' @param type `"response"`, `"link"`, `"risk"`, `"survival"` (cox) or
+#'   `"cumulativeIncidence"` (fgr). Default: `"response"` for `"ls"`, `"lr"`, `"pr"`;
+#'   `"link"` for `"cox"`, `"fgr"`, `"clr"`, `"cpr"`, `"sccs"`.
 #' @param outcomes For a long covariates table: the rows to predict, with `rowId` and optional
 #'   `time` and `offset`.
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
@@ -102,6 +104,8 @@ predict.argusFit <- function(object, newdata = NULL,
                              stratumId = NULL, batchSize = 100000, ...) {
   rejectCyclopsPredictArguments(...)
   rejectDots("predict()", ...)
+  # the link where the response would be a relative risk (predict.coxph, the incumbent)
+  if (missing(type)) type <- if (object$modelType %in% c("ls", "lr", "pr")) "response" else "link"
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)

@@ -83,7 +83,8 @@ TEST(SamplingUnit, AutoIsStratumExactlyForConditionalModels) {
   EXPECT_EQ(resolveSamplingUnit(lr->data, SamplingUnit::Auto), SamplingUnit::Row);
   EXPECT_EQ(resolveSamplingUnit(clr->data, SamplingUnit::Auto), SamplingUnit::Stratum);
   EXPECT_EQ(resolveSamplingUnit(clr->data, SamplingUnit::Row), SamplingUnit::Row);
-  EXPECT_THROW(resolveSamplingUnit(lr->data, SamplingUnit::Stratum), ArgusError);
+  // byPid without strata: each row is its own unit (the incumbent's person id is the row's)
+  EXPECT_EQ(resolveSamplingUnit(lr->data, SamplingUnit::Stratum), SamplingUnit::Row);
   // Strata on a non-conditional model (stratified Cox, say) are baseline groups, not
   // sampling units: Auto gives rows, and byPid can still be asked for.
   auto strat = makeProblem({ModelType::ConditionalPoisson});

@@ -215,7 +215,9 @@ test_that("cross-validation settings are checked", {
   expect_error(fitModel(d, createPrior("none", useCrossValidation = TRUE)), "laplace or normal")
   expect_error(fitModel(d, createPrior("normal", variance = c(1, 2, 3), useCrossValidation = TRUE)),
                "single 'variance'")
-  expect_error(fitModel(d, cvPrior(), createControl(selectorType = "byPid")), "needs data with strata")
+  # byPid of data without strata samples rows (each row its own person), as the incumbent
+  expect_identical(fitModel(d, cvPrior(), createControl(selectorType = "byPid", seed = 2, fold = 5))$cv$variance,
+                   fitModel(d, cvPrior(), createControl(selectorType = "byRow", seed = 2, fold = 5))$cv$variance)
   expect_error(fitModel(d, cvPrior(), createControl(fold = 101)), "at least as many rows")
   expect_error(createControl(foldStratification = "events"), "'foldStratification' must be one of \"none\", \"outcome\"")
   expect_error(createControl(startingVariance = -2), "startingVariance")  # -1: data-based

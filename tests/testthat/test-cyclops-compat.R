@@ -97,8 +97,8 @@ test_that("createControl() takes the incumbent's arguments with its meanings", {
                "insufficient data for cross-validation: 300 rows, fewer than minCVData = 301")
   expect_identical(createControl(threads = -1)$threads,
                    as.integer(max(1L, parallel::detectCores(), na.rm = TRUE)))
-  expect_error(createControl(useKKTSwindle = TRUE), "'useKKTSwindle' has no Argus equivalent")
-  expect_error(createControl(algorithm = "mm"), "'algorithm' has no Argus equivalent")
+  expect_error(createControl(algorithm = "mm"), "algorithm = \"mm\" has no Argus equivalent")
+  expect_error(createControl(initialBoundType = "trust"), "initialBoundType = \"trust\" has no Argus")
   expect_error(createControl(startingVariance = -2), "'startingVariance' must be between")
   expect_error(createControl(tolerence = 1), "createControl\\(\\): unused argument\\(s\\): tolerence")
 })
@@ -249,4 +249,56 @@ test_that("tidy() profile intervals of long-table data take coefficients by name
   t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")
   expect_equal(t$conf.low, unname(confint(fit)[, 1]), tolerance = 1e-10)
   expect_equal(t$conf.high, unname(confint(fit)[, 2]), tolerance = 1e-10)
+})
+
+test_that("the incumbent's control and prior objects, defaults and pass-through arguments", {
+  # what CohortMethod stores and PatientLevelPrediction passes: the incumbent's defaults for
+  # settings Argus has not, which change nothing here
+  control <- createControl(useKKTSwindle = FALSE, tuneSwindle = 10, maxBoundCount = 5,
+                           doItAll = TRUE, syncCV = FALSE, algorithm = "ccd",
+                           initialBoundType = "auto", autoSearch = TRUE, minCVData = 100)
+  expect_identical(control, createControl(minCVData = 100))
+  expect_identical(createControl(autoSearch = FALSE)$cvType, "grid")
+  expect_identical(createControl(autoSearch = FALSE, cvType = "auto")$cvType, "auto")
+  # the incumbent's createControl() and createPrior() objects (their documented fields)
+  cyclopsControl <- structure(list(maxIterations = 1000, tolerance = 1e-6, convergenceType = "gradient",
+                                   autoSearch = TRUE, fold = 5, lowerLimit = 0.01, upperLimit = 20,
+                                   gridSteps = 10, minCVData = 100, cvRepetitions = 1,
+                                   noiseLevel = "silent", threads = 1, seed = 7,
+                                   resetCoefficients = FALSE, startingVariance = -1,
+                                   useKKTSwindle = FALSE, tuneSwindle = 10, selectorType = "auto",
+                                   initialBound = 2, maxBoundCount = 5, algorithm = "ccd",
+                                   doItAll = TRUE, syncCV = FALSE), class = "cyclopsControl")
+  cyclopsPrior <- structure(list(priorType = "laplace", variance = 1, exclude = 0, graph = NULL,
+                                 neighborhood = NULL, useCrossValidation = TRUE,
+                                 forceIntercept = FALSE), class = "cyclopsPrior")
+  case <- compatCase()
+  viaObjects <- fitModel(case$data, cyclopsPrior, cyclopsControl)
+  direct <- fitModel(case$data, createPrior("laplace", 1, exclude = 0, useCrossValidation = TRUE),
+                     createControl(fold = 5, seed = 7, minCVData = 100, startingVariance = -1))
+  expect_equal(coef(viaObjects), coef(direct))
+  expect_equal(viaObjects$variance, direct$variance)
+  cyclopsPrior$graph <- "parent"
+  expect_error(fitModel(case$data, cyclopsPrior), "hierarchical priors")
+  # convertToCyclopsData() / fitCyclopsModel() / profile arguments that change nothing here
+  data <- createData(case$outcomes, case$covariates, modelType = "lr", checkRowIds = FALSE,
+                     quiet = TRUE, checkSorting = NULL)
+  expect_error(createData(case$outcomes, case$covariates, modelType = "lr", normalize = "stdev"),
+               "normalize = \"stdev\".*does not rescale")
+  expect_error(createData(case$outcomes, case$covariates, modelType = "lr", chekRowIds = FALSE),
+               "unused argument chekRowIds")
+  plain <- fitModel(data)
+  expect_equal(coef(fitModel(data, forceNewObject = TRUE, returnEstimates = TRUE, warnings = FALSE,
+                             computeDevice = "native")), coef(plain))
+  expect_error(fitModel(data, computeDevice = "cuda"), "createControl\\(device = \\)")
+  expect_equal(profileLogLikelihood(plain, "11", x = 0.5, maxResets = 10, optimalWarmStart = TRUE),
+               profileLogLikelihood(plain, "11", x = 0.5))
+})
+
+test_that("tibbles as the long tables give no warnings", {
+  skip_if_not_installed("tibble")
+  case <- compatCase()
+  expect_no_warning(d <- createData(tibble::as_tibble(case$outcomes), tibble::as_tibble(case$covariates),
+                                    modelType = "lr"))
+  expect_equal(coef(fitModel(d)), coef(fitModel(case$data)))
 })

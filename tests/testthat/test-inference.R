@@ -210,7 +210,8 @@ test_that("parm accepts names, positions and covariate ids; fixed ones get NA", 
                       control = tightControl())
   byId <- confint(fitLong, c(1003, 1001), method = "wald")
   expect_equal(rownames(byId), c("1003", "1001"))
-  expect_equal(byId, confint(fitLong, c("1003", "1001"), method = "wald"))
+  expect_equal(byId[, 2:3], confint(fitLong, c("1003", "1001"), method = "wald"))
+  expect_equal(byId[, "covariate"], c(`1003` = 1003, `1001` = 1001))
   expect_error(confint(fitLong, 2, method = "wald"), "not in the data")
 
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())

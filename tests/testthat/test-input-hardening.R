@@ -151,7 +151,8 @@ test_that("covariate ids given as a factor are named, excluded, fixed and predic
   expect_equal(coef(fixedByLabel), coef(fixed), tolerance = 1e-12)
 
   # confint and vcov by id or label
-  expect_equal(confint(fit, 5, method = "wald"), confint(fit, "5", method = "wald"))
+  # (by id: the incumbent's layout, the limits in columns 2 and 3)
+  expect_equal(confint(fit, 5, method = "wald")[, 2:3, drop = FALSE], confint(fit, "5", method = "wald"))
   expect_identical(rownames(confint(fit, 1001, method = "wald")), "1001")
   expect_equal(vcov(fit)[c("1001", "5", "77"), c("1001", "5", "77")],
                vcov(ref)[c("1001", "5", "77"), c("1001", "5", "77")], tolerance = 1e-6)
@@ -255,8 +256,11 @@ test_that("more folds than sampling units is an error naming both numbers", {
   expect_error(createFolds(lr, createControl(fold = 101)),
                "101 folds need at least as many rows \\(the data have 100\\)")
   expect_identical(dim(createFolds(lr, createControl(fold = 100, seed = 1))), c(100L, 1L))
-  expect_error(createFolds(lr, createControl(selectorType = "byPid")),
-               "sampling by stratum \\(byPid\\) needs data with strata")
+  # byPid without strata: each row its own person, as the incumbent
+  expect_identical(unname(createFolds(lr, createControl(selectorType = "byPid", seed = 4))),
+                   unname(createFolds(lr, createControl(selectorType = "byRow", seed = 4))))
+  expect_identical(attr(createFolds(lr, createControl(selectorType = "byPid", seed = 4)),
+                        "selectorType"), "byRow")
   # conditional models sample strata (strata without events are dropped first)
   stratum <- rep(1:20, each = 5)
   y <- rep(c(1, 0, 0, 0, 0), 20)

@@ -236,3 +236,16 @@ test_that("cox with an offset: coxph centres the offset, survival probabilities 
   expect_equal(unname(predict(fit, v[1:3, ], type = "survival", times = times)),
                unname(t(curves$surv)), tolerance = 1e-7)
 })
+
+test_that("predict() defaults to the link for survival and conditional models, as predict.coxph", {
+  skip_if_not_installed("survival")
+  v <- survival::veteran
+  fit <- fitModel(createData(Surv(time, status) ~ karno + age, data = v, modelType = "cox"))
+  ref <- survival::coxph(survival::Surv(time, status) ~ karno + age, data = v, ties = "breslow")
+  expect_equal(predict(fit), predict(fit, type = "link"))
+  expect_equal(unname(predict(fit, v[1:5, ])),
+               unname(predict(ref, v[1:5, ], reference = "zero")), tolerance = 1e-6)
+  # the GLMs keep the response scale (the incumbent's propensity scores)
+  lr <- fitModel(createData(am ~ wt, data = mtcars, modelType = "lr"))
+  expect_equal(predict(lr), predict(lr, type = "response"))
+})

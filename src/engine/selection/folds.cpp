@@ -11,8 +11,9 @@ namespace argus {
 SamplingUnit resolveSamplingUnit(const Dataset& data, SamplingUnit requested) {
   const bool hasStrata = data.outcomes.stratum != nullptr && data.outcomes.stratumStart != nullptr;
   if (requested == SamplingUnit::Stratum) {
-    ARGUS_REQUIRE(hasStrata, "sampling by stratum (byPid) needs data with strata");
-    return SamplingUnit::Stratum;
+    // Without strata (or with one) each row is its own unit: the incumbent's person ids
+    // default to the row ids there (PatientLevelPrediction asks byPid of plain lr data).
+    return hasStrata && data.outcomes.nStrata > 1 ? SamplingUnit::Stratum : SamplingUnit::Row;
   }
   if (requested == SamplingUnit::Row) return SamplingUnit::Row;
   return isConditional(data.model) ? SamplingUnit::Stratum : SamplingUnit::Row;

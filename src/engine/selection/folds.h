@@ -24,7 +24,8 @@ namespace argus {
 
 enum class SamplingUnit { Auto, Row, Stratum };
 
-// Auto -> Row or Stratum as described above; Stratum without strata is an error.
+// Auto -> Row or Stratum as described above; Stratum without strata (or with one) -> Row,
+// each row its own unit, as the incumbent gives each row its own person id there.
 SamplingUnit resolveSamplingUnit(const Dataset& data, SamplingUnit requested);
 std::int64_t unitCount(const Dataset& data, SamplingUnit resolved);
 inline std::int64_t unitOfRow(const Dataset& data, SamplingUnit resolved, std::int64_t row) {
