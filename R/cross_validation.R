@@ -67,9 +67,10 @@ maxFoldEntries <- 2^31 - 1
 # for "byPid", and for "auto" with a conditional model; rows otherwise.
 checkFoldPlan <- function(control, data) {
   strata <- if (is.null(data$stratumStart)) 0 else length(data$stratumStart) - 1
-  # byPid without strata (or with one) samples rows, each its own person, as the incumbent
-  byStratum <- strata > 1 && (control$selectorType == "byPid" ||
-    (control$selectorType == "auto" && isConditionalModel(data$modelType)))
+  # byPid without strata (or with one) samples rows, each its own person, as the incumbent;
+  # "auto" samples the strata of a conditional model whatever their number
+  byStratum <- (control$selectorType == "byPid" && strata > 1) ||
+    (control$selectorType == "auto" && isConditionalModel(data$modelType))
   units <- if (byStratum) length(data$stratumStart) - 1 else data$nRows
   if (!is.null(control$minCVData) && units < control$minCVData)
     stopf("insufficient data for cross-validation: %d %s, fewer than minCVData = %d", units,
@@ -104,6 +105,7 @@ checkFoldPlan <- function(control, data) {
 #' @export
 createFolds <- function(data, control = createControl(), seed = control$seed) {
   if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  control <- fromCyclopsControl(control)
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
   if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
   seed <- resolveSeed(seed)

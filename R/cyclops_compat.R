@@ -8,8 +8,9 @@ rejectCyclopsPredictArguments <- function(...) {
   cyclops <- intersect(given, c("newOutcomes", "newCovariates"))
   if (length(cyclops) == 0) return(invisible())
   stopf(paste("predict(): unused argument(s): %s. The incumbent's predict(fit, newOutcomes =",
-              "o, newCovariates = c) is predict(fit, newdata = c, outcomes = o) in Argus (the",
-              "response scale by default, as the incumbent; type = \"link\" for the linear predictor)"),
+              "o, newCovariates = c) is predict(fit, newdata = c, outcomes = o) in Argus (by",
+              "default the response scale for lr and pr, the linear predictor otherwise; see",
+              "'type')"),
         paste(given, collapse = ", "))
 }
 

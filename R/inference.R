@@ -32,7 +32,8 @@ parmColumns <- function(fit, parm) {
                          paste(utils::head(parm[is.na(at)], 5), collapse = ", "))
     return(at)
   }
-  if (!is.null(fit$covariateIds)) return(columnsOf(parm, fit$data, "parm"))
+  # covariate ids; 0 is the intercept, as the incumbent names it
+  if (!is.null(fit$covariateIds)) return(columnsOf(interceptAsZero(parm, fit$data), fit$data, "parm"))
   if (!is.numeric(parm) || anyNA(parm) || any(parm != round(parm)) || any(parm < 1) ||
       any(parm > length(labels)))
     stopf("'parm' must name coefficients or give positions between 1 and %d", length(labels))

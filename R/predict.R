@@ -3,8 +3,9 @@
 #' The prediction on the outcome's scale (`type = "response"`, the default of `"ls"`, `"lr"`
 #' and `"pr"`: probabilities for `"lr"`, expected counts for `"pr"`, as the incumbent's
 #' `predict()` gives them), the linear predictor (`type = "link"`, the default of the
-#' survival and conditional models, as `predict.coxph()` and the incumbent give it, and of
-#' `stats::predict.glm`), the relative risk (`type = "risk"`), or, for survival models,
+#' survival and conditional models, as `predict.coxph()` gives it and the incumbent for
+#' `"cox"` and `"clr"`; its `"cpr"` and `"sccs"` default is a scale of its own), the relative
+#' risk (`type = "risk"`), or, for survival models,
 #' survival probabilities (`"survival"`, cox) and cumulative incidences
 #' (`"cumulativeIncidence"`, fgr) at given `times`, for the rows the model was fitted to or
 #' for new data.
@@ -27,6 +28,10 @@
 #'     `predict.coxph(type = "risk", reference = "zero")`.}
 #' }
 #' `type = "risk"` is `exp(link)` for the conditional and survival models.
+#'
+#' A row of `newdata` with a missing covariate, offset or exposure time gets `NA` (as
+#' `predict.glm` with its default `na.pass`); a fit with `NA` (aliased) coefficients warns
+#' on new data, as `predict.lm`, since new rows need not share the collinearity.
 #'
 #' **Survival probabilities and cumulative incidences.** With `H0` the fit's cumulative
 #' baseline hazard of the row's stratum ([baselineHazard()]: Breslow's estimator, or the
@@ -80,9 +85,6 @@
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
-#' A row of `newdata` with a missing covariate, offset or exposure time gets `NA` (as
-#' `predict.glm` with its default `na.pass`); a fit with `NA` (aliased) coefficients warns
-#' on new data, as `predict.lm`, since new rows need not share the collinearity.
 #' @return A numeric vector, named by row identifier (formula fits: the data frame's row
 #'   names), or by the row names of `newdata`; for
 #'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
@@ -105,7 +107,8 @@ predict.argusFit <- function(object, newdata = NULL,
   rejectCyclopsPredictArguments(...)
   rejectDots("predict()", ...)
   # the link where the response would be a relative risk (predict.coxph, the incumbent)
-  if (missing(type)) type <- if (object$modelType %in% c("ls", "lr", "pr")) "response" else "link"
+  if (missing(type) || is.null(type))
+    type <- if (object$modelType %in% c("ls", "lr", "pr")) "response" else "link"
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)

@@ -27,7 +27,7 @@ checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE, missing
 # match.arg() with the argument's name in the message ('arg' should be one of ... names
 # nothing once the call is gone from a log). `choices` default: the caller's formal default.
 matchChoice <- function(arg, name, choices = eval(formals(sys.function(sys.parent()))[[name]])) {
-  if (identical(arg, choices)) return(choices[1])
+  if (is.null(arg) || identical(arg, choices)) return(choices[1])  # as match.arg
   at <- if (is.character(arg) && length(arg) == 1 && !is.na(arg)) pmatch(arg, choices) else NA
   if (is.na(at))
     stopf("'%s' must be one of %s", name, paste0("\"", choices, "\"", collapse = ", "))

@@ -70,5 +70,23 @@ TEST(RunTasks, AnInterruptStopsTheWorkers) {
   }
 }
 
+// A progress report that throws (in R: a message handler that stops or jumps) ends the run
+// with that exception once the workers are joined; it used to leave runTasks() with joinable
+// threads, which is std::terminate.
+TEST(RunTasks, AThrowingProgressReportStopsTheWorkersAndComesBack) {
+  for (int threads : {1, 2, 3}) {
+    std::atomic<int> started{0};
+    auto task = [&](std::size_t, ProgressSink*) {
+      ++started;
+      std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    };
+    auto report = [](std::size_t done) {
+      if (done >= 1) throw std::runtime_error("handler stopped");
+    };
+    EXPECT_THROW(runTasks(60, threads, task, nullptr, report, 1), std::runtime_error) << threads;
+    EXPECT_LT(started.load(), 60) << threads;
+  }
+}
+
 }  // namespace
 }  // namespace argus

@@ -108,3 +108,23 @@ test_that("bootstrap arguments are checked and progress is reported unless silen
   expect_match(messages, "3 of 3 replicates", all = FALSE)
   expect_silent(suppressMessages(runBootstrap(noisy, replicates = 3, seed = 1)))
 })
+
+test_that("a message handler that stops during a threaded bootstrap is an R error, not a crash", {
+  # the progress report ran inside the worker loop; an exception from it (an exiting or
+  # stopping handler) left runTasks() with running threads: std::terminate, R gone
+  set.seed(5)
+  x <- matrix(rnorm(600), 200, 3)
+  d <- createData(x = x, y = rbinom(200, 1, 0.4), modelType = "lr")
+  fit <- suppressMessages(fitModel(d, createPrior("normal", 1), createControl(noiseLevel = "quiet")))
+  caught <- tryCatch(runBootstrap(fit, replicates = 60, threads = 2, seed = 1),
+                     message = function(m) "caught")
+  expect_identical(caught, "caught")
+  expect_error(withCallingHandlers(runBootstrap(fit, replicates = 60, threads = 2, seed = 1),
+                                   message = function(m) stop("handler stopped")),
+               "handler stopped")
+  # byPid on data without strata resamples rows, each its own person
+  byPid <- fitModel(d, createPrior("normal", 1), createControl(selectorType = "byPid"))
+  boot <- runBootstrap(byPid, replicates = 4, seed = 2, keepCounts = TRUE)
+  expect_identical(boot$selectorType, "byRow")
+  expect_equal(unname(colSums(boot$counts)), rep(200, 4))
+})

@@ -201,5 +201,6 @@ test_that("createControl() names the argument of a bad choice and bounds gridSte
   expect_error(createControl(cvType = 3), "'cvType' must be one of")
   expect_equal(createControl(noiseLevel = "q")$noiseLevel, "quiet")  # abbreviations as match.arg
   expect_equal(createControl()$convergenceType, "gradient")
+  expect_equal(createControl(noiseLevel = NULL)$noiseLevel, "silent")  # NULL as match.arg
   expect_error(createControl(cvType = "grid", gridSteps = 1e10), "gridSteps")
 })

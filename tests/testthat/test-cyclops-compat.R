@@ -21,7 +21,7 @@ test_that("predict(newOutcomes =, newCovariates =) stops and names the Argus cal
   newOutcomes <- case$outcomes[rev(new), ]
   newCovariates <- case$covariates[case$covariates$rowId %in% new, ]
   expect_error(predict(fit, newOutcomes = newOutcomes, newCovariates = newCovariates),
-               "predict\\(fit, newdata = c, outcomes = o\\) in Argus \\(the response scale by default")
+               "predict\\(fit, newdata = c, outcomes = o\\) in Argus \\(by default the response scale for lr and pr")
   # The incumbent: response scale (probabilities for lr), rows in the order of newOutcomes
   # merged by rowId (sorted by rowId).
   beta <- coef(fit)
@@ -147,6 +147,10 @@ test_that("confint() by covariate id has the incumbent's layout, so ci[2] and ci
   expect_true(is.na(suppressWarnings(confint(fit, 12, method = "wald"))[, "evaluations"]))
   # names keep R's two columns
   expect_identical(dim(byName), c(2L, 2L))
+  # the incumbent's id 0 is the intercept
+  zero <- confint(fit, parm = 0, includePenalty = TRUE)
+  expect_equal(unname(zero[, 2:3]), unname(confint(fit, "(Intercept)")[1, ]))
+  expect_equal(unname(zero[, "covariate"]), 0)
 })
 
 test_that("summary() and tidy() of a fit with every coefficient under a Laplace prior", {
@@ -160,12 +164,11 @@ test_that("summary() and tidy() of a fit with every coefficient under a Laplace 
   s <- summary(fit)
   expect_true(all(is.na(s$coefficients$std.error)))
   expect_equal(s$coefficients$estimate, unname(coef(fit)))
-  if (requireNamespace("generics", quietly = TRUE)) {
-    # Laplace coefficients have no honest interval in the table (selection): NA, no error
-    t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")
-    expect_equal(t$estimate, unname(coef(fit)))
-    expect_true(all(is.na(t$conf.low)))
-  }
+  skip_if_not_installed("generics")
+  # Laplace coefficients have no honest interval in the table (selection): NA, no error
+  t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")
+  expect_equal(t$estimate, unname(coef(fit)))
+  expect_true(all(is.na(t$conf.low)))
 })
 
 test_that("profileLogLikelihood(returnDerivatives = TRUE) gives the slope of the profile", {
@@ -244,6 +247,7 @@ test_that("univariable correlation and separability, covariate ids and counts", 
 
 test_that("tidy() profile intervals of long-table data take coefficients by name, not as ids", {
   # tidy() asked confint() for positions 1..4, which long-table data read as covariate ids
+  skip_if_not_installed("generics")
   case <- compatCase()
   fit <- fitModel(case$data, createPrior("none"))
   t <- generics::tidy(fit, conf.int = TRUE, conf.method = "profile")

@@ -1,7 +1,8 @@
 # predict() against predict.glm / predict.lm, for the fitted rows and for new data given as
 # a matrix, a dgCMatrix, a data frame (formula fits), a long covariates table or argusData.
 
-# predict() gives the response scale by default (as the incumbent); these tests check the link.
+# predict() gives the response scale by default for lr, pr and ls (as the incumbent); these tests
+# ask for the link by name.
 predictLink <- function(...) predict(..., type = "link")
 
 test_that("lr: link and response equal predict.glm, fitted rows and shuffled new data", {

@@ -3,7 +3,7 @@
 # basehaz(centered = FALSE) and survfit.coxph, survival probabilities against
 # survfit(coxph_fit, newdata), cumulative incidences against cmprsk::predict.crr.
 
-# predict() gives the response scale by default (as the incumbent); these tests check the link.
+# predict() gives the link by default for cox and fgr; these tests ask for it by name.
 predictLink <- function(...) predict(..., type = "link")
 
 coxFit <- function(formula, data, ties = "breslow", weights = NULL) {
@@ -245,7 +245,14 @@ test_that("predict() defaults to the link for survival and conditional models, a
   expect_equal(predict(fit), predict(fit, type = "link"))
   expect_equal(unname(predict(fit, v[1:5, ])),
                unname(predict(ref, v[1:5, ], reference = "zero")), tolerance = 1e-6)
+  expect_equal(predict(fit, type = NULL), predict(fit, type = "link"))
+  # ... and for the conditional models
+  inf <- datasets::infert
+  clr <- fitModel(createData(case ~ spontaneous + induced + strata(stratum), data = inf,
+                             modelType = "clr"))
+  expect_equal(predict(clr), predict(clr, type = "link"))
   # the GLMs keep the response scale (the incumbent's propensity scores)
   lr <- fitModel(createData(am ~ wt, data = mtcars, modelType = "lr"))
   expect_equal(predict(lr), predict(lr, type = "response"))
+  expect_equal(predict(lr, type = NULL), predict(lr, type = "response"))
 })

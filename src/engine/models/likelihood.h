@@ -88,10 +88,12 @@ class Likelihood {
     return false;
   }
   // Rebuilds the running sums for a fit's final readout, so that the reported log-likelihood
-  // does not carry their drift: here every cached quantity from the current eta (eta() as of
-  // the last reset() or refreshSums(); a device model copies it from where it lives). A
-  // likelihood whose per-row state is exact but whose eta is costly to bring up to date may
-  // rebuild the sums from that state instead.
+  // does not carry the drift of running additions: here every cached quantity from the
+  // current eta (eta() as of the last reset() or refreshSums(); a device model copies it from
+  // where it lives). A likelihood whose per-row state carries only multiplicative rounding
+  // but whose eta is costly to bring up to date may rebuild the sums from that state
+  // instead (the conditional models: den from u; their tracked sum w y eta and the strata's
+  // shifts stay as they are).
   virtual void rebuild() { setEta(eta()); }
   // Sets eta and rebuilds every cached quantity from it (restores a saved state exactly).
   void setEta(const std::vector<double>& eta);

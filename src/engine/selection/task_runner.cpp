@@ -97,15 +97,18 @@ void runTasks(std::size_t nTasks, int threads, const Task& task, ProgressSink* p
                         [&] { return done == nTasks; });
       doneNow = done;
     }
+    // The host's interrupt check and progress report may throw (R: an interrupt, or a
+    // message handler that jumps or stops): cancel, join the workers, then rethrow. Left to
+    // propagate, it destroyed joinable threads: std::terminate, the R session gone.
     if (!interrupt && !cancelled.load()) {
       try {
         if (progress) progress->checkInterrupt();
+        if (onProgress && doneNow != reported) onProgress(reported = doneNow);
       } catch (...) {
         interrupt = std::current_exception();
         cancelled.store(true);
       }
     }
-    if (onProgress && doneNow != reported && !interrupt) onProgress(reported = doneNow);
     if (doneNow == nTasks || cancelled.load()) break;  // after a cancel, join the in-flight
   }
   for (std::thread& t : pool) t.join();

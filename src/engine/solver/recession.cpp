@@ -31,8 +31,9 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
   });
   if (far.size() > kMaxProbes) far.resize(kMaxProbes);
   // The baseline from a reset, as each probe's value: the fit's own final readout is rebuilt
-  // from its running eta, which differs from X beta by the rounding of the fit's updates, so
-  // only two resets compare within the rounding allowance below.
+  // from its running state (eta, or the conditional models' u), which differs from X beta by
+  // the rounding of the fit's updates, so only two resets compare within the rounding
+  // allowance below.
   const double logLikelihood = runner.reset(state).logLikelihood;
 
   constexpr double kShareOfPredictedDrop = 1e-4;
