@@ -93,38 +93,47 @@ double thresholdVariance(int penalized, double information) {
   return std::isfinite(v) && v > 0.0 ? v : 0.0;
 }
 
-}  // namespace
-
-double laplaceVarianceGuess(const FitRequest& fit) {
-  const NullInformation null = nullInformation(fit);
-  if (null.information.empty()) return 0.0;
-  double sumInformation = 0.0;
-  for (double h : null.information) sumInformation += h;
-  if (!(sumInformation > 0.0)) return 0.0;
-  return thresholdVariance(null.penalized, sumInformation / null.penalized);
+// Every free penalized coordinate has a Laplace prior (the universal-threshold start's and the weak-penalty check's setting).
+bool laplaceOnly(const FitRequest& fit) {
+  bool laplace = false;
+  for (std::size_t j = 0; j < fit.prior.size(); ++j) {
+    if ((!fit.fixed.empty() && fit.fixed[j]) || fit.prior[j].kind == PriorKind::None) continue;
+    if (fit.prior[j].kind != PriorKind::Laplace) return false;
+    laplace = true;
+  }
+  return laplace;
 }
 
-WeakLaplacePenalty weakLaplacePenalty(const FitRequest& fit) {
+// The universal-threshold start and the weak penalty, from one null fit.
+struct LaplaceNullScales {
+  double start = 0.0;
+  WeakLaplacePenalty weak;
+};
+
+LaplaceNullScales laplaceNullScales(const FitRequest& fit) {
   const NullInformation null = nullInformation(fit);
-  WeakLaplacePenalty out;
+  LaplaceNullScales out;
   if (null.information.empty()) return out;
+  double sumInformation = 0.0;
+  for (double h : null.information) sumInformation += h;
+  if (sumInformation > 0.0) out.start = thresholdVariance(null.penalized, sumInformation / null.penalized);
   const double least = *std::min_element(null.information.begin(), null.information.end());
-  out.variance = 100.0 * thresholdVariance(null.penalized, least);
+  out.weak.variance = 100.0 * thresholdVariance(null.penalized, least);
   if (!null.perEntry.empty()) {
     const auto range = std::minmax_element(null.perEntry.begin(), null.perEntry.end());
-    out.scaleDisparity = *range.second / *range.first;
+    out.weak.scaleDisparity = *range.second / *range.first;
   }
   return out;
 }
 
+}  // namespace
+
+double laplaceVarianceGuess(const FitRequest& fit) { return laplaceNullScales(fit).start; }
+
+WeakLaplacePenalty weakLaplacePenalty(const FitRequest& fit) { return laplaceNullScales(fit).weak; }
+
 double startingVarianceGuess(const FitRequest& fit) {
-  bool laplace = false, other = false;
-  for (std::size_t j = 0; j < fit.prior.size(); ++j) {
-    if (!fit.fixed.empty() && fit.fixed[j]) continue;
-    laplace = laplace || fit.prior[j].kind == PriorKind::Laplace;
-    other = other || fit.prior[j].kind == PriorKind::Normal;
-  }
-  if (laplace && !other) {
+  if (laplaceOnly(fit)) {
     const double guess = laplaceVarianceGuess(fit);
     if (guess > 0.0) return guess;
   }
@@ -299,21 +308,6 @@ std::string describe(const CvEvaluation& e) {
 
 }  // namespace
 
-namespace {
-
-// Every free penalized coordinate has a Laplace prior (the weak-penalty check's setting).
-bool laplaceOnly(const FitRequest& fit) {
-  bool laplace = false;
-  for (std::size_t j = 0; j < fit.prior.size(); ++j) {
-    if ((!fit.fixed.empty() && fit.fixed[j]) || fit.prior[j].kind == PriorKind::None) continue;
-    if (fit.prior[j].kind != PriorKind::Laplace) return false;
-    laplace = true;
-  }
-  return laplace;
-}
-
-}  // namespace
-
 CrossValidationResult crossValidate(const CrossValidationRequest& request, ProgressSink* progress) {
   ARGUS_REQUIRE(request.fit.data != nullptr, "no data");
   const Dataset& data = *request.fit.data;
@@ -334,9 +328,12 @@ CrossValidationResult crossValidate(const CrossValidationRequest& request, Progr
   result.repetitions = req.folds.repetitions();
   result.unit = req.folds.unit;
   SearchSettings search = req.settings.search;
-  search.start = req.settings.startingVariance > 0.0
-                     ? req.settings.startingVariance
-                     : startingVarianceGuess(req.fit);
+  // One null fit gives a Laplace search its start and its weak-penalty check (below).
+  const bool laplace = search.type == SearchType::Auto && laplaceOnly(req.fit);
+  const LaplaceNullScales scales = laplace ? laplaceNullScales(req.fit) : LaplaceNullScales{};
+  search.start = req.settings.startingVariance > 0.0 ? req.settings.startingVariance
+                 : scales.start > 0.0                ? scales.start
+                                                     : startingVarianceGuess(req.fit);
   result.startingVariance = search.start;
 
   FoldFits fits(req);
@@ -360,9 +357,9 @@ CrossValidationResult crossValidate(const CrossValidationRequest& request, Progr
   // entry (their squared scale) spans more than kScaleDisparity, a weak penalty for every
   // covariate is scored too, and searched from if better. Designs of 0/1 covariates alone
   // (OHDSI's) span about 1 whatever the prevalences, and pay nothing.
-  if (search.type == SearchType::Auto && laplaceOnly(req.fit)) {
+  if (laplace) {
     constexpr double kScaleDisparity = 100.0;  // a tenfold spread of root-mean-square values
-    const WeakLaplacePenalty weak = weakLaplacePenalty(req.fit);
+    const WeakLaplacePenalty& weak = scales.weak;
     const bool suspect = weak.variance > 10.0 * outcome.variance &&
                          (weak.scaleDisparity > kScaleDisparity ||
                           fits.zeroesEveryPenalized(outcome.variance, progress));
