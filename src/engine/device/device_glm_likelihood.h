@@ -71,7 +71,8 @@ struct EntrySums {
   ARGUS_HOST_DEVICE GlmColumnSums operator()(std::int64_t k) const {
     const std::int64_t r = col.row(k);
     const RowDerivatives d =
-        row.derivatives(rows.eta[r] + sc->shift, rows.expEta[r] * sc->expShift, rows.wy[r], rows.wt[r]);
+        glmRowDerivatives(row, rows.eta[r] + sc->shift, rows.expEta[r] * sc->expShift, rows.wy[r],
+                          rows.wt[r]);
     return glmEntrySums(d, col.value(k));
   }
 };
@@ -404,7 +405,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     const GlmDeviceScalars sc = hostScalars();
     const Row row{};
     glmBlockGradHess(data_.design, columns, shifts, [&](std::int64_t r) {
-      return row.derivatives(eta[r] + sc.shift, expEta[r] * sc.expShift, wy[r], wt[r]);
+      return glmRowDerivatives(row, eta[r] + sc.shift, expEta[r] * sc.expShift, wy[r], wt[r]);
     }, g, h);
   }
 

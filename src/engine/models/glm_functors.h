@@ -1,6 +1,6 @@
 // Per-row formulas of the GLM likelihoods (MODELS.md §2), shared by CPU loops and kernels.
 //
-// derivatives() gives, for one row, the three numbers the likelihood sums:
+// glmRowDerivatives() gives, for one row, the three numbers the likelihood sums:
 //   resid_r = dL_r/deta_r            (g_j = sum_r x_rj resid_r)
 //   curv_r  = -d2L_r/deta_r^2 >= 0   (h_j = -sum_r x_rj^2 curv_r)
 //   slope_r = d curv_r / d eta_r     (second-order tracking of the intercept's g, h)
@@ -8,6 +8,12 @@
 // multiplication: one exp per coordinate for indicator columns) and two per-row constants,
 // wy = w * y and wt = w * exposure (exposure = Poisson exposure time, 1 otherwise), which is
 // all that any of the three models needs. logLik() works from the raw row values.
+//
+// Each row functor writes its derivatives once, as derivativesOf<T>() over a number type T:
+// double here and in the kernels, and on the CPU a pair of doubles in one SIMD register
+// (glm_likelihood.h), so that a column scan computes two rows' divisions in one instruction.
+// The arithmetic is branch-free for that reason; boundExp() is the one per-lane step
+// (a comparison) applied to each exp(eta) before.
 #pragma once
 
 #include <cfloat>
@@ -18,11 +24,13 @@
 
 namespace argus {
 
-struct RowDerivatives {
-  double resid;
-  double curv;
-  double slope;
+template <typename T>
+struct RowDerivativesOf {
+  T resid;
+  T curv;
+  T slope;
 };
+using RowDerivatives = RowDerivativesOf<double>;
 
 // log(y!) = lgamma(y + 1) for y >= 0. Not glibc's lgamma, which writes the global `signgam` on
 // every call (a data race when fold fits run on threads): shift the argument up to 16 with
@@ -54,8 +62,10 @@ struct LeastSquaresRow {
   // The log-likelihood -RSS/2 carries the outcome's units: its dispersion is estimated
   // (optimalityViolation in priors/optimality.h).
   static constexpr bool kEstimatesDispersion = true;
-  ARGUS_HOST_DEVICE RowDerivatives derivatives(double eta, double, double wy, double wt) const {
-    return {wy - wt * eta, wt, 0.0};
+  ARGUS_HOST_DEVICE static double boundExp(double expEta) { return expEta; }
+  template <typename T>
+  ARGUS_HOST_DEVICE RowDerivativesOf<T> derivativesOf(T eta, T, T wy, T wt) const {
+    return {wy - wt * eta, wt, wt * 0.0};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double) const {
     const double e = y - eta;
@@ -68,17 +78,17 @@ struct LeastSquaresRow {
   }
 };
 
-// mu = e / (1 + e) and 1 - mu = 1 / (1 + e) from one division; e is capped so that an
-// overflowed exp(eta) gives mu = 1 rather than inf / inf (and no branch in the loop).
+// mu = e / (1 + e) and 1 - mu = 1 / (1 + e) from one division; e is capped (boundExp) so
+// that an overflowed exp(eta) gives mu = 1 rather than inf / inf (and no branch in the loop).
 struct LogisticRow {
   static constexpr bool kUsesExp = true;
   static constexpr bool kEstimatesDispersion = false;
-  ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
-                                               double wt) const {
-    const double e = expEta < 1e300 ? expEta : 1e300;
-    const double q = 1.0 / (1.0 + e);  // 1 - mu
-    const double mu = e * q;
-    const double curv = wt * mu * q;
+  ARGUS_HOST_DEVICE static double boundExp(double expEta) { return expEta < 1e300 ? expEta : 1e300; }
+  template <typename T>
+  ARGUS_HOST_DEVICE RowDerivativesOf<T> derivativesOf(T, T e, T wy, T wt) const {
+    const T q = 1.0 / (1.0 + e);  // 1 - mu
+    const T mu = e * q;
+    const T curv = wt * mu * q;
     return {wy - wt * mu, curv, curv * (q - mu)};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double) const {
@@ -105,9 +115,10 @@ struct LogisticRow {
 struct PoissonRow {
   static constexpr bool kUsesExp = true;
   static constexpr bool kEstimatesDispersion = false;
-  ARGUS_HOST_DEVICE RowDerivatives derivatives(double, double expEta, double wy,
-                                               double wt) const {
-    const double mu = wt * expEta;
+  ARGUS_HOST_DEVICE static double boundExp(double expEta) { return expEta; }
+  template <typename T>
+  ARGUS_HOST_DEVICE RowDerivativesOf<T> derivativesOf(T, T expEta, T wy, T wt) const {
+    const T mu = wt * expEta;
     return {wy - mu, mu, mu};
   }
   ARGUS_HOST_DEVICE double logLik(double eta, double y, double w, double exposure) const {
@@ -121,6 +132,13 @@ struct PoissonRow {
     return wy * change - wt * expEta * (factor - 1.0);
   }
 };
+
+// One row's derivatives at eta (exp(eta) = expEta): the scalar entry to derivativesOf().
+template <typename Row>
+ARGUS_HOST_DEVICE inline RowDerivatives glmRowDerivatives(const Row& row, double eta, double expEta,
+                                                          double wy, double wt) {
+  return row.template derivativesOf<double>(eta, Row::boundExp(expEta), wy, wt);
+}
 
 }  // namespace argus
 

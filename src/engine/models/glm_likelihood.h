@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/double_pair.h"
 #include "models/glm_block_hessian.h"
 #include "models/glm_functors.h"
 #include "models/likelihood.h"
@@ -103,7 +104,7 @@ class GlmLikelihood final : public Likelihood {
       GlmRowState& s = rows_[r];
       foldGlmShift<Row::kUsesExp>(s.eta, s.expEta, shift_, expShift_);
       eta_[r] = s.eta;
-      addInterceptTerms(&sums, row_.derivatives(s.eta, s.expEta, s.wy, s.wt));
+      addInterceptTerms(&sums, glmRowDerivatives(row_, s.eta, s.expEta, s.wy, s.wt));
     }
     shift_ = 0.0;
     expShift_ = 1.0;
@@ -189,18 +190,54 @@ class GlmLikelihood final : public Likelihood {
   bool isIntercept(std::size_t j) const { return column(j).kind == ColumnKind::Intercept; }
 
   RowDerivatives derivatives(const GlmRowState& s) const {
-    return row_.derivatives(s.eta + shift_, s.expEta * expShift_, s.wy, s.wt);
+    return glmRowDerivatives(row_, s.eta + shift_, s.expEta * expShift_, s.wy, s.wt);
   }
 
   // g, h and the tracking sums over one column: `rows` = nullptr for a dense column (then
   // `values` has one entry per row), `values` = nullptr for an indicator column. Written
   // with local accumulators (a lambda capturing them by reference kept them in memory) and
-  // a prefetch kPrefetch entries ahead.
+  // a prefetch kPrefetch entries ahead. Entries go two at a time through the row functor
+  // on a DoublePair (common/double_pair.h; engine lr 1e5 x 1000: 26.7 -> 22.9 ms per cycle,
+  // the logistic division being the scan's cost beyond memory), even and odd entries summed
+  // apart and added at the end, the odd last entry in the scalar loop.
   template <bool kIndicator>
   GlmColumnSums sumColumn(const std::int32_t* rows, const double* values, std::int64_t n) const {
     const GlmRowState* state = rows_.data();
     double g = 0.0, curv = 0.0, slope = 0.0, x2Curv = 0.0, x2Slope = 0.0;
-    for (std::int64_t k = 0; k < n; ++k) {
+    std::int64_t k = 0;
+#if ARGUS_DOUBLE_PAIR
+    DoublePair pg = {0.0, 0.0}, pCurv = pg, pSlope = pg, pX2Curv = pg, pX2Slope = pg;
+    for (; k + 1 < n; k += 2) {
+      if (rows && k + kPrefetch + 1 < n) {
+        prefetch(state + rows[k + kPrefetch]);
+        prefetch(state + rows[k + kPrefetch + 1]);
+      }
+      const GlmRowState& a = state[rows ? rows[k] : k];
+      const GlmRowState& b = state[rows ? rows[k + 1] : k + 1];
+      const RowDerivativesOf<DoublePair> d = row_.template derivativesOf<DoublePair>(
+          DoublePair{a.eta + shift_, b.eta + shift_},
+          DoublePair{Row::boundExp(a.expEta * expShift_), Row::boundExp(b.expEta * expShift_)},
+          DoublePair{a.wy, b.wy}, DoublePair{a.wt, b.wt});
+      if (kIndicator) {
+        pg += d.resid;
+        pCurv += d.curv;
+        pSlope += d.slope;
+      } else {
+        const DoublePair x = {values[k], values[k + 1]};
+        pg += x * d.resid;
+        pCurv += x * d.curv;
+        pSlope += x * d.slope;
+        pX2Curv += x * x * d.curv;
+        pX2Slope += x * x * d.slope;
+      }
+    }
+    g = laneSum(pg);
+    curv = laneSum(pCurv);
+    slope = laneSum(pSlope);
+    x2Curv = laneSum(pX2Curv);
+    x2Slope = laneSum(pX2Slope);
+#endif
+    for (; k < n; ++k) {
       const std::int64_t r = rows ? rows[k] : k;
       if (rows && k + kPrefetch < n) prefetch(state + rows[k + kPrefetch]);
       const RowDerivatives d = derivatives(state[r]);

@@ -216,6 +216,7 @@ TEST(DeviceRunner, GradientAndHessianMatchTheCpu) {
   for (ModelType m : deviceModels()) {
     ProblemSpec spec;
     spec.model = m;
+    const ModelScope scope(m);
     auto p = makeProblem(spec);
     auto cpu = makeCycleRunner(parseComputeDevice("cpu"), p->data, p->weightPtr());
     auto device = makeCycleRunner(parseComputeDevice(kDevice), p->data, p->weightPtr());
@@ -310,6 +311,7 @@ TEST(DeviceRunner, HostSweepOverADeviceModelMatchesTheCpu) {
   for (ModelType m : deviceModels()) {
     ProblemSpec spec;
     spec.model = m;
+    const ModelScope scope(m);
     auto p = makeProblem(spec);
     std::unique_ptr<DeviceModel> device = makeEmulatedModel(p->data, p->weightPtr());
     std::unique_ptr<Likelihood> cpu = makeLikelihood(p->data, p->weightPtr());
@@ -339,6 +341,7 @@ TEST(DeviceRunner, StepAlongGainMatchesTheCpu) {
   for (ModelType m : {ModelType::LeastSquares, ModelType::Logistic, ModelType::Poisson}) {
     ProblemSpec spec;
     spec.model = m;
+    const ModelScope scope(m);
     auto p = makeProblem(spec);
     std::unique_ptr<DeviceModel> device = makeEmulatedModel(p->data, p->weightPtr());
     std::unique_ptr<Likelihood> cpu = makeLikelihood(p->data, p->weightPtr());

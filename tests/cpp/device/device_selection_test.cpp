@@ -64,6 +64,7 @@ bool same(double a, double b, bool survival) {
 }
 
 void expectSameCv(const Dataset& data, const double* weights, bool survival, const std::string& what) {
+  const ModelScope scope(data.model);
   const CrossValidationResult cpu = crossValidate(cvRequest(data, weights, "cpu", 1));
   for (int threads : {1, 3}) {
     const std::int64_t before = emulatedDesignsBuilt();
@@ -93,6 +94,7 @@ void expectSameCv(const Dataset& data, const double* weights, bool survival, con
 }
 
 void expectSameBootstrap(const Dataset& data, const double* weights, bool survival, const std::string& what) {
+  const ModelScope scope(data.model);
   BootstrapRequest req;
   req.fit = penalized(data, weights, PriorKind::Normal);
   req.replicates = 6;
