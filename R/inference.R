@@ -92,7 +92,10 @@ invertInformation <- function(H) {
     return(V)
   }
   smallest <- min(eigen(correlation, symmetric = TRUE, only.values = TRUE)$values)
-  inverse <- if (smallest > 1e-9) tryCatch(solve(info), error = function(e) NULL)
+  # inverted on the correlation scale and mapped back: solve(info) itself refuses a matrix
+  # whose diagonal spans more than ~1e16 (a covariate in units of 1e5 beside 0/1 ones)
+  inverse <- if (smallest > 1e-9)
+    tryCatch(solve(correlation) * outer(scale, scale), error = function(e) NULL)
   if (is.null(inverse) || any(!is.finite(inverse))) {
     warning("the Hessian is singular (collinear covariates?): returning NA", call. = FALSE)
     return(V)

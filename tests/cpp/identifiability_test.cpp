@@ -9,6 +9,7 @@
 
 #include "hand_design.h"
 #include "solver/ccd_solver.h"
+#include "solver/recession.h"
 
 namespace argus {
 namespace {
@@ -232,6 +233,67 @@ TEST(Recession, CoxCombinationRunsOffEvenAfterTheMajorizedStart) {
     EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 1}));
     if (start == MajorizedStartRule::Always) EXPECT_GT(fit.majorizedSteps, 0);
   }
+}
+
+TEST(Recession, AFactorWhoseReferenceLevelHasNoEventsRunsOff) {
+  // Three levels as model.matrix() codes them: the intercept and indicators of levels b and
+  // c. Level a (the reference) has no events, so the intercept runs to -inf and both
+  // indicators to +inf, while no coefficient alone recedes (birthwt's race with no low
+  // birth weight among whites was certified SUCCESS at -12.5, 12.2, 12.0). Poisson alike with
+  // all-zero counts in the reference level.
+  std::mt19937 rng(21);
+  const std::size_t n = 150;
+  std::vector<double> b(n), c(n), y(n), counts(n);
+  std::bernoulli_distribution coin(0.4);
+  std::poisson_distribution<int> poisson(3.0);
+  for (std::size_t r = 0; r < n; ++r) {
+    const int level = static_cast<int>(r % 3);
+    b[r] = level == 1 ? 1.0 : 0.0;
+    c[r] = level == 2 ? 1.0 : 0.0;
+    y[r] = level == 0 ? 0.0 : (coin(rng) ? 1.0 : 0.0);
+    counts[r] = level == 0 ? 0.0 : static_cast<double>(poisson(rng));
+  }
+  for (const ModelType m : {ModelType::Logistic, ModelType::Poisson}) {
+    HandDesign d(m, m == ModelType::Logistic ? y : counts);
+    d.addIntercept();
+    d.addColumn(ColumnKind::Indicator, b);
+    d.addColumn(ColumnKind::Indicator, c);
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
+        << modelTypeName(m) << ": " << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2];
+    EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 1, 2})) << modelTypeName(m);
+  }
+}
+
+TEST(Recession, AFiniteCovariateBesideAFactorWithoutEventsIsNotFlagged) {
+  // Cox: level a of a three-level factor has no events (its indicators b and c run off to
+  // +inf together), and age, uncentred with a finite effect, is far too (|beta| max|x| > 5,
+  // and it moved all along the fit). Only the factor's coefficients are flagged (pbc's
+  // transplants by stage named age as well, and dropped its standard error).
+  std::mt19937 rng(22);
+  const std::size_t n = 240;
+  std::vector<double> y(n), time(n), b(n), c(n), age = normals(rng, n, 60.0, 8.0);
+  std::bernoulli_distribution coin(0.5);
+  for (std::size_t r = 0; r < n; ++r) {
+    time[r] = static_cast<double>(n - r);  // descending, the engine's order
+    const int level = static_cast<int>(r % 3);
+    b[r] = level == 1 ? 1.0 : 0.0;
+    c[r] = level == 2 ? 1.0 : 0.0;
+    const double risk = 1.0 / (1.0 + std::exp(-(age[r] - 60.0) / 4.0));
+    y[r] = level != 0 && std::bernoulli_distribution(risk)(rng) ? 1.0 : 0.0;
+  }
+  HandDesign d(ModelType::Cox, y);
+  d.time = time;
+  d.addColumn(ColumnKind::Dense, age);
+  d.addColumn(ColumnKind::Indicator, b);
+  d.addColumn(ColumnKind::Indicator, c);
+  d.setStrata(std::vector<std::int32_t>(n, 0));
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2];
+  EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2})) << fit.beta[0];
+  EXPECT_GT(std::fabs(fit.beta[0]) * 80.0, kFarEta);  // age is far, so it was probed
 }
 
 TEST(Recession, ARareOutcomeIsFarButFinite) {

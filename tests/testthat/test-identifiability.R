@@ -147,3 +147,47 @@ test_that("controls and fits saved before optimalityTolerance existed still fit"
   fit$settings$optimalityTolerance <- NULL
   expect_s3_class(suppressWarnings(runBootstrap(fit, replicates = 5, seed = 3)), "argusBootstrap")
 })
+
+test_that("a factor whose reference level has no events: NO_FINITE_MLE for its levels and the intercept", {
+  # birthwt's race with no low birth weight among whites (the reference level): the
+  # intercept runs to -inf, black and other to +inf; no coefficient alone recedes. This was
+  # SUCCESS at -12.5, 12.2, 12.0 with finite-looking standard errors.
+  bw <- MASS::birthwt
+  bw$race <- factor(bw$race, labels = c("white", "black", "other"))
+  bw$low2 <- ifelse(bw$race == "white", 0, bw$low)
+  expect_warning(fit <- fitModel(createData(low2 ~ race + smoke, data = bw, modelType = "lr")),
+                 "'\\(Intercept\\)', 'raceblack', 'raceother' run off to infinity")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, c("(Intercept)", "raceblack", "raceother"))
+  # smoke is finite: the conditional MLE among blacks and others (glm on those rows)
+  ref <- stats::glm(low2 ~ race + smoke, data = bw[bw$race != "white", ], family = binomial)
+  expect_equal(coef(fit)[["smoke"]], coef(ref)[["smoke"]], tolerance = 1e-4)
+  # Poisson: quine's counts all zero in the reference age group
+  q <- MASS::quine
+  q$D2 <- ifelse(q$Age == "F0", 0L, q$Days)
+  expect_warning(fp <- fitModel(createData(D2 ~ Eth + Age, data = q, modelType = "pr")),
+                 "run off to infinity")
+  expect_equal(fp$infinite, c("(Intercept)", "AgeF1", "AgeF2", "AgeF3"))
+})
+
+test_that("a finite covariate beside a factor level without events is not flagged (cox and fgr)", {
+  # pbc's transplants: stage 1 has none, so the stage coefficients run off together; age,
+  # uncentred and far (|beta| max(age) > 5), is finite: coxph's and crr's values and
+  # standard errors. age was flagged too, and its standard error dropped.
+  pbc <- na.omit(survival::pbc[1:312, c("time", "status", "age", "stage", "protime")])
+  pbc$tx <- as.numeric(pbc$status == 1)
+  expect_warning(fit <- fitModel(createData(survival::Surv(time, tx) ~ age + factor(stage),
+                                            data = pbc, modelType = "cox")), "run off to infinity")
+  expect_equal(fit$infinite, c("factor(stage)2", "factor(stage)3", "factor(stage)4"))
+  ref <- suppressWarnings(survival::coxph(survival::Surv(time, tx) ~ age + factor(stage),
+                                          data = pbc, ties = "breslow"))
+  expect_equal(coef(fit)[["age"]], coef(ref)[["age"]], tolerance = 1e-5)
+  expect_equal(sqrt(vcov(fit)["age", "age"]), sqrt(vcov(ref)["age", "age"]), tolerance = 1e-4)
+  expect_warning(fg <- fitModel(createData(survival::Surv(time, status) ~ age + protime + factor(stage),
+                                           data = pbc, modelType = "fgr", failcode = 1)),
+                 "run off to infinity")
+  expect_equal(fg$infinite, c("factor(stage)2", "factor(stage)3", "factor(stage)4"))
+  X <- stats::model.matrix(~ age + protime + factor(stage), pbc)[, -1]
+  cr <- cmprsk::crr(pbc$time, pbc$status, X, failcode = 1, gtol = 1e-10)
+  expect_equal(unname(coef(fg)[c("age", "protime")]), unname(cr$coef[1:2]), tolerance = 1e-4)
+})

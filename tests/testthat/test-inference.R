@@ -118,6 +118,25 @@ test_that("vcov leaves fixed coefficients out and warns on a singular Hessian", 
                tolerance = 1e-6)
 })
 
+test_that("vcov holds with a covariate on a scale 1e5 apart from the others (glm, coxph)", {
+  # The information's diagonal then spans ~1e16: inverted as is, solve() refused it and vcov
+  # was all NA ("singular"), though the correlation-scale check passed.
+  bw <- MASS::birthwt
+  bw$lwt_s <- bw$lwt * 1e5
+  fit <- fitModel(createData(low ~ lwt_s + smoke + ht + ui, data = bw, modelType = "lr"),
+                  control = tightControl())
+  ref <- stats::glm(low ~ lwt_s + smoke + ht + ui, data = bw, family = stats::binomial(),
+                    control = stats::glm.control(epsilon = 1e-12))
+  expect_equal(unname(vcov(fit)), unname(vcov(ref)), tolerance = 1e-5)
+  lung <- na.omit(survival::lung[, c("time", "status", "age", "meal.cal")])
+  lung$meal.big <- lung$meal.cal * 1e4
+  lung$age.small <- lung$age * 1e-4
+  f <- survival::Surv(time, status) ~ age.small + meal.big
+  cox <- fitModel(createData(f, data = lung, modelType = "cox"), control = tightControl())
+  refCox <- survival::coxph(f, data = lung, ties = "breslow")
+  expect_equal(unname(sqrt(diag(vcov(cox)))), unname(sqrt(diag(vcov(refCox)))), tolerance = 1e-5)
+})
+
 test_that("Wald intervals equal confint.default(glm)", {
   sim <- simulateLogistic(n = 300, p = 4, seed = 18)
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), control = tightControl())

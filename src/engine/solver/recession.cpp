@@ -3,13 +3,110 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/symmetric_eigen.h"
+
 namespace argus {
 
 namespace {
+// A probe passes (no drop) where the log-likelihood drops by less than this share of what the
+// diagonal curvature predicts for the move, or by no more than rounding.
+constexpr double kShareOfPredictedDrop = 1e-4;
+
 bool isFar(const CycleState& state, const std::vector<double>& maxAbs, std::size_t j) {
   return !state.fixed[j] && state.prior[j].kind == PriorKind::None && maxAbs[j] > 0.0 &&
          std::fabs(state.beta[j]) * maxAbs[j] >= kFarEta;
 }
+// The far coordinates' information block, -H_FF (positive semi-definite), by forward
+// differences of the analytic gradient (|F| + 1 resets): the step moves eta by at most 1e-5
+// per row, so the entries are good to ~1e-5 relative, far inside what the eigenvalue gate
+// below tells apart (kFlat; a borderline direction only costs a probe that clears it).
+std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
+                                   const std::vector<std::int32_t>& far,
+                                   const std::vector<double>& maxAbs) {
+  const std::size_t k = far.size();
+  std::vector<double> info(k * k, 0.0), base(k);
+  runner.reset(state);
+  for (std::size_t i = 0; i < k; ++i) base[i] = runner.gradHess(far[i]).g;
+  CycleState trial = state;
+  for (std::size_t c = 0; c < k; ++c) {
+    const std::int32_t j = far[c];
+    const double step = 1e-5 / maxAbs[j];
+    trial.beta = state.beta;
+    trial.beta[j] += step;
+    runner.reset(trial);
+    for (std::size_t i = 0; i < k; ++i) info[i * k + c] = -(runner.gradHess(far[i]).g - base[i]) / step;
+  }
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t c = i + 1; c < k; ++c) info[i * k + c] = info[c * k + i] = 0.5 * (info[i * k + c] + info[c * k + i]);
+  return info;
+}
+
+// Recession along a combination of the far coordinates (x1 - x2 separating; the reference
+// level of a factor without events: the intercept to -inf, every other level to +inf). Along
+// such a direction the curvature vanishes while each coordinate's own does not, so it is an
+// eigenvector of the far block's information on the correlation scale (D^-1/2 I D^-1/2, D its
+// diagonal) with a tiny eigenvalue. Each eigenvector with eigenvalue below kFlat (at most
+// kMaxDirections, smallest first) is probed both ways, reaching kProbeEta in eta: a direction
+// of recession costs nothing one way (less than 1e-4 of the diagonal's predicted drop) and
+// measurably more than twice that the other way; a valley of correlated coefficients at a
+// finite maximum (an intercept beside an uncentred calendar year: tiny eigenvalue too) drops
+// alike both ways. The coordinates flagged are those the direction moves (a scaled component
+// of at least kShare of its largest): a finite coefficient beside them (age beside a factor
+// whose reference level has no events) is not.
+std::vector<std::int32_t> probeFlatDirections(CycleRunner& runner, const CycleState& state,
+                                              const std::vector<std::int32_t>& far,
+                                              const std::vector<double>& maxAbs, double logLikelihood) {
+  constexpr double kFlat = 1e-3;
+  constexpr std::size_t kMaxDirections = 3;
+  constexpr double kShare = 0.05;
+  const std::size_t k = far.size();
+  const std::vector<double> info = farInformation(runner, state, far, maxAbs);
+  std::vector<double> scale(k), correlation(k * k);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!(info[i * k + i] > 0.0) || !std::isfinite(info[i * k + i])) return {};
+    scale[i] = 1.0 / std::sqrt(info[i * k + i]);
+  }
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t c = 0; c < k; ++c) correlation[i * k + c] = info[i * k + c] * scale[i] * scale[c];
+  const SymmetricEigen eigen = symmetricEigen(correlation, k);
+  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
+  std::vector<std::int32_t> flagged;
+  CycleState trial = state;
+  for (std::size_t e = 0; e < std::min(k, kMaxDirections) && eigen.values[e] < kFlat; ++e) {
+    std::vector<double> d(k);
+    double reach = 0.0, largest = 0.0;
+    for (std::size_t i = 0; i < k; ++i) {
+      d[i] = eigen.vectors[i * k + e] * scale[i];
+      reach += std::fabs(d[i]) * maxAbs[far[i]];
+      largest = std::fmax(largest, std::fabs(eigen.vectors[i * k + e]));
+    }
+    if (!(reach > 0.0)) continue;
+    double predicted = 0.0;  // the diagonal part of the curvature along the move
+    for (std::size_t i = 0; i < k; ++i) {
+      d[i] *= kProbeEta / reach;
+      predicted += 0.5 * info[i * k + i] * d[i] * d[i];
+    }
+    double drop[2];
+    for (int side = 0; side < 2; ++side) {
+      trial.beta = state.beta;
+      for (std::size_t i = 0; i < k; ++i) trial.beta[far[i]] += side == 0 ? d[i] : -d[i];
+      const double value = runner.reset(trial).logLikelihood;
+      drop[side] = std::isfinite(value) ? logLikelihood - value : INFINITY;
+    }
+    const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
+    for (int side = 0; side < 2; ++side) {
+      const double onward = drop[side], back = drop[1 - side];
+      if (!(onward <= allowed && back > rounding && onward < 0.5 * back)) continue;
+      for (std::size_t i = 0; i < k; ++i)
+        if (std::fabs(eigen.vectors[i * k + e]) >= kShare * largest) flagged.push_back(far[i]);
+      break;
+    }
+  }
+  std::sort(flagged.begin(), flagged.end());
+  flagged.erase(std::unique(flagged.begin(), flagged.end()), flagged.end());
+  return flagged;
+}
+
 }  // namespace
 
 bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs) {
@@ -19,8 +116,7 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 }
 
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
-                                        const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove) {
+                                        const std::vector<double>& maxAbs) {
   constexpr std::size_t kMaxProbes = 20;
   std::vector<std::int32_t> far;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
@@ -36,17 +132,14 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
   // allowance below.
   const double logLikelihood = runner.reset(state).logLikelihood;
 
-  constexpr double kShareOfPredictedDrop = 1e-4;
   const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
   // The runner stands at state.beta: each far coordinate's curvature there.
   std::vector<double> curvature(state.beta.size(), 0.0);
   for (const std::int32_t j : far) curvature[j] = std::fabs(runner.gradHess(j).h);
   CycleState trial = state;
   // Whether the log-likelihood at trial.beta drops by less than `predicted` allows.
-  double lastValue = logLikelihood;  // at the last trial
   auto doesNotDrop = [&](double predicted) {
     const double value = runner.reset(trial).logLikelihood;
-    lastValue = value;
     const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
     return std::isfinite(value) && value >= logLikelihood - allowed;
   };
@@ -58,31 +151,8 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     if (doesNotDrop(0.5 * curvature[j] * t * t)) flagged.push_back(j);
   }
   if (flagged.empty() && far.size() >= 2) {
-    double reach = 0.0;  // an upper bound of max_r |sum_j x_rj move_j|
-    for (const std::int32_t j : far) reach += std::fabs(recentMove[j]) * maxAbs[j];
-    if (reach > 0.0) {
-      trial.beta = state.beta;
-      double predicted = 0.0;  // the diagonal part of the curvature along the move
-      for (const std::int32_t j : far) {
-        const double t = recentMove[j] * (kProbeEta / reach);
-        trial.beta[j] += t;
-        predicted += 0.5 * curvature[j] * t * t;
-      }
-      // A drop this small also meets the long flat valley of correlated coefficients at a
-      // finite maximum (an intercept beside an uncentred calendar year: the fit's recent
-      // move runs along it, and the valley's drop was 1e-5 of the diagonal's). The two
-      // differ behind the fit: along a recession the way back loses what the run gained,
-      // in a valley the log-likelihood drops alike both ways. So the combination is cleared
-      // where going back drops it measurably and less than twice as much as going on.
-      if (doesNotDrop(predicted)) {
-        const double onward = logLikelihood - lastValue;
-        for (const std::int32_t j : far) trial.beta[j] = state.beta[j] - (trial.beta[j] - state.beta[j]);
-        const double back = logLikelihood - runner.reset(trial).logLikelihood;
-        const bool valley = back > rounding && !(onward < 0.5 * back);
-        for (const std::int32_t j : far)
-          if (!valley && recentMove[j] != 0.0) flagged.push_back(j);
-      }
-    }
+    const std::vector<std::int32_t> combination = probeFlatDirections(runner, state, far, maxAbs, logLikelihood);
+    flagged.insert(flagged.end(), combination.begin(), combination.end());
   }
   runner.reset(state);
   std::sort(flagged.begin(), flagged.end());

@@ -12,15 +12,17 @@
 // drops by less than 1e-4 of what its own curvature predicts for the move (h_j t^2 / 2; along a
 // direction of recession the curvature has vanished), or by no more than rounding. Measuring
 // the drop against the coefficient's own curvature keeps the test free of the data's scale: a
-// subgroup with weights of 1e-7 and one event is not mistaken for a separated one. Recession along a combination of
-// coefficients (x1 - x2 separating) is probed along the recent move of the far coefficients
-// (beta minus beta 8 to 16 cycles earlier: the finite ones have settled by then), scaled the
-// same way; where that move passes, it is also taken backwards, and a combination whose way
-// back drops measurably but less than twice the way on is a valley of correlated
-// coefficients at a finite maximum (an intercept beside an uncentred year), not a
-// recession. Coordinates without any information (no curvature) were
+// subgroup with weights of 1e-7 and one event is not mistaken for a separated one. Recession
+// along a combination of coefficients (x1 - x2 separating; a factor whose reference level has
+// no events) shows where no single coefficient does: the far coefficients' information block,
+// on the correlation scale, has an eigenvector with a tiny eigenvalue, probed both ways
+// (recession.cpp, probeFlatDirections: a recession costs nothing one way and much the other;
+// a valley of correlated coefficients at a finite maximum, an intercept beside an uncentred
+// year, drops alike both ways). Coordinates without any information (no curvature) were
 // set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood here means
-// recession, not indifference. Cost: one reset per probe, for the few far coefficients only.
+// recession, not indifference. Cost: one reset per probe, for the few far coefficients only,
+// and where two or more are far and none alone recedes, one reset per far coefficient for the
+// block (plus one) and 2 per flat direction.
 #pragma once
 
 #include <cstdint>
@@ -37,12 +39,10 @@ constexpr double kProbeEta = 10.0;
 // only ones findRecession() probes.
 bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs);
 
-// `maxAbs`: per column, the largest |x| (columnMaxAbs); `recentMove`: beta minus beta some
-// cycles before. The runner stands at state.beta. Where there is something to probe, the
+// `maxAbs`: per column, the largest |x| (columnMaxAbs). The runner stands at state.beta. Where there is something to probe, the
 // log-likelihood there is taken from a reset() (X beta), as each probe takes its own, and the
 // runner is left reset at state.beta; otherwise the runner is not touched.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
-                                        const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove);
+                                        const std::vector<double>& maxAbs);
 
 }  // namespace argus
