@@ -160,3 +160,25 @@ test_that("cross-validation and the bootstrap run with exact clr (whole sets res
   boot <- runBootstrap(fitClr(sim), replicates = 20, seed = 2)
   expect_true(all(is.finite(unlist(boot$summary[c("bias", "se")]))))
 })
+
+test_that("exact clr running off along a recession ends NO_FINITE_MLE, not an error; its bootstrap completes", {
+  # Six of lung's institutions as matched sets: the exact conditional likelihood has no
+  # finite maximum (clogit runs off to sex -190, its log-likelihood still rising to 0). Once
+  # eta spread by ~700 within a set, the exact recursion left the double range and the fit
+  # stopped with an error; a bootstrap of ten sets met such a resample and returned nothing.
+  lu <- na.omit(survival::lung[, c("inst", "status", "age", "sex", "ph.ecog")])
+  lu$case <- as.numeric(lu$status == 2)
+  fm <- case ~ age + sex + ph.ecog + strata(inst)
+  sub <- lu[lu$inst %in% c(2, 4, 5, 26, 32, 33), ]
+  expect_warning(fit <- fitModel(createData(fm, data = sub, modelType = "clr")), "run off to infinity")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_true("sex" %in% fit$infinite)
+  expect_lt(fit$logLik, -1e-12)
+  expect_gt(fit$logLik, -1e-4)  # near the supremum, 0
+  ten <- lu[lu$inst %in% names(which(table(lu$inst) <= 12)), ]
+  fit10 <- fitModel(createData(fm, data = ten, modelType = "clr"))
+  expect_equal(fit10$status, "SUCCESS")
+  boot <- suppressWarnings(runBootstrap(fit10, replicates = 60, seed = 1))
+  expect_equal(nrow(boot$estimates), 60)
+  expect_true(any(boot$status == "NO_FINITE_MLE"))
+})

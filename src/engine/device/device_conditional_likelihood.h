@@ -241,6 +241,8 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     std::vector<unsigned char> failed(failed_.size());
     thrust::copy(failed_.begin(), failed_.end(), failed.begin());
     thrust::fill(failed_.begin(), failed_.end(), static_cast<unsigned char>(0));
+    // The CPU falls back to the log-domain recursion there (ExactConditionalStrata); the
+    // device does not yet, so a fit running off along a recession stops with this error.
     for (std::int32_t s = 0; s < strata_; ++s)
       if (failed[s]) throw ArgusError(exactNotFiniteMessage(s));
   }

@@ -115,7 +115,7 @@ GradHess ConditionalLikelihood::scanView(const ColumnView& c) const {
     if constexpr (Ties == TieMethod::Efron) {
       t = tiedStratumTerm(efronTerms_[current], moments.n1, moments.n2, f1, f2);
     } else if (Ties == TieMethod::Exact && exact) {
-      t = exact_.term(current, u_.data(), exactEntries_.data(),
+      t = exact_.term(current, u_.data(), eta_.data(), shift_[current], exactEntries_.data(),
                       static_cast<std::int64_t>(exactEntries_.size()));
     } else {
       const StratumSums& sums = strata_[current];
@@ -395,7 +395,7 @@ double ConditionalLikelihood::logLikelihood() const {
     if (ties_ == TieMethod::Efron) {
       sum -= eventLogTerm(true, strata_[s].events, caseCount_[s], strata_[s].den, caseRisk_[s]);
     } else if (ties_ == TieMethod::Exact && exact_.isExact(s)) {
-      sum -= exact_.logTerm(s, u_.data());
+      sum -= exact_.logTerm(s, u_.data(), eta_.data(), shift_[s]);
     } else {
       sum -= strata_[s].events * std::log(strata_[s].den);
     }

@@ -29,6 +29,16 @@
 // log B = n log(scale) + log C(m, n) + log b(n, m).
 //
 // Cost: O(m n) per stratum and coordinate; the level arrays are n + 1 long.
+//
+// Where eta spreads by several hundred within a stratum (a fit running off along a direction
+// of recession: lung's matched sets, sex at -190), the scaled levels still leave the double
+// range, or the u of all but a few rows underflow to 0. The log-domain recursion below then
+// gives the same term from log u = log w_s + eta - shift: each degree carries log B(k, i)
+// and the weighted means of sum x and (sum x)^2 over its case sets,
+//   log B(k, i) = logaddexp(log B(k, i-1), log u_i + log B(k-1, i-1)),
+//   m(k, i) = (1 - a) m(k, i-1) + a (x_i + m(k-1, i-1)),  a = u_i B(k-1, i-1) / B(k, i),
+// and likewise for the second moment: numbers of the size of x, whatever the spread of eta.
+// One exp and one log per line, so it is only the fallback.
 #pragma once
 
 #include <cmath>
@@ -65,6 +75,36 @@ ARGUS_HOST_DEVICE inline void exactRecursionAddRow(int cases, int i, double v, d
     l.d2 = keep * l.d2 + take * (x * x * lower.b + 2.0 * x * lower.d1 + lower.d2);
     l.d1 = keep * l.d1 + take * (x * lower.b + lower.d1);
     l.b = keep * l.b + take * lower.b;
+  }
+}
+
+// One degree of the log-domain recursion (see above): log B(k, i) and the means of sum x and
+// (sum x)^2 over the case sets of size k weighted by their product of u.
+struct ExactLogLevel {
+  double logB = -INFINITY, mean = 0.0, second = 0.0;
+};
+
+ARGUS_HOST_DEVICE inline void exactLogRecursionStart(int cases, ExactLogLevel* level) {
+  level[0] = ExactLogLevel{0.0, 0.0, 0.0};
+  for (int k = 1; k <= cases; ++k) level[k] = ExactLogLevel{};
+}
+
+// Adds the stratum's i-th row (i = 1, 2, ...) with log u and covariate value x; degrees from
+// the top down, as exactRecursionAddRow.
+ARGUS_HOST_DEVICE inline void exactLogRecursionAddRow(int cases, int i, double logU, double x,
+                                                      ExactLogLevel* level) {
+  const int top = i < cases ? i : cases;
+  for (int k = top; k >= 1; --k) {
+    const ExactLogLevel lower = level[k - 1];
+    ExactLogLevel& l = level[k];
+    const double added = logU + lower.logB;
+    if (!(added > -INFINITY)) continue;
+    const double hi = added > l.logB ? added : l.logB, lo = added > l.logB ? l.logB : added;
+    const double logB = hi + std::log1p(std::exp(lo - hi));
+    const double share = std::exp(added - logB);  // a: the new row's share of B(k, i)
+    l.second = (1.0 - share) * l.second + share * (x * x + 2.0 * x * lower.mean + lower.second);
+    l.mean = (1.0 - share) * l.mean + share * (x + lower.mean);
+    l.logB = logB;
   }
 }
 

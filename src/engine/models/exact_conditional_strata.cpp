@@ -16,8 +16,10 @@ std::string stratumName(std::int32_t s) {
 ExactConditionalStrata::ExactConditionalStrata(const OutcomeView& outcomes, const double* weights,
                                                std::int64_t nRows)
     : stratumStart_(outcomes.stratumStart),
+      rowWeights_(weights),
       cases_(static_cast<std::size_t>(outcomes.nStrata), 0),
-      weight_(static_cast<std::size_t>(outcomes.nStrata), 1.0) {
+      weight_(static_cast<std::size_t>(outcomes.nStrata), 1.0),
+      logWeight_(static_cast<std::size_t>(outcomes.nStrata), 0.0) {
   auto w = [&](std::int64_t r) { return weights ? weights[r] : 1.0; };
   for (std::int64_t r = 0; r < nRows; ++r)
     if (outcomes.y[r] != 0.0 && w(r) > 0.0) ++cases_[outcomes.stratum[r]];
@@ -35,6 +37,7 @@ ExactConditionalStrata::ExactConditionalStrata(const OutcomeView& outcomes, cons
                         std::to_string(first) + " and " + std::to_string(wr));
     }
     weight_[s] = first;
+    logWeight_[s] = std::log(first);
   }
 }
 
@@ -60,21 +63,47 @@ struct EntryList {
 };
 }  // namespace
 
-GradHess ExactConditionalStrata::term(std::int32_t s, const double* u,
+GradHess ExactConditionalStrata::term(std::int32_t s, const double* u, const double* eta, double shift,
                                       const StratumEntry* entries, std::int64_t count) const {
   bool ok = true;
   const GradHess t = exactStratumGradHess(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1],
                                           EntryList{entries}, count, scratch(s), &ok);
-  if (!ok) notFinite(s);
-  return t;
+  if (ok) return t;
+  // The log-domain recursion, over the same rows with the entries' x.
+  const int cases = cases_[s];
+  logLevels_.resize(static_cast<std::size_t>(cases) + 1);
+  exactLogRecursionStart(cases, logLevels_.data());
+  std::int64_t e = 0;
+  int i = 0;
+  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r) {
+    double x = 0.0;
+    if (e < count && entries[e].row == r) x = entries[e++].x;
+    const double lu = logU(s, r, eta, shift);
+    if (lu == -INFINITY) continue;
+    exactLogRecursionAddRow(cases, ++i, lu, x, logLevels_.data());
+  }
+  const ExactLogLevel& top = logLevels_[cases];
+  const GradHess logged = exactStratumTerm(weight_[s], ExactLevel{1.0, top.mean, top.second});
+  if (!(std::isfinite(top.logB) && std::isfinite(logged.g) && std::isfinite(logged.h))) notFinite(s);
+  return logged;
 }
 
-double ExactConditionalStrata::logTerm(std::int32_t s, const double* u) const {
+double ExactConditionalStrata::logTerm(std::int32_t s, const double* u, const double* eta, double shift) const {
   bool ok = true;
   const double value =
       exactStratumLogTerm(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1], scratch(s), &ok);
-  if (!ok) notFinite(s);
-  return value;
+  if (ok) return value;
+  const int cases = cases_[s];
+  logLevels_.resize(static_cast<std::size_t>(cases) + 1);
+  exactLogRecursionStart(cases, logLevels_.data());
+  int i = 0;
+  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r) {
+    const double lu = logU(s, r, eta, shift);
+    if (lu != -INFINITY) exactLogRecursionAddRow(cases, ++i, lu, 0.0, logLevels_.data());
+  }
+  const double logged = weight_[s] * logLevels_[cases].logB;
+  if (!std::isfinite(logged)) notFinite(s);
+  return logged;
 }
 
 }  // namespace argus

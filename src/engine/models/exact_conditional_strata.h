@@ -12,6 +12,7 @@
 // weights are constant within strata.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,11 +36,13 @@ class ExactConditionalStrata {
 
   bool isExact(std::int32_t s) const { return !cases_.empty() && cases_[s] >= 2; }
   // (g, h) of stratum s without the linear term, along a column whose entries in s are
-  // entries[0 .. count) (rows increasing); u = w exp(eta) per row.
-  GradHess term(std::int32_t s, const double* u, const StratumEntry* entries,
-                std::int64_t count) const;
+  // entries[0 .. count) (rows increasing); u = w exp(eta - shift) per row, with eta and the
+  // stratum's shift for the log-domain recursion where the scaled one leaves the double range
+  // (exact_conditional_functors.h). Throws only where that fails too (eta not finite).
+  GradHess term(std::int32_t s, const double* u, const double* eta, double shift,
+                const StratumEntry* entries, std::int64_t count) const;
   // w_s log B_s: what stratum s subtracts from the log-likelihood.
-  double logTerm(std::int32_t s, const double* u) const;
+  double logTerm(std::int32_t s, const double* u, const double* eta, double shift) const;
 
   // What a device model needs to run the same recursion: per stratum its cases (>= 2: an
   // exact stratum) and its weight.
@@ -50,11 +53,19 @@ class ExactConditionalStrata {
   ExactScratch scratch(std::int32_t s) const;  // levels_ and heap_, sized for stratum s
   [[noreturn]] void notFinite(std::int32_t s) const;
 
+  // log u of row r of stratum s for the log-domain recursion; -inf for a row of weight 0.
+  double logU(std::int32_t s, std::int64_t r, const double* eta, double shift) const {
+    return rowWeights_ && !(rowWeights_[r] > 0.0) ? -INFINITY : logWeight_[s] + eta[r] - shift;
+  }
+
   const std::int64_t* stratumStart_ = nullptr;
+  const double* rowWeights_ = nullptr;
   std::vector<int> cases_;        // positively weighted cases per stratum
   std::vector<double> weight_;    // the stratum's positive weight (exact strata)
+  std::vector<double> logWeight_; // its log
   mutable std::vector<ExactLevel> levels_;  // n_s + 1 levels of the running recursion
   mutable std::vector<double> heap_;        // n_s: the largest u (exactLogScale)
+  mutable std::vector<ExactLogLevel> logLevels_;  // the log-domain recursion's levels
 };
 
 // The error for stratum s (internal order) whose exact term is not finite.
