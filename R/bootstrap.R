@@ -4,8 +4,13 @@
 #' replacement, refits the model at the fit's prior and variance (the one chosen by
 #' cross-validation, if it was), and summarizes each coefficient over the replicates.
 #'
-#' A replicate in which a row (or stratum) was drawn `c` times is the fit with that row's
-#' weight multiplied by `c`: `fitModel(data, prior, control, weights = c * w)` with the fit's
+#' Where the data have a `cluster()` term (a patient's `(start, stop]` rows, a site) and
+#' `selectorType` is `"auto"`, whole clusters are drawn (`selectorType` of the result
+#' `"byCluster"`), as the clustered robust variance treats them; conditional models keep their
+#' strata as the units. `selectorType = "byRow"` in the fit's control draws rows regardless.
+#'
+#' A replicate in which a row (or stratum, or cluster) was drawn `c` times is the fit with
+#' that row's weight multiplied by `c`: `fitModel(data, prior, control, weights = c * w)` with the fit's
 #' prior at its variance, `w` the fit's weights, and the fit's starting coefficients. Each
 #' replicate has its own random stream derived from `seed`, so the results are the same for
 #' any number of `threads`.
@@ -34,7 +39,12 @@
 #'   `bias` = mean of the replicates - estimate, `se` = their standard deviation, the
 #'   percentile interval `lower`, `upper`, and `nonzero`, the proportion of replicates in
 #'   which the coefficient is not 0), `status` of each replicate's fit, `counts`, `seed`,
-#'   `level` and `selectorType`.
+#'   `level` and `selectorType` (`"byRow"`, `"byPid"` or `"byCluster"`). The summary uses
+#'   every replicate whose fit did not break down (status other than `ILLCONDITIONED`, all
+#'   estimates finite numbers): replicates without a finite maximum-likelihood estimate
+#'   (`NO_FINITE_MLE`, separation in the resample) are kept at the values where their fit
+#'   stopped, with a warning, so that the intervals show that instability rather than hide
+#'   it; their count is in `glance()`.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(400), 200, 2, dimnames = list(NULL, c("a", "b")))
@@ -67,7 +77,8 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   seed <- resolveSeed(seed)
   bootSettings <- list(replicates = as.integer(replicates), seed = seed,
                        selectorType = control$selectorType, threads = as.integer(threads),
-                       keepCounts = keepCounts, messages = control$noiseLevel != "silent")
+                       keepCounts = keepCounts, messages = control$noiseLevel != "silent",
+                       clusterOfRow = clusterCodes(data))
   started <- proc.time()[["elapsed"]]
   result <- if (parallel == "future") futureBootstrap(data, settings, bootSettings)
             else .Call(argus_bootstrap, data, settings, bootSettings)
@@ -96,11 +107,15 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   ), class = "argusBootstrap")
 }
 
+# The replicates a summary uses: their fit did not break down (NO_FINITE_MLE ones included).
+usableRows <- function(status, estimates) {
+  status != "ILLCONDITIONED" & apply(is.finite(estimates), 1, all)
+}
+
 # Per coefficient: estimate, bias, standard error, percentile interval and the proportion of
-# nonzero replicates, over the replicates whose fit did not break down.
+# nonzero replicates, over the usable replicates.
 bootstrapSummary <- function(estimate, estimates, status, level) {
-  usable <- status != "ILLCONDITIONED" & apply(is.finite(estimates), 1, all)
-  kept <- estimates[usable, , drop = FALSE]
+  kept <- estimates[usableRows(status, estimates), , drop = FALSE]
   if (nrow(kept) < 2) stopf("fewer than 2 bootstrap fits succeeded; nothing to summarize")
   probs <- c((1 - level) / 2, (1 + level) / 2)
   interval <- apply(kept, 2, stats::quantile, probs = probs, names = FALSE, type = 7)
@@ -114,12 +129,21 @@ bootstrapSummary <- function(estimate, estimates, status, level) {
   out
 }
 
-# Engine counts per unit (internal rows or strata) -> counts per user row (0 for rows of
-# dropped strata).
+# The data's cluster() term as 0-based codes in internal row order (the engine's bootstrap
+# units where it resamples clusters), or NULL.
+clusterCodes <- function(data) {
+  if (is.null(data$cluster)) return(NULL)
+  match(data$cluster, unique(data$cluster)) - 1L
+}
+
+# Engine counts per unit (internal rows, strata or clusters) -> counts per user row (0 for rows
+# of dropped strata).
 userRowCounts <- function(unitCounts, selectorType, data) {
   if (is.null(unitCounts)) return(NULL)
-  perRow <- if (selectorType == "byPid") unitCounts[data$stratum + 1L, , drop = FALSE]
-            else unitCounts
+  perRow <- switch(selectorType,
+                   byPid = unitCounts[data$stratum + 1L, , drop = FALSE],
+                   byCluster = unitCounts[clusterCodes(data) + 1L, , drop = FALSE],
+                   unitCounts)
   counts <- matrix(0L, length(data$rowIds), ncol(unitCounts))
   counts[data$order, ] <- perRow
   counts

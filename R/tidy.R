@@ -134,8 +134,10 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
 #' \code{std.error} (the standard deviation of the replicates), \code{bias}, \code{conf.low}
 #' and \code{conf.high} (the percentile interval at \code{conf.level}) and \code{nonzero}
 #' (the share of replicates in which the coefficient is not 0). \code{glance()} gives the
-#' number of replicates, of usable ones (finite estimates, not ill-conditioned), of those
-#' that did not converge or had no finite estimate, the level, sampling unit and time.
+#' number of replicates, of usable ones (those the summary uses: not ill-conditioned, every
+#' estimate a finite number; replicates without a finite maximum-likelihood estimate are
+#' among them, at the values where their fit stopped, see \code{\link{runBootstrap}}), of
+#' those that did not converge or had no finite estimate, the level, sampling unit and time.
 #' \code{confint()} gives the percentile interval (the replicates' quantiles, type 7 of
 #' \code{\link[stats]{quantile}}) or the normal one (estimate plus or minus
 #' \code{qnorm((1 + level) / 2)} bootstrap standard errors).
@@ -225,10 +227,8 @@ confint.argusBootstrap <- function(object, parm, level = object$level,
   limits
 }
 
-# The replicates the bootstrap summary uses (as bootstrapSummary() in R/bootstrap.R).
-usableReplicates <- function(boot) {
-  boot$status != "ILLCONDITIONED" & apply(is.finite(boot$estimates), 1, all)
-}
+# The replicates the bootstrap summary uses (usableRows() in R/bootstrap.R).
+usableReplicates <- function(boot) usableRows(boot$status, boot$estimates)
 
 # broom's tidiers return tibbles; without the tibble package a data frame does.
 asTibble <- function(df) {

@@ -21,6 +21,7 @@ argus::SamplingUnit samplingUnit(const std::string& selector) {
 }
 
 std::string selectorName(argus::SamplingUnit unit) {
+  if (unit == argus::SamplingUnit::Cluster) return "byCluster";
   return unit == argus::SamplingUnit::Stratum ? "byPid" : "byRow";
 }
 
@@ -188,6 +189,8 @@ extern "C" SEXP argus_bootstrap(SEXP dataSexp, SEXP settingsSexp, SEXP bootSexp)
   req.threads = as<int>(boot["threads"]);
   req.keepCounts = as<bool>(boot["keepCounts"]);
   req.messages = as<bool>(boot["messages"]);
+  if (boot.containsElementNamed("clusterOfRow") && !Rf_isNull(boot["clusterOfRow"]))
+    req.clusterOfRow = as<std::vector<std::int32_t>>(boot["clusterOfRow"]);
   argus::bridge::RProgressSink progress;
   const argus::BootstrapResult r = argus::runBootstrap(req, &progress);
 

@@ -281,6 +281,43 @@ TEST(Bootstrap, ReplicateIsAPlainFitOnResampleWeights) {
   }
 }
 
+// With clusters (a patient's rows), a replicate draws whole clusters: each row's weight is its
+// cluster's count. Conditional models keep their strata; an explicit Row unit draws rows.
+TEST(Bootstrap, ClustersAreDrawnWhole) {
+  auto problem = makeProblem({ModelType::Logistic});
+  const std::int64_t n = problem->nRows();
+  BootstrapRequest req;
+  req.fit = penalizedRequest(*problem, PriorKind::Normal);
+  req.replicates = 3;
+  req.seed = 12;
+  req.keepCounts = true;
+  for (std::int64_t r = 0; r < n; ++r) req.clusterOfRow.push_back(static_cast<std::int32_t>((r * 7) % 9));
+  const BootstrapResult boot = runBootstrap(req);
+  EXPECT_EQ(boot.unit, SamplingUnit::Cluster);
+  ASSERT_EQ(boot.units, 9);
+  const std::size_t p = problem->nColumns();
+  const std::vector<std::int32_t> counts = resampleCounts(9, 12, 1);
+  std::vector<double> weights(static_cast<std::size_t>(n));
+  for (std::int64_t r = 0; r < n; ++r) weights[r] = counts[req.clusterOfRow[r]] * problem->w(r);
+  FitRequest direct = req.fit;
+  direct.weights = weights.data();
+  const FitResult fit = fitCcd(direct);
+  const std::vector<double> replicate1(boot.beta.begin() + p, boot.beta.begin() + 2 * p);
+  EXPECT_TRUE(bitIdentical(replicate1, fit.beta));
+  EXPECT_TRUE(std::equal(counts.begin(), counts.end(), boot.counts.begin() + 9));
+  req.unit = SamplingUnit::Row;
+  EXPECT_EQ(runBootstrap(req).unit, SamplingUnit::Row);
+  auto conditional = makeProblem({ModelType::ConditionalPoisson});
+  BootstrapRequest byStratum;
+  byStratum.fit = penalizedRequest(*conditional, PriorKind::Normal);
+  byStratum.replicates = 2;
+  byStratum.clusterOfRow.assign(static_cast<std::size_t>(conditional->nRows()), 0);
+  EXPECT_EQ(runBootstrap(byStratum).unit, SamplingUnit::Stratum);
+  req.unit = SamplingUnit::Auto;
+  req.clusterOfRow.pop_back();
+  EXPECT_THROW(runBootstrap(req), ArgusError);
+}
+
 TEST(Bootstrap, BitIdenticalForAnyNumberOfThreads) {
   auto problem = makeProblem({ModelType::ConditionalPoisson});
   BootstrapRequest req;

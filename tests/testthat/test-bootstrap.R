@@ -35,6 +35,27 @@ test_that("strata are resampled whole, and the replicates still equal plain refi
   expect_true(all(fit$variance == fit$cv$variance))
 })
 
+test_that("with a cluster() term whole clusters are drawn: a patient's (start, stop] rows together", {
+  # cgd: up to 8 rows per patient. The bootstrap drew rows (selectorType "byRow") though the
+  # fit's clusters were patients; its standard error of 'inherit' was 0.26 against 0.32 of the
+  # cluster-robust variance and of a patient-level bootstrap by hand.
+  cgd <- survival::cgd
+  f <- survival::Surv(tstart, tstop, status) ~ treat + inherit + age + cluster(id)
+  d <- createData(f, data = cgd, modelType = "cox")
+  fit <- fitModel(d)
+  boot <- runBootstrap(fit, replicates = 5, seed = 4, keepCounts = TRUE)
+  expect_identical(boot$selectorType, "byCluster")
+  perPatient <- apply(boot$counts, 2, function(c) tapply(c, cgd$id, function(v) length(unique(v))))
+  expect_true(all(perPatient == 1))
+  expect_true(all(colSums(boot$counts[!duplicated(cgd$id), ]) == length(unique(cgd$id))))
+  expected <- refitByHand(fit, d, boot$counts)
+  dimnames(expected) <- dimnames(boot$estimates)
+  expect_equal(boot$estimates, expected, tolerance = 1e-12)
+  # rows drawn as before where the control asks for rows
+  byRow <- fitModel(d, control = createControl(selectorType = "byRow"))
+  expect_identical(runBootstrap(byRow, replicates = 2, seed = 4)$selectorType, "byRow")
+})
+
 test_that("the bootstrap is the same, bit for bit, with 1 and 2 threads and a given seed", {
   sim <- simulatePoisson(n = 200, seed = 23)
   d <- createData(x = sim$x, y = sim$y, time = sim$time, modelType = "pr")

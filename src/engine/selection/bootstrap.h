@@ -1,7 +1,8 @@
 // Nonparametric bootstrap of a fit at a fixed prior (MODELS.md §6).
 //
-// Replicate b draws as many units (rows, or whole strata: SamplingUnit, folds.h) as the data
-// have, uniformly with replacement, from RandomStream(streamSeed(seed, b)). A unit drawn c
+// Replicate b draws as many units (rows, whole strata: SamplingUnit, folds.h; or the clusters
+// the request gives, as a patient's (start, stop] rows) as the data have, uniformly with
+// replacement, from RandomStream(streamSeed(seed, b)). A unit drawn c
 // times enters the refit with weight c x its user weight, which is the same likelihood as
 // c copies of it (the conditional likelihoods included: a stratum counted twice contributes
 // its term twice). Each refit starts from the request's start, as the original fit did, so a
@@ -28,6 +29,10 @@ struct BootstrapRequest {
   int threads = 1;
   bool keepCounts = false;  // return every replicate's counts per unit
   bool messages = false;    // progress lines (about every tenth of the replicates)
+  // Per internal row, its cluster 0 .. C-1 (cluster(id) of the formula). Non-empty: the
+  // clusters are the units where `unit` is Auto or Cluster and the model is not conditional
+  // (whose units stay its strata).
+  std::vector<std::int32_t> clusterOfRow;
 };
 
 struct BootstrapResult {

@@ -22,7 +22,8 @@
 
 namespace argus {
 
-enum class SamplingUnit { Auto, Row, Stratum };
+// Cluster: the bootstrap's only, the clusters of BootstrapRequest::clusterOfRow (bootstrap.h).
+enum class SamplingUnit { Auto, Row, Stratum, Cluster };
 
 // Auto -> Row or Stratum as described above; Stratum without strata (or with one) -> Row,
 // each row its own unit, as the incumbent gives each row its own person id there.
