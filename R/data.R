@@ -152,6 +152,8 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   caller <- parent.frame()
   fromData <- function(expr, value) if (namesColumns(expr, data)) eval(expr, data, caller) else value
   weights <- fromData(substitute(weights), weights)
+  # kept for predict(), which reads a pr fit's exposure from new rows' own columns
+  timeExpression <- if (namesColumns(substitute(time), data)) substitute(time)
   time <- fromData(substitute(time), time)
   stratumId <- fromData(substitute(stratumId), stratumId)
   censoringSurvival <- fromData(substitute(censoringSurvival), censoringSurvival)
@@ -185,7 +187,7 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
                 startTime = startTime, censoringSurvival = censoringSurvival)
   } else {
     formulaInput(formula, data, modelType, stratumId, time, weights, censoringSurvival,
-                 na.action, failcode)
+                 na.action, failcode, timeExpression)
   }
   if (!is.null(failcode) && modelType != "fgr") stopf("'failcode' is for modelType 'fgr'")
   if (modelType == "fgr" && !routes[3]) input$y <- competingStatus(input$y, failcode)

@@ -13,47 +13,67 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (!streamed && !is.data.frame(covariates))
     stopf("'covariates' must be a data frame or a database table")
   needColumns(outcomes, c("rowId", "y"), "outcomes")
-  if (!streamed) needColumns(covariates, c("rowId", "covariateId"), "covariates")
+  warnNearMissColumns(outcomes, c("stratumId", "time", "weights", "offset", "startTime",
+                                  "censoringSurvival"), "outcomes")
+  if (!streamed) {
+    needColumns(covariates, c("rowId", "covariateId"), "covariates")
+    warnNearMissColumns(covariates, "covariateValue", "covariates")
+  }
   if (nrow(outcomes) == 0) stopf("'outcomes' has no rows")
-  if (isConditionalModel(modelType) && is.null(outcomes$stratumId))
+  if (isConditionalModel(modelType) && is.null(outcomes[["stratumId"]]))
     stopf("modelType '%s' needs a 'stratumId' column in 'outcomes'", modelType)
 
-  rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
+  rowIds <- checkIds(outcomes[["rowId"]], "outcomes$rowId")
   dup <- firstDuplicateId(rowIds)
   if (dup >= 0) stopf("'outcomes$rowId' must be unique; %s appears more than once",
                       idLabel(rowIds[dup + 1]))
   # OHDSI outcome tables carry a stratumId column by habit: createData() says it is not used
   # (once the data have passed their checks) where the model has no baseline per stratum
-  unusedStrata <- !is.null(outcomes$stratumId) && !hasStratumBaseline(modelType)
-  stratumId <- if (unusedStrata) NULL else outcomes$stratumId
+  unusedStrata <- !is.null(outcomes[["stratumId"]]) && !hasStratumBaseline(modelType)
+  stratumId <- if (unusedStrata) NULL else outcomes[["stratumId"]]
   entries <- if (streamed) streamCovariates(covariates, rowIds, batchSize)
              else covariateEntries(covariates, rowIds)
-  c(list(rowIds = outcomes$rowId, y = outcomes$y, stratumId = stratumId,
-         time = outcomes$time, weights = outcomes$weights, offset = outcomes$offset,
-         startTime = outcomes$startTime, censoringSurvival = outcomes$censoringSurvival,
+  c(list(rowIds = outcomes[["rowId"]], y = outcomes[["y"]], stratumId = stratumId,
+         time = outcomes[["time"]], weights = outcomes[["weights"]], offset = outcomes[["offset"]],
+         startTime = outcomes[["startTime"]], censoringSurvival = outcomes[["censoringSurvival"]],
          unusedStrata = unusedStrata),
     entries)
+}
+
+# The optional columns are read by their exact names (`[[`, never `$`, whose partial match
+# once read an 'offsetDays' column as the offset). A column whose name is a near miss of an
+# absent one (another case, or a plural's s: 'weight', 'Offset') is not read: say so, rather
+# than fit without it in silence.
+warnNearMissColumns <- function(table, optional, what) {
+  present <- names(table)
+  for (name in setdiff(optional, present)) {
+    variants <- tolower(c(name, sub("s$", "", name), paste0(name, "s")))
+    near <- present[tolower(present) %in% variants]
+    if (length(near))
+      warning(sprintf("%s has a column '%s', which is not read: did you mean '%s'?", what,
+                      near[1], name), call. = FALSE)
+  }
 }
 
 # The covariate entries of a covariates data frame: 0-based row (in `rowIds`), column and
 # value, and the column identifiers.
 covariateEntries <- function(covariates, rowIds) {
   # Row ids given as labels (character or factor) in either table are matched by their text.
-  covRowIds <- checkIds(covariates$rowId, "covariates$rowId")
+  covRowIds <- checkIds(covariates[["rowId"]], "covariates$rowId")
   found <- lookupIds(covRowIds, rowIds)
   if (found$firstMissing >= 0)
     stopf("covariates$rowId %s does not appear in outcomes$rowId (%d covariate rows are unmatched)",
           idLabel(covRowIds[found$firstMissing + 1]), sum(found$position < 0))
 
-  covariateIds <- checkIds(covariates$covariateId, "covariates$covariateId")
+  covariateIds <- checkIds(covariates[["covariateId"]], "covariates$covariateId")
   if (is.character(covariateIds) && "(Intercept)" %in% covariateIds)
     stopf(paste("'(Intercept)' is not a covariate id: it is the name of the intercept, which",
                 "'addIntercept' adds"))
   coded <- codeIds(covariateIds)
   uniqueIds <- coded$unique
   values <- NULL
-  if (!is.null(covariates$covariateValue))
-    values <- checkNumericVector(covariates$covariateValue, "covariates$covariateValue")
+  if (!is.null(covariates[["covariateValue"]]))
+    values <- checkNumericVector(covariates[["covariateValue"]], "covariates$covariateValue")
   list(entryRow = found$position, entryColumn = coded$code, entryValue = values,
        covariateIds = uniqueIds, columnNames = idLabel(uniqueIds))
 }
@@ -158,7 +178,8 @@ matrixEntries <- function(x) {
 }
 
 formulaInput <- function(formula, data, modelType, stratumId, time, weights,
-                         censoringSurvival = NULL, na.action = NULL, failcode = NULL) {
+                         censoringSurvival = NULL, na.action = NULL, failcode = NULL,
+                         timeExpression = NULL) {
   if (is.null(data)) stopf("the formula route needs 'data'")
   if (!is.data.frame(data)) stopf("'data' must be a data frame")
   if (nrow(data) == 0) stopf("'data' has no rows")
@@ -217,9 +238,12 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (is.logical(y)) y <- as.numeric(y)
   x <- model.matrix(attr(mf, "terms"), mf)
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
+  # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
+  # exposure from their own columns, as an offset(log(Holders)) term would.
   formulaTerms <- list(terms = stats::delete.response(attr(mf, "terms")),
                        xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
-                       contrasts = attr(x, "contrasts"), strata = strataCall)
+                       contrasts = attr(x, "contrasts"), strata = strataCall,
+                       time = if (is.null(surv)) timeExpression)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   x <- x[, !intercept, drop = FALSE]

@@ -85,7 +85,7 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
   columns <- tableColumns(covariates, c("rowId", "covariateId"), "covariates")
   hasValue <- "covariateValue" %in% columns
   distinct <- dplyr::collect(dplyr::distinct(dplyr::select(covariates, "covariateId")))
-  covariateIds <- checkIds(distinct$covariateId, "covariates$covariateId")
+  covariateIds <- checkIds(distinct[["covariateId"]], "covariates$covariateId")
   if (is.character(covariateIds) && "(Intercept)" %in% covariateIds)
     stopf(paste("'(Intercept)' is not a covariate id: it is the name of the intercept, which",
                 "'addIntercept' adds"))
@@ -100,9 +100,9 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
     forEachBatch(covariates, read, c("covariateId", "rowId"), batchSize, function(batch, offset) {
       value <- NULL
       inStream({
-        covRowIds <- checkIds(batch$rowId, "covariates$rowId")
-        ids <- checkIds(batch$covariateId, "covariates$covariateId")
-        if (hasValue) value <- checkNumericVector(batch$covariateValue, "covariates$covariateValue")
+        covRowIds <- checkIds(batch[["rowId"]], "covariates$rowId")
+        ids <- checkIds(batch[["covariateId"]], "covariates$covariateId")
+        if (hasValue) value <- checkNumericVector(batch[["covariateValue"]], "covariates$covariateValue")
       }, offset)
       position <- lookupIds(covRowIds, rowIds)$position
       missing <- position < 0
@@ -143,7 +143,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
   hasValue <- "covariateValue" %in% columns
   if (is.null(rowIds)) {
     distinct <- dplyr::collect(dplyr::distinct(dplyr::select(covariates, "rowId")))
-    rowIds <- sortedIds(checkIds(distinct$rowId, "newdata$rowId"))
+    rowIds <- sortedIds(checkIds(distinct[["rowId"]], "newdata$rowId"))
   }
   total <- rep(0, length(rowIds))
   beta <- fit$coefficients[modelCovariates(fit)]
@@ -160,9 +160,9 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
   read <- c("rowId", "covariateId", if (hasValue) "covariateValue")
   forEachBatch(covariates, read, c("rowId", "covariateId"), batchSize, function(batch, offset) {
     inStream({
-      covRowIds <- checkIds(batch$rowId, "newdata$rowId")
-      ids <- idLabel(checkIds(batch$covariateId, "newdata$covariateId"))
-      value <- if (hasValue) checkNumericVector(batch$covariateValue, "newdata$covariateValue")
+      covRowIds <- checkIds(batch[["rowId"]], "newdata$rowId")
+      ids <- idLabel(checkIds(batch[["covariateId"]], "newdata$covariateId"))
+      value <- if (hasValue) checkNumericVector(batch[["covariateValue"]], "newdata$covariateValue")
                else rep(1, length(ids))
     }, offset)
     position <- lookupIds(covRowIds, rowIds)$position

@@ -55,13 +55,15 @@ clusterTerm <- function(formula, data) {
   list(formula = update(formula, stats::as.formula(paste(". ~ . -", label))), cluster = values)
 }
 
-# Does createData()'s `weights` argument name columns of the formula's `data` (weights =
-# iptw, or iptw / 2)? Then it is evaluated there, as lm() does. Any other expression is
+# Does createData()'s `weights` argument name a column of the formula's `data` (weights =
+# iptw, iptw / 2, pmin(iptw, cap))? Then it is evaluated there, enclosed by the caller's
+# environment for the other names (cap), as lm() does: a column wins over a variable of the
+# same name. Once every name had to be a column, and pmin(iptw, cap) was evaluated in the
+# caller, with a stale global iptw where one existed. An expression naming no column is
 # evaluated as usual, so `weights = w` passed on through helper functions still works.
 namesColumns <- function(expr, data) {
   if (!is.data.frame(data) || !is.language(expr)) return(FALSE)
-  vars <- all.vars(expr)
-  length(vars) > 0 && all(vars %in% names(data))
+  any(all.vars(expr) %in% names(data))
 }
 
 # Fine-Gray's status from a factor or a multi-state code, as cmprsk::crr reads it with

@@ -20,8 +20,9 @@
 #'   \item{`"ls"`}{the link itself;}
 #'   \item{`"lr"`}{the probability `plogis(link)`;}
 #'   \item{`"pr"`}{the expected count `time * exp(link)` when the rows have an exposure time
-#'     (the fitted rows' `time`, an `argusData` or `outcomes` table with `time`, or the `time`
-#'     argument), otherwise the rate per unit of time `exp(link)`;}
+#'     (the fitted rows' `time`, an `argusData` or `outcomes` table with `time`, the `time`
+#'     argument, or for a formula fit made with `time = <columns of data>` the new rows' own
+#'     columns), otherwise the rate per unit of time `exp(link)`;}
 #'   \item{`"clr"`, `"cpr"`, `"sccs"`}{the relative risk `exp(link)` (no intercept: the
 #'     stratum baselines are not estimated).}
 #'   \item{`"cox"`, `"fgr"`}{the relative (subdistribution) hazard `exp(link)`, as
@@ -243,6 +244,17 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   total <- stats::model.offset(mf)
   offset <- checkNumericVector(offset, "offset", nrow(x), missingOk = TRUE)
   if (!is.null(offset)) total <- (total %||% 0) + offset
+  # createData(time = Holders): the new rows' own exposure, unless `time` is given
+  if (is.null(time) && !is.null(ft$time)) {
+    env <- environment(ft$terms) %||% parent.frame()
+    vars <- setdiff(all.vars(ft$time), names(frame))
+    missingVars <- vars[!vapply(vars, exists, TRUE, envir = env)]
+    if (length(missingVars))
+      stopf(paste("'newdata' has no column %s, which the fit's exposure time (%s) reads: add it,",
+                  "or give 'time'"), paste(sprintf("'%s'", missingVars), collapse = ", "),
+            deparse(ft$time, width.cutoff = 500L))
+    time <- eval(ft$time, frame, env)
+  }
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }
 
@@ -260,7 +272,7 @@ checkUniquePairs <- function(position, ids, rowIds) {
 
 longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   streamed <- isDatabaseTable(covariates)
-  if (!streamed) covRowIds <- checkIds(covariates$rowId, "newdata$rowId")
+  if (!streamed) covRowIds <- checkIds(covariates[["rowId"]], "newdata$rowId")
   if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
   if (is.null(outcomes)) {
     rowIds <- if (streamed) NULL else sortedIds(covRowIds)
@@ -270,10 +282,10 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   } else {
     if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
     needColumns(outcomes, "rowId", "outcomes")
-    rowIds <- checkIds(outcomes$rowId, "outcomes$rowId")
-    time <- checkNumericVector(outcomes$time, "outcomes$time")
-    offset <- checkNumericVector(outcomes$offset, "outcomes$offset")
-    strata <- rowStrataKeys(outcomes$stratumId, length(rowIds), "outcomes$stratumId")
+    rowIds <- checkIds(outcomes[["rowId"]], "outcomes$rowId")
+    time <- checkNumericVector(outcomes[["time"]], "outcomes$time")
+    offset <- checkNumericVector(outcomes[["offset"]], "outcomes$offset")
+    strata <- rowStrataKeys(outcomes[["stratumId"]], length(rowIds), "outcomes$stratumId")
   }
   if (streamed) {
     streamedLinks <- streamLinks(fit, covariates, rowIds, batchSize)
@@ -287,9 +299,9 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
   # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
   found <- lookupIds(covRowIds, rowIds)
-  ids <- idLabel(checkIds(covariates$covariateId, "newdata$covariateId"))
-  value <- if (is.null(covariates$covariateValue)) rep(1, length(ids))
-           else checkNumericVector(covariates$covariateValue, "newdata$covariateValue")
+  ids <- idLabel(checkIds(covariates[["covariateId"]], "newdata$covariateId"))
+  value <- if (is.null(covariates[["covariateValue"]])) rep(1, length(ids))
+           else checkNumericVector(covariates[["covariateValue"]], "newdata$covariateValue")
   # NA for covariates the model does not have (the intercept is not a covariate)
   beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
   keep <- !is.na(beta) & beta != 0 & found$position >= 0

@@ -469,3 +469,56 @@ test_that("a long newdata table may give each (row, covariate) pair once", {
   expect_error(predict(fit, twice, outcomes = outcomes),
                "covariate '11' appears more than once for row 5 of 'newdata'")
 })
+
+test_that("optional columns are read by their exact names; a near miss is named in a warning", {
+  # `$` on a data frame matches partially: an 'offsetDays' bookkeeping column was read as the
+  # offset and 'weightsVersion' as the weights (coefficients -20.0 and 8.7 instead of glm's).
+  set.seed(1)
+  n <- 500
+  x <- rbinom(n, 1, 0.4)
+  y <- rbinom(n, 1, plogis(-0.5 + x))
+  cov <- data.frame(rowId = which(x == 1), covariateId = 1001, covariateValueNote = "x")
+  out <- data.frame(rowId = 1:n, y = y, offsetDays = sample(0:30, n, TRUE), weightsVersion = 2,
+                    timeStamp = 5, stratumIdOld = 1)
+  fit <- fitModel(createData(out, cov, modelType = "lr"))
+  ref <- stats::glm(y ~ x, family = stats::binomial())
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  expect_false(fit$weighted)
+  expect_equal(unname(predict(fit, cov, outcomes = out[, c("rowId", "offsetDays")])),
+               unname(stats::fitted(ref)), tolerance = 1e-6)
+  # a column named as the incumbent's documentation once did ('weight') is not read, and said so
+  w <- ifelse(x == 1 & y == 1, 5, 1)
+  expect_warning(createData(data.frame(rowId = 1:n, y = y, weight = w), cov, modelType = "lr"),
+                 "column 'weight', which is not read: did you mean 'weights'")
+  expect_warning(createData(data.frame(rowId = 1:n, y = y, Offset = 1), cov, modelType = "lr"),
+                 "did you mean 'offset'")
+})
+
+test_that("weights = an expression mixing columns and other variables is evaluated in data, as lm", {
+  # pmin(iptw, cap): iptw a column, cap a variable. Evaluated in the caller, a stale global
+  # 'iptw' (from before the data were reordered) was used, with SUCCESS.
+  set.seed(3)
+  cohort <- data.frame(x = rbinom(400, 1, 0.5))
+  cohort$y <- rbinom(400, 1, plogis(-1 + cohort$x))
+  cohort$iptw <- runif(400, 0.5, 20)
+  iptw <- cohort$iptw
+  cohort <- cohort[order(cohort$y), ]
+  cap <- 10
+  fit <- fitModel(createData(y ~ x, data = cohort, modelType = "lr", weights = pmin(iptw, cap)))
+  ref <- suppressWarnings(stats::glm(y ~ x, data = cohort, family = stats::binomial(),
+                                     weights = pmin(iptw, cap)))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+})
+
+test_that("a pr formula fit with time = a column predicts counts from new rows' own column", {
+  ins <- MASS::Insurance
+  fit <- fitModel(createData(Claims ~ District + Group + Age, data = ins, modelType = "pr",
+                             time = Holders))
+  ref <- stats::glm(Claims ~ District + Group + Age + offset(log(Holders)), data = ins,
+                    family = stats::poisson())
+  expect_equal(unname(predict(fit, ins[1:5, ])), unname(stats::fitted(ref)[1:5]), tolerance = 1e-6)
+  expect_equal(unname(predict(fit, ins[1:5, ], time = rep(1, 5))),
+               unname(stats::fitted(ref)[1:5] / ins$Holders[1:5]), tolerance = 1e-6)
+  expect_error(predict(fit, ins[1:5, setdiff(names(ins), "Holders")]),
+               "'newdata' has no column 'Holders'")
+})
