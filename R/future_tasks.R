@@ -23,6 +23,7 @@ checkParallel <- function(parallel) {
 taskShares <- function(n) {
   k <- max(1L, min(n, future::nbrOfWorkers()))
   ids <- seq_len(n) - 1
+  if (k == 1L) return(list(ids))  # cut() refuses a single interval (a sequential plan)
   unname(split(ids, cut(seq_len(n), k, labels = FALSE)))
 }
 

@@ -189,6 +189,12 @@ TEST(ClrExactOracle, MatchesEnumerationOfCaseSets) {
     SCOPED_TRACE(std::string("spread 2000") + (weighted ? " weighted" : ""));
     expectMatchesOracle(regimeSpec({"spread 2000", 0.0, 2000.0}, weighted, 5u), exactOracle);
   }
+  // Spreads where some u are subnormal (between 0 and the smallest normal double), which the
+  // scaled recursion passed without failing, with a wrong mean (0.7302 against 0.7273).
+  for (std::uint32_t seed = 10; seed < 400; ++seed) {
+    SCOPED_TRACE("spread 700, seed " + std::to_string(seed));
+    expectMatchesOracle(regimeSpec({"spread 700", 0.0, 700.0}, false, seed), exactOracle);
+  }
 }
 
 TEST(ClrEfronOracle, MatchesRowByRowDefinition) {
@@ -354,11 +360,16 @@ TEST(ClrTies, AStratumWideOffsetOf800ChangesNothing) {
 // off along a recession, lung's matched sets with sex at -190, stopped with an error there).
 TEST(ClrExact, OutOfRangeEtaFallsBackToTheLogDomainRecursion) {
   ClrSpec spec;
-  spec.strata = {{5, 2}, {4, 2}, {6, 3}};
+  spec.strata = {{5, 2}, {4, 2}, {6, 3}, {5, 2}};
   auto p = makeClrProblem(spec);
   for (std::int64_t r = p->stratumStart[1] + 1; r < p->stratumStart[2]; ++r) p->offset[r] = -800.0;
   for (std::int64_t r = p->stratumStart[2]; r < p->stratumStart[3]; ++r)
     p->offset[r] = 700.0 * static_cast<double>(r - p->stratumStart[2]);
+  // A u between 0 and the smallest normal double: the scaled recursion passed it without
+  // failing, with a wrong mean.
+  const std::int64_t first = p->stratumStart[3];
+  const double subnormal[] = {0.0, -719.0, -2.0, -721.5, -1.0};
+  for (std::int64_t r = first; r < first + 5; ++r) p->offset[r] = subnormal[r - first];
   auto lik = makeLikelihood(p->data, p->weightPtr());
   for (double scale : {0.0, 0.7}) {
     const std::vector<double> beta = p->randomBeta(scale);

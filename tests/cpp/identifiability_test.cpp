@@ -3,6 +3,7 @@
 // infinity (NoFiniteMle, solver/recession.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -294,6 +295,61 @@ TEST(Recession, AFiniteCovariateBesideAFactorWithoutEventsIsNotFlagged) {
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2];
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2})) << fit.beta[0];
   EXPECT_GT(std::fabs(fit.beta[0]) * 80.0, kFarEta);  // age is far, so it was probed
+}
+
+TEST(Recession, ARareLevelRunsOffWithTheOthers) {
+  // The reference level (100 rows) has no events; level c has 2 to 20 rows beside b's 2,000.
+  // Judged on the correlation scale c's share of the flat direction looked small, and it was
+  // reported finite (11.2, with a standard error) while it runs off with the others.
+  for (int rare : {2, 4, 20}) {
+    std::mt19937 rng(3);
+    std::bernoulli_distribution coin(0.4);
+    std::vector<double> b, c, y;
+    for (int r = 0; r < 100; ++r) { b.push_back(0); c.push_back(0); y.push_back(0); }
+    for (int r = 0; r < 2000; ++r) { b.push_back(1); c.push_back(0); y.push_back(coin(rng) ? 1.0 : 0.0); }
+    for (int r = 0; r < rare; ++r) { b.push_back(0); c.push_back(1); y.push_back(r % 2); }
+    HandDesign d(ModelType::Logistic, y);
+    d.addIntercept();
+    d.addColumn(ColumnKind::Indicator, b);
+    d.addColumn(ColumnKind::Indicator, c);
+    d.finish();
+    const FitResult fit = fitFlat(d);
+    EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << rare;
+    EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 1, 2})) << rare << ": " << fit.beta[2];
+  }
+}
+
+TEST(Recession, CompleteSeparationByADifferenceOfContinuousCovariates) {
+  // y = 1 where x1 > x2, x1 and x2 correlated, with and without an unrelated x3: every row
+  // saturates, the information block from gradient differences is rounding noise, and one of
+  // x1, x2 may pass the single probe while the other, at -3977, does not. Both are flagged.
+  for (const bool third : {false, true}) {
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+      std::mt19937 rng(seed);
+      std::normal_distribution<double> normal;
+      std::vector<double> x1, x2, x3, y;
+      for (int r = 0; r < 200; ++r) {
+        const double a = normal(rng), b = a + 0.5 * normal(rng), z = a + 0.3 * normal(rng);
+        x1.push_back(z);
+        x2.push_back(b);
+        x3.push_back(normal(rng));
+        y.push_back(z - b > 0 ? 1.0 : 0.0);
+      }
+      HandDesign d(ModelType::Logistic, y);
+      d.addIntercept();
+      d.addColumn(ColumnKind::Dense, x1);
+      d.addColumn(ColumnKind::Dense, x2);
+      if (third) d.addColumn(ColumnKind::Dense, x3);
+      d.finish();
+      const FitResult fit = fitFlat(d);
+      EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << seed;
+      const auto flagged = [&](std::int32_t j) {
+        return std::find(fit.infinite.begin(), fit.infinite.end(), j) != fit.infinite.end();
+      };
+      EXPECT_TRUE(flagged(1) && flagged(2)) << "seed " << seed << (third ? ", x3" : "") << ": "
+                                            << fit.beta[1] << " " << fit.beta[2];
+    }
+  }
 }
 
 TEST(Recession, ARareOutcomeIsFarButFinite) {

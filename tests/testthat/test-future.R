@@ -52,3 +52,14 @@ test_that("a future multisession run of cross-validation and of the bootstrap eq
   expect_error(createControl(parallel = "mpi"), "'parallel' must be one of")
   expect_error(runBootstrap(fit, replicates = 5, parallel = "mpi"), "\"threads\" or \"future\"")
 })
+
+test_that("parallel = 'future' under a sequential plan (one worker, future's default) runs", {
+  skipWithoutFuture()
+  # cut(x, 1) refused a single share: "invalid number of intervals"
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  sim <- simulateLogistic(n = 200, p = 3, seed = 4)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"), createPrior("normal", 1))
+  spread <- runBootstrap(fit, replicates = 4, seed = 2, parallel = "future")
+  expect_identical(spread$estimates, runBootstrap(fit, replicates = 4, seed = 2)$estimates)
+})

@@ -3,8 +3,8 @@
 //
 // The same lazy intercept shift, the same per-row formulas (glm_functors.h: the row functor,
 // glmEntrySums, InterceptTracking) and the same step rules (priors/prior.h) as the CPU
-// likelihood, in the same order, so that a sweep moves beta as the CPU's does: bit for bit
-// on Thrust's CPP system, to rounding elsewhere. Per coordinate the sweep enqueues
+// likelihood, in the same order, so that a sweep moves beta as the CPU's does, to rounding
+// (the CPU's scan sums even and odd entries apart: glm_likelihood.h). Per coordinate the sweep enqueues
 //   1. the column's sums (one reduction over its nnz entries, or all rows for the intercept),
 //   2. a one-thread functor: the Newton step with its prior and trust region, beta and bound
 //      updated in place, the intercept's running sums moved (or the intercept's O(1) shift),

@@ -63,13 +63,14 @@ struct EntryList {
 };
 }  // namespace
 
-GradHess ExactConditionalStrata::term(std::int32_t s, const double* u, const double* eta, double shift,
-                                      const StratumEntry* entries, std::int64_t count) const {
-  bool ok = true;
-  const GradHess t = exactStratumGradHess(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1],
-                                          EntryList{entries}, count, scratch(s), &ok);
-  if (ok) return t;
-  // The log-domain recursion, over the same rows with the entries' x.
+bool ExactConditionalStrata::scaledRecursionFits(std::int32_t s, const double* u) const {
+  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r)
+    if (!(rowWeights_ && !(rowWeights_[r] > 0.0)) && !std::isnormal(u[r])) return false;
+  return true;
+}
+
+ExactLogLevel ExactConditionalStrata::logRecursion(std::int32_t s, const double* eta, double shift,
+                                                   const StratumEntry* entries, std::int64_t count) const {
   const int cases = cases_[s];
   logLevels_.resize(static_cast<std::size_t>(cases) + 1);
   exactLogRecursionStart(cases, logLevels_.data());
@@ -78,30 +79,36 @@ GradHess ExactConditionalStrata::term(std::int32_t s, const double* u, const dou
   for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r) {
     double x = 0.0;
     if (e < count && entries[e].row == r) x = entries[e++].x;
-    const double lu = logU(s, r, eta, shift);
-    if (lu == -INFINITY) continue;
-    exactLogRecursionAddRow(cases, ++i, lu, x, logLevels_.data());
+    if (rowWeights_ && !(rowWeights_[r] > 0.0)) continue;  // weight 0: in no case set
+    const double logU = logWeight_[s] + eta[r] - shift;
+    if (!(std::fabs(logU) < INFINITY)) notFinite(s);
+    exactLogRecursionAddRow(cases, ++i, logU, x, logLevels_.data());
   }
-  const ExactLogLevel& top = logLevels_[cases];
+  return logLevels_[cases];
+}
+
+GradHess ExactConditionalStrata::term(std::int32_t s, const double* u, const double* eta, double shift,
+                                      const StratumEntry* entries, std::int64_t count) const {
+  if (scaledRecursionFits(s, u)) {
+    bool ok = true;
+    const GradHess t = exactStratumGradHess(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1],
+                                            EntryList{entries}, count, scratch(s), &ok);
+    if (ok) return t;
+  }
+  const ExactLogLevel top = logRecursion(s, eta, shift, entries, count);
   const GradHess logged = exactStratumTerm(weight_[s], ExactLevel{1.0, top.mean, top.second});
   if (!(std::isfinite(top.logB) && std::isfinite(logged.g) && std::isfinite(logged.h))) notFinite(s);
   return logged;
 }
 
 double ExactConditionalStrata::logTerm(std::int32_t s, const double* u, const double* eta, double shift) const {
-  bool ok = true;
-  const double value =
-      exactStratumLogTerm(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1], scratch(s), &ok);
-  if (ok) return value;
-  const int cases = cases_[s];
-  logLevels_.resize(static_cast<std::size_t>(cases) + 1);
-  exactLogRecursionStart(cases, logLevels_.data());
-  int i = 0;
-  for (std::int64_t r = stratumStart_[s]; r < stratumStart_[s + 1]; ++r) {
-    const double lu = logU(s, r, eta, shift);
-    if (lu != -INFINITY) exactLogRecursionAddRow(cases, ++i, lu, 0.0, logLevels_.data());
+  if (scaledRecursionFits(s, u)) {
+    bool ok = true;
+    const double value =
+        exactStratumLogTerm(cases_[s], weight_[s], u, stratumStart_[s], stratumStart_[s + 1], scratch(s), &ok);
+    if (ok) return value;
   }
-  const double logged = weight_[s] * logLevels_[cases].logB;
+  const double logged = weight_[s] * logRecursion(s, eta, shift, nullptr, 0).logB;
   if (!std::isfinite(logged)) notFinite(s);
   return logged;
 }

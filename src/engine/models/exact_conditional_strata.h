@@ -53,10 +53,14 @@ class ExactConditionalStrata {
   ExactScratch scratch(std::int32_t s) const;  // levels_ and heap_, sized for stratum s
   [[noreturn]] void notFinite(std::int32_t s) const;
 
-  // log u of row r of stratum s for the log-domain recursion; -inf for a row of weight 0.
-  double logU(std::int32_t s, std::int64_t r, const double* eta, double shift) const {
-    return rowWeights_ && !(rowWeights_[r] > 0.0) ? -INFINITY : logWeight_[s] + eta[r] - shift;
-  }
+  // Whether every positively weighted row of stratum s has a normal u (not 0, subnormal or
+  // inf): otherwise the scaled recursion is skipped, since a subnormal u passes it with a
+  // wrong mean (0.7302 against 0.7273) and an underflowed one reads as a row of weight 0.
+  bool scaledRecursionFits(std::int32_t s, const double* u) const;
+  // The log-domain recursion over stratum s (log u = log w_s + eta - shift), along the
+  // column's entries in it; throws where an eta is not finite.
+  ExactLogLevel logRecursion(std::int32_t s, const double* eta, double shift,
+                             const StratumEntry* entries, std::int64_t count) const;
 
   const std::int64_t* stratumStart_ = nullptr;
   const double* rowWeights_ = nullptr;

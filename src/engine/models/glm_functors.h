@@ -163,7 +163,8 @@ ARGUS_HOST_DEVICE inline GradHess glmGradHess(double g, double curvature) {
 // intercept's sums, sum x curv, sum x slope, sum x^2 slope. For the intercept (x = 1 on every
 // row) they are the intercept's own g, curv and slope. Shared by the CPU loop and the device
 // reduction (device/device_glm_likelihood.h); for x = 1 every product is exact, so an
-// indicator column's sums are bit for bit those of the multiplication-free CPU loop.
+// indicator column's sums hold the terms of the multiplication-free CPU loop (the CPU sums
+// even and odd entries apart, glm_likelihood.h: the sums agree to rounding).
 struct GlmColumnSums {
   double g = 0.0, curv = 0.0, slope = 0.0, x2Curv = 0.0, x2Slope = 0.0;
 };
@@ -172,7 +173,7 @@ ARGUS_HOST_DEVICE inline GlmColumnSums glmEntrySums(const RowDerivatives& d, dou
   s.g = x * d.resid;
   s.curv = x * d.curv;
   s.slope = x * d.slope;
-  s.x2Curv = x * x * d.curv;  // in the CPU loop's order, so the sums agree bit for bit
+  s.x2Curv = x * x * d.curv;  // in the CPU loop's order of products
   s.x2Slope = x * x * d.slope;
   return s;
 }

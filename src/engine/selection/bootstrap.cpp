@@ -36,7 +36,7 @@ BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* prog
     ARGUS_REQUIRE(static_cast<std::int64_t>(req.clusterOfRow.size()) == n,
                   "the clusters must have one entry per row");
     const auto range = std::minmax_element(req.clusterOfRow.begin(), req.clusterOfRow.end());
-    ARGUS_REQUIRE(*range.first >= 0, "cluster codes must not be negative");
+    ARGUS_REQUIRE(*range.first >= 0 && *range.second < n, "cluster codes must lie in 0 .. rows - 1");
     result.unit = SamplingUnit::Cluster;
     result.units = static_cast<std::int64_t>(*range.second) + 1;
   } else {

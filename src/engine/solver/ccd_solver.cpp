@@ -113,6 +113,9 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     }
     if (!result.aliased.empty()) previous = runner->reset(state);
   }
+  // Where the start set out from: the recession probe's first reference (below), so that a
+  // combination the start ran far out along is still seen moving.
+  const std::vector<double> beforeStart = state.beta;
   const MajorizedStartRule rule = req.control.majorizedStart;
   bool certifiedByStart = false;
   if (finite(previous) && (rule == MajorizedStartRule::Always ||
@@ -158,6 +161,16 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   constexpr int kCheckEvery = 10;
   double gate = req.control.tolerance;
   int failedChecks = 0, lastCheck = 0;
+  // Where beta was 8 to 16 cycles ago (before the majorized start at first): the recent move, along which
+  // coefficients running off to infinity are probed (solver/recession.h). Over several cycles
+  // the finite coefficients have settled and the move is along the direction of recession.
+  constexpr int kMoveWindow = 8;
+  std::vector<double> older = beforeStart, newer = beforeStart;
+  auto recentMove = [&]() {
+    std::vector<double> move(state.beta.size());
+    for (std::size_t j = 0; j < move.size(); ++j) move[j] = state.beta[j] - older[j];
+    return move;
+  };
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
   OvershootGuard guard(maxAbs, previous.logLikelihood + previousPrior);
@@ -176,6 +189,10 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
       previous = undone;
       schedule.finish(false, state);
       continue;
+    }
+    if (result.iterations % kMoveWindow == 0) {
+      older.swap(newer);
+      newer = state.beta;
     }
     const double logPrior = logPriorTotal(state.beta, state.prior);
     if (!finite(current)) {
@@ -213,7 +230,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
-      result.infinite = findRecession(*runner, state, maxAbs);
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove());
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;
@@ -238,7 +255,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     result.worstCoordinate = report.worst;
   }
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
-    result.infinite = findRecession(*runner, state, maxAbs);
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove());
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

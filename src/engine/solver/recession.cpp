@@ -50,35 +50,44 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
 // of recession costs nothing one way (less than 1e-4 of the diagonal's predicted drop) and
 // measurably more than twice that the other way; a valley of correlated coefficients at a
 // finite maximum (an intercept beside an uncentred calendar year: tiny eigenvalue too) drops
-// alike both ways. The coordinates flagged are those the direction moves (a scaled component
-// of at least kShare of its largest): a finite coefficient beside them (age beside a factor
-// whose reference level has no events) is not.
-std::vector<std::int32_t> probeFlatDirections(CycleRunner& runner, const CycleState& state,
-                                              const std::vector<std::int32_t>& far,
-                                              const std::vector<double>& maxAbs, double logLikelihood) {
+// alike both ways. The coordinates flagged are those the direction moves (eta by at least
+// kShare of the largest coordinate's move; judged on the correlation scale, a rare level that
+// runs off with the others looked small): a finite coefficient beside them (age beside a
+// factor whose reference level has no events) is not.
+// Probes nothing where the block cannot be trusted: an entry not finite, or a diagonal entry
+// more than 10% off the coordinate's analytic curvature (`curvature`). Where every row is
+// saturated (complete separation, eta of 25 and more), a step of 1e-5 in eta moves the
+// gradient by less than its rounding, and the differences are noise.
+void probeFlatDirections(CycleRunner& runner, const CycleState& state,
+                         const std::vector<std::int32_t>& far, const std::vector<double>& maxAbs,
+                         const std::vector<double>& curvature, double logLikelihood,
+                         std::vector<std::int32_t>* flagged) {
   constexpr double kFlat = 1e-3;
   constexpr std::size_t kMaxDirections = 3;
   constexpr double kShare = 0.05;
+  constexpr double kDiagonalAgreement = 0.1;
   const std::size_t k = far.size();
   const std::vector<double> info = farInformation(runner, state, far, maxAbs);
+  for (const double v : info)
+    if (!std::isfinite(v)) return;
   std::vector<double> scale(k), correlation(k * k);
   for (std::size_t i = 0; i < k; ++i) {
-    if (!(info[i * k + i] > 0.0) || !std::isfinite(info[i * k + i])) return {};
-    scale[i] = 1.0 / std::sqrt(info[i * k + i]);
+    const double diagonal = info[i * k + i], analytic = curvature[far[i]];
+    if (!(diagonal > 0.0) || !(std::fabs(diagonal - analytic) <= kDiagonalAgreement * analytic)) return;
+    scale[i] = 1.0 / std::sqrt(diagonal);
   }
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t c = 0; c < k; ++c) correlation[i * k + c] = info[i * k + c] * scale[i] * scale[c];
   const SymmetricEigen eigen = symmetricEigen(correlation, k);
   const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
-  std::vector<std::int32_t> flagged;
   CycleState trial = state;
   for (std::size_t e = 0; e < std::min(k, kMaxDirections) && eigen.values[e] < kFlat; ++e) {
     std::vector<double> d(k);
-    double reach = 0.0, largest = 0.0;
+    double reach = 0.0, largest = 0.0;  // largest: of a coordinate's move of eta
     for (std::size_t i = 0; i < k; ++i) {
       d[i] = eigen.vectors[i * k + e] * scale[i];
       reach += std::fabs(d[i]) * maxAbs[far[i]];
-      largest = std::fmax(largest, std::fabs(eigen.vectors[i * k + e]));
+      largest = std::fmax(largest, std::fabs(d[i]) * maxAbs[far[i]]);
     }
     if (!(reach > 0.0)) continue;
     double predicted = 0.0;  // the diagonal part of the curvature along the move
@@ -98,13 +107,40 @@ std::vector<std::int32_t> probeFlatDirections(CycleRunner& runner, const CycleSt
       const double onward = drop[side], back = drop[1 - side];
       if (!(onward <= allowed && back > rounding && onward < 0.5 * back)) continue;
       for (std::size_t i = 0; i < k; ++i)
-        if (std::fabs(eigen.vectors[i * k + e]) >= kShare * largest) flagged.push_back(far[i]);
+        if (std::fabs(d[i]) * maxAbs[far[i]] >= kShare * largest) flagged->push_back(far[i]);
       break;
     }
   }
-  std::sort(flagged.begin(), flagged.end());
-  flagged.erase(std::unique(flagged.begin(), flagged.end()), flagged.end());
-  return flagged;
+}
+
+// Where the block found nothing: the combination along the fit's recent move (beta minus beta 8 to 16 cycles before; the finite coefficients have settled by
+// then), scaled to reach kProbeEta; where it does not drop, it is also taken backwards, and a
+// combination whose way back drops measurably but less than twice the way on is a valley at a
+// finite maximum, not a recession. Every far coordinate that moved is flagged.
+void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& far,
+                     const std::vector<double>& maxAbs, const std::vector<double>& recentMove,
+                     const std::vector<double>& curvature, double logLikelihood,
+                     std::vector<std::int32_t>* flagged) {
+  double reach = 0.0;  // an upper bound of max_r |sum_j x_rj move_j|
+  for (const std::int32_t j : far) reach += std::fabs(recentMove[j]) * maxAbs[j];
+  if (!(reach > 0.0)) return;
+  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
+  CycleState trial = state;
+  double predicted = 0.0;  // the diagonal part of the curvature along the move
+  for (const std::int32_t j : far) {
+    const double t = recentMove[j] * (kProbeEta / reach);
+    trial.beta[j] += t;
+    predicted += 0.5 * curvature[j] * t * t;
+  }
+  const double onwardValue = runner.reset(trial).logLikelihood;
+  const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
+  if (!(std::isfinite(onwardValue) && onwardValue >= logLikelihood - allowed)) return;
+  const double onward = logLikelihood - onwardValue;
+  for (const std::int32_t j : far) trial.beta[j] = state.beta[j] - (trial.beta[j] - state.beta[j]);
+  const double back = logLikelihood - runner.reset(trial).logLikelihood;
+  if (back > rounding && !(onward < 0.5 * back)) return;  // a valley
+  for (const std::int32_t j : far)
+    if (recentMove[j] != 0.0) flagged->push_back(j);
 }
 
 }  // namespace
@@ -116,7 +152,8 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 }
 
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
-                                        const std::vector<double>& maxAbs) {
+                                        const std::vector<double>& maxAbs,
+                                        const std::vector<double>& recentMove) {
   constexpr std::size_t kMaxProbes = 20;
   std::vector<std::int32_t> far;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
@@ -150,12 +187,19 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     trial.beta[j] += t;
     if (doesNotDrop(0.5 * curvature[j] * t * t)) flagged.push_back(j);
   }
-  if (flagged.empty() && far.size() >= 2) {
-    const std::vector<std::int32_t> combination = probeFlatDirections(runner, state, far, maxAbs, logLikelihood);
-    flagged.insert(flagged.end(), combination.begin(), combination.end());
+  // Combinations: the flat eigen-directions where no coordinate recedes alone; then, where
+  // they found nothing beyond the single probes (a block of saturated rows is rounding noise,
+  // and under complete separation one coordinate of x1 - x2 may pass alone while the other,
+  // at -3977, does not), the fit's recent move over all far coordinates.
+  if (far.size() >= 2 && flagged.size() < far.size()) {
+    const std::size_t alone = flagged.size();
+    if (alone == 0) probeFlatDirections(runner, state, far, maxAbs, curvature, logLikelihood, &flagged);
+    if (flagged.size() == alone)
+      probeRecentMove(runner, state, far, maxAbs, recentMove, curvature, logLikelihood, &flagged);
   }
   runner.reset(state);
   std::sort(flagged.begin(), flagged.end());
+  flagged.erase(std::unique(flagged.begin(), flagged.end()), flagged.end());
   return flagged;
 }
 

@@ -18,7 +18,10 @@
 // on the correlation scale, has an eigenvector with a tiny eigenvalue, probed both ways
 // (recession.cpp, probeFlatDirections: a recession costs nothing one way and much the other;
 // a valley of correlated coefficients at a finite maximum, an intercept beside an uncentred
-// year, drops alike both ways). Coordinates without any information (no curvature) were
+// year, drops alike both ways). Where every row is saturated (complete separation) that block,
+// from differences of the gradient, is rounding noise; the combination is then probed along
+// the fit's recent move (beta minus beta 8 to 16 cycles earlier). Coordinates without any
+// information (no curvature) were
 // set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood here means
 // recession, not indifference. Cost: one reset per probe, for the few far coefficients only,
 // and where two or more are far and none alone recedes, one reset per far coefficient for the
@@ -39,10 +42,12 @@ constexpr double kProbeEta = 10.0;
 // only ones findRecession() probes.
 bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs);
 
-// `maxAbs`: per column, the largest |x| (columnMaxAbs). The runner stands at state.beta. Where there is something to probe, the
+// `maxAbs`: per column, the largest |x| (columnMaxAbs); `recentMove`: beta minus beta some
+// cycles before. The runner stands at state.beta. Where there is something to probe, the
 // log-likelihood there is taken from a reset() (X beta), as each probe takes its own, and the
 // runner is left reset at state.beta; otherwise the runner is not touched.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
-                                        const std::vector<double>& maxAbs);
+                                        const std::vector<double>& maxAbs,
+                                        const std::vector<double>& recentMove);
 
 }  // namespace argus
