@@ -6,6 +6,7 @@
 // through the fit's conditioning: measured up to ~1e-10 on these problems).
 #include "clr_test_data.h"
 #include "device_test_support.h"
+#include "solver/block_newton.h"
 
 namespace argus {
 namespace {
@@ -99,7 +100,7 @@ TEST_P(DeviceGlmColumnKinds, WideDesignOfOneKindMatchesTheCpu) {
   spec.model = GetParam().model;
   spec.nRows = 400;
   spec.density = 0.08;
-  spec.kinds.assign(40, GetParam().kind);  // above BlockNewton::kMaxColumns
+  spec.kinds.assign(BlockNewton::kMaxColumns + 8, GetParam().kind);  // wider than any block
   if (!isConditional(spec.model)) spec.kinds.insert(spec.kinds.begin(), ColumnKind::Intercept);
   auto p = makeProblem(spec);
   std::vector<CoordinatePrior> prior;
