@@ -272,11 +272,9 @@ class GlmLikelihood final : public Likelihood {
 #endif
   }
 
-  GlmColumnSums interceptSums() const {
-    GlmColumnSums sums;
-    for (std::int64_t r = 0; r < nRows(); ++r) addInterceptTerms(&sums, derivatives(rows_[r]));
-    return sums;
-  }
+  // The intercept's exact sums: its column is 1 on every row, so the paired indicator scan
+  // over all rows (g, curv, slope; the x^2 sums equal curv and slope).
+  GlmColumnSums interceptSums() const { return sumColumn<true>(nullptr, nullptr, nRows()); }
 
   // One row's share of the intercept's sums (interceptSums() and refreshSums(), row order).
   static void addInterceptTerms(GlmColumnSums* sums, const RowDerivatives& d) {
