@@ -2,7 +2,8 @@
 #'
 #' The prior on the coefficients: flat (`"none"`), Laplace (L1, lasso-like) or normal (L2,
 #' ridge-like). A Laplace prior with variance `v` has rate `lambda = sqrt(2 / v)` applied to
-#' the summed log-likelihood; glmnet's `lambda` for the same fit is `sqrt(2 / v) / n`.
+#' the summed log-likelihood; glmnet's `lambda` for the same fit is `sqrt(2 / v) / n`, and
+#' `sqrt(2 / v) / sum(w)` with weights `w` (glmnet scales its weights to sum to `n`).
 #'
 #' @param priorType `"none"`, `"laplace"` or `"normal"`; or a vector with one type per
 #'   covariate (in the order of `coef()`), for per-covariate priors.
