@@ -40,7 +40,8 @@ BlockNewton::BlockNewton(const Dataset& data, const double* weights, bool fused)
   // Sparse columns join in small problems, and in mostly dense ones up to kMaxColumns
   // (model.matrix() designs, whose 0/1-heavy columns are stored sparse).
   const std::size_t dense = candidates_.size();
-  if (design.nColumns() <= kSmallProblem || (design.nColumns() <= kMaxColumns && 2 * dense >= design.nColumns())) {
+  const std::size_t columns = design.nColumns();
+  if (columns <= kSmallProblem || (columns <= kMaxColumns && 2 * dense >= columns)) {
     const double budget = std::max(kSparseCostRatio * cycleWork, kAlwaysBelow);
     for (std::size_t j = 0; j < design.nColumns(); ++j) {
       const ColumnKind kind = design.columns[j].kind;

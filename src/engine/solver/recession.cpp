@@ -37,7 +37,8 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
     for (std::size_t i = 0; i < k; ++i) info[i * k + c] = -(runner.gradHess(far[i]).g - base[i]) / step;
   }
   for (std::size_t i = 0; i < k; ++i)
-    for (std::size_t c = i + 1; c < k; ++c) info[i * k + c] = info[c * k + i] = 0.5 * (info[i * k + c] + info[c * k + i]);
+    for (std::size_t c = i + 1; c < k; ++c)
+      info[i * k + c] = info[c * k + i] = 0.5 * (info[i * k + c] + info[c * k + i]);
   return info;
 }
 
@@ -113,8 +114,9 @@ void probeFlatDirections(CycleRunner& runner, const CycleState& state,
   }
 }
 
-// Where the block found nothing: the combination along the fit's recent move (beta minus beta 8 to 16 cycles before; the finite coefficients have settled by
-// then), scaled to reach kProbeEta; where it does not drop, it is also taken backwards, and a
+// Where the block found nothing: the combination along the fit's recent move (beta minus
+// beta 8 to 16 cycles before; the finite coefficients have settled by then), scaled to reach
+// kProbeEta; where it does not drop, it is also taken backwards, and a
 // combination whose way back drops measurably but less than twice the way on is a valley at a
 // finite maximum, not a recession. Every far coordinate that moved is flagged.
 void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& far,

@@ -48,7 +48,8 @@ SymmetricEigen symmetricEigen(const std::vector<double>& matrix, std::size_t k) 
   }
   std::vector<std::size_t> order(k);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return at(a, x, x) < at(a, y, y); });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t x, std::size_t y) { return at(a, x, x) < at(a, y, y); });
   SymmetricEigen out;
   out.values.resize(k);
   out.vectors.resize(k * k);
