@@ -67,8 +67,8 @@
 #'   `"byPid"` (whole strata; data without strata, or with one, have rows as their units,
 #'   each row its own person as in the incumbent), or `"auto"`: whole strata for
 #'   conditional models (`"clr"`, `"cpr"`, `"sccs"`), rows otherwise (also for stratified
-#'   Cox and Fine-Gray); a bootstrap of data with a `cluster()` term draws whole clusters
-#'   ([runBootstrap()]).
+#'   Cox and Fine-Gray); with a `cluster()` term in the data (a patient's `(start, stop]`
+#'   rows), whole clusters, in folds and bootstrap resamples alike (`"byCluster"`).
 #' @param startingVariance Where the `"auto"` search starts. `NULL` (or `-1`, the incumbent's
 #'   way of saying it): a data-based guess.
 #'   For a normal prior, `d / mean(rowSums(X^2))` over the `d` penalized covariates (Genkin,

@@ -54,7 +54,7 @@ foldSettings <- function(control, data, seed) {
   if (is.null(foldIds)) checkFoldPlan(control, data)
   list(fold = control$fold, cvRepetitions = control$cvRepetitions,
        selectorType = control$selectorType, foldStratification = control$foldStratification,
-       seed = seed, foldIds = foldIds)
+       seed = seed, foldIds = foldIds, clusterOfRow = clusterCodes(data))
 }
 
 # Most entries of a fold plan (one fold number per row and repetition): the engine keeps
@@ -63,21 +63,24 @@ foldSettings <- function(control, data, seed) {
 maxFoldEntries <- 2^31 - 1
 
 # Fold settings the engine would refuse, or could not hold, refused before it allocates.
-# The sampling unit mirrors resolveSamplingUnit() in src/engine/selection/folds.cpp: strata
-# for "byPid", and for "auto" with a conditional model; rows otherwise.
+# The sampling unit mirrors resolveSamplingUnits() in src/engine/selection/folds.cpp: strata
+# for "byPid", and for "auto" with a conditional model; for "auto" with a cluster() term the
+# clusters; rows otherwise.
 checkFoldPlan <- function(control, data) {
   strata <- if (is.null(data$stratumStart)) 0 else length(data$stratumStart) - 1
   # byPid without strata (or with one) samples rows, each its own person, as the incumbent;
   # "auto" samples the strata of a conditional model whatever their number
   byStratum <- (control$selectorType == "byPid" && strata > 1) ||
     (control$selectorType == "auto" && isConditionalModel(data$modelType))
-  units <- if (byStratum) length(data$stratumStart) - 1 else data$nRows
+  byCluster <- !byStratum && control$selectorType == "auto" && !is.null(data$cluster)
+  units <- if (byStratum) length(data$stratumStart) - 1 else if (byCluster)
+    length(unique(data$cluster)) else data$nRows
+  what <- if (byStratum) "strata" else if (byCluster) "clusters" else "rows"
   if (!is.null(control$minCVData) && units < control$minCVData)
     stopf("insufficient data for cross-validation: %d %s, fewer than minCVData = %d", units,
-          if (byStratum) "strata" else "rows", control$minCVData)
+          what, control$minCVData)
   if (units < control$fold)
-    stopf("%d folds need at least as many %s (the data have %d)", control$fold,
-          if (byStratum) "strata" else "rows", units)
+    stopf("%d folds need at least as many %s (the data have %d)", control$fold, what, units)
   rows <- length(data$rowIds)
   if (as.double(control$cvRepetitions) * rows > maxFoldEntries)
     stopf(paste("cvRepetitions = %d on %d rows needs a fold plan of %.4g entries, more than",
@@ -98,7 +101,8 @@ checkFoldPlan <- function(control, data) {
 #' @return An integer matrix with one row per row of the user's data (in the order given to
 #'   [createData()]) and one column per repetition, holding fold numbers 1, 2, ...; `NA` for
 #'   rows of strata that were dropped. Attributes `seed` and `selectorType` (the resolved
-#'   sampling unit, `"byRow"` or `"byPid"`).
+#'   sampling unit, `"byRow"`, `"byPid"`, or `"byCluster"` where the data have a `cluster()`
+#'   term: a cluster's rows share a fold).
 #' @examples
 #' d <- createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.3), modelType = "lr")
 #' table(createFolds(d, createControl(fold = 4, seed = 1)))

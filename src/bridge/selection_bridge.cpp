@@ -44,6 +44,8 @@ argus::FoldPlan foldPlan(const argus::Dataset& data, const List& cv) {
   folds.unit = unit;
   folds.balanceOutcome = as<std::string>(cv["foldStratification"]) == "outcome";
   folds.seed = seedOf(cv);
+  if (cv.containsElementNamed("clusterOfRow") && !Rf_isNull(cv["clusterOfRow"]))
+    folds.clusterOfRow = as<std::vector<std::int32_t>>(cv["clusterOfRow"]);
   return argus::makeFoldPlan(data, folds);
 }
 

@@ -234,5 +234,48 @@ TEST(ResampleCounts, DrawAsManyUnitsAsThereAreAndRepeat) {
   EXPECT_NEAR(present / 500.0, 0.632, 0.06);
 }
 
+// With clusters (a patient's (start, stop] rows), Auto deals whole clusters to folds: none is
+// split, fold sizes in clusters differ by at most one, and with outcome balancing the clusters
+// with an event are dealt first. Conditional models keep their strata; Row ignores clusters.
+TEST(FoldPlan, ClustersAreKeptWhole) {
+  ProblemSpec spec;
+  spec.model = ModelType::Logistic;
+  spec.nRows = 300;
+  auto problem = makeProblem(spec);
+  const Dataset& data = problem->data;
+  FoldSettings settings;
+  settings.folds = 4;
+  settings.seed = 9;
+  settings.balanceOutcome = true;
+  for (std::int64_t r = 0; r < data.nRows(); ++r) settings.clusterOfRow.push_back(static_cast<std::int32_t>((r * 11) % 37));
+  const FoldPlan plan = makeFoldPlan(data, settings);
+  EXPECT_EQ(plan.unit, SamplingUnit::Cluster);
+  std::vector<std::int32_t> foldOfCluster(37, -1);
+  std::vector<int> eventClusters(4, 0);
+  std::vector<unsigned char> clusterEvent(37, 0);
+  for (std::int64_t r = 0; r < data.nRows(); ++r) {
+    std::int32_t& f = foldOfCluster[settings.clusterOfRow[r]];
+    if (f < 0) f = plan.foldOfRow[0][r];
+    EXPECT_EQ(f, plan.foldOfRow[0][r]) << "cluster " << settings.clusterOfRow[r] << " is split";
+    if (data.outcomes.y[r] > 0.0) clusterEvent[settings.clusterOfRow[r]] = 1;
+  }
+  const std::vector<std::int64_t> sizes = countPerFold(foldOfCluster, 4);
+  EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()) - *std::min_element(sizes.begin(), sizes.end()), 1);
+  for (int c = 0; c < 37; ++c)
+    if (clusterEvent[c]) ++eventClusters[foldOfCluster[c]];
+  EXPECT_LE(*std::max_element(eventClusters.begin(), eventClusters.end()) -
+                *std::min_element(eventClusters.begin(), eventClusters.end()), 1);
+  settings.unit = SamplingUnit::Row;
+  EXPECT_EQ(makeFoldPlan(data, settings).unit, SamplingUnit::Row);
+  settings.unit = SamplingUnit::Auto;
+  settings.clusterOfRow.assign(static_cast<std::size_t>(data.nRows()), 0);
+  EXPECT_THROW(makeFoldPlan(data, settings), ArgusError);  // 1 cluster, 4 folds
+  auto conditional = makeProblem({ModelType::ConditionalPoisson});
+  FoldSettings strata;
+  strata.folds = 3;
+  strata.clusterOfRow.assign(static_cast<std::size_t>(conditional->nRows()), 0);
+  EXPECT_EQ(makeFoldPlan(conditional->data, strata).unit, SamplingUnit::Stratum);
+}
+
 }  // namespace
 }  // namespace argus

@@ -218,3 +218,25 @@ test_that("auto CV keeps the empty model when no covariate carries signal", {
   expect_true(all(coef(auto) == 0))
   expect_equal(auto$cv$score, max(auto$cv$curve$mean))
 })
+
+test_that("with a cluster() term a patient's (start, stop] rows share a fold", {
+  # cgd: up to 8 rows per patient. Folds of rows held out part of a patient while fitting on
+  # the rest of them.
+  cgd <- survival::cgd
+  d <- createData(survival::Surv(tstart, tstop, status) ~ treat + inherit + age + sex + cluster(id),
+                  data = cgd, modelType = "cox")
+  folds <- createFolds(d, createControl(fold = 5, seed = 1, foldStratification = "outcome"))
+  expect_identical(attr(folds, "selectorType"), "byCluster")
+  perPatient <- tapply(folds[, 1], cgd$id, function(v) length(unique(v)))
+  expect_true(all(perPatient == 1))
+  patients <- table(folds[!duplicated(cgd$id), 1])
+  expect_lte(max(patients) - min(patients), 1)
+  # (the data prefer almost no penalty: the search says so in a warning)
+  fit <- suppressWarnings(fitModel(d, createPrior("laplace", useCrossValidation = TRUE),
+                                   createControl(fold = 5, seed = 1)))
+  expect_identical(fit$cv$selectorType, "byCluster")
+  # rows again where the control asks for them
+  expect_identical(attr(createFolds(d, createControl(fold = 5, seed = 1, selectorType = "byRow")),
+                        "selectorType"), "byRow")
+  expect_error(createFolds(d, createControl(fold = 200)), "200 folds need at least as many clusters")
+})

@@ -30,22 +30,9 @@ BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* prog
   const std::int64_t n = data.nRows();
 
   BootstrapResult result;
-  const bool byCluster = !req.clusterOfRow.empty() && !isConditional(data.model) &&
-                         (req.unit == SamplingUnit::Auto || req.unit == SamplingUnit::Cluster);
-  if (byCluster) {
-    ARGUS_REQUIRE(static_cast<std::int64_t>(req.clusterOfRow.size()) == n,
-                  "the clusters must have one entry per row");
-    const auto range = std::minmax_element(req.clusterOfRow.begin(), req.clusterOfRow.end());
-    ARGUS_REQUIRE(*range.first >= 0 && *range.second < n, "cluster codes must lie in 0 .. rows - 1");
-    result.unit = SamplingUnit::Cluster;
-    result.units = static_cast<std::int64_t>(*range.second) + 1;
-  } else {
-    result.unit = resolveSamplingUnit(data, req.unit == SamplingUnit::Cluster ? SamplingUnit::Auto : req.unit);
-    result.units = unitCount(data, result.unit);
-  }
-  auto unitOf = [&](std::int64_t r) -> std::int64_t {
-    return byCluster ? req.clusterOfRow[r] : unitOfRow(data, result.unit, r);
-  };
+  const SamplingUnits units = resolveSamplingUnits(data, req.unit, req.clusterOfRow);
+  result.unit = units.unit;
+  result.units = units.count;
   const std::size_t replicates = static_cast<std::size_t>(req.replicates);
   result.beta.assign(replicates * p, 0.0);
   result.status.assign(replicates, FitStatus::Success);
@@ -56,7 +43,7 @@ BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* prog
         resampleCounts(result.units, req.seed, req.firstReplicate + static_cast<int>(b));
     std::vector<double> weights(static_cast<std::size_t>(n));
     for (std::int64_t r = 0; r < n; ++r)
-      weights[r] = counts[unitOf(r)] * (req.fit.weights ? req.fit.weights[r] : 1.0);
+      weights[r] = counts[units.of(data, r)] * (req.fit.weights ? req.fit.weights[r] : 1.0);
     FitRequest fitRequest = req.fit;
     fitRequest.weights = weights.data();
     fitRequest.control.verbose = false;

@@ -29,9 +29,8 @@ struct BootstrapRequest {
   int threads = 1;
   bool keepCounts = false;  // return every replicate's counts per unit
   bool messages = false;    // progress lines (about every tenth of the replicates)
-  // Per internal row, its cluster 0 .. C-1 (cluster(id) of the formula). Non-empty: the
-  // clusters are the units where `unit` is Auto or Cluster and the model is not conditional
-  // (whose units stay its strata).
+  // Per internal row, its cluster 0 .. C-1 (cluster(id) of the formula), or empty:
+  // resolveSamplingUnits() (folds.h).
   std::vector<std::int32_t> clusterOfRow;
 };
 

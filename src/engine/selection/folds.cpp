@@ -31,17 +31,41 @@ std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolv
   return event;
 }
 
+SamplingUnits resolveSamplingUnits(const Dataset& data, SamplingUnit requested,
+                                   const std::vector<std::int32_t>& clusterOfRow) {
+  SamplingUnits units;
+  const bool byCluster = !clusterOfRow.empty() && !isConditional(data.model) &&
+                         (requested == SamplingUnit::Auto || requested == SamplingUnit::Cluster);
+  if (byCluster) {
+    ARGUS_REQUIRE(static_cast<std::int64_t>(clusterOfRow.size()) == data.nRows(),
+                  "the clusters must have one entry per row");
+    const auto range = std::minmax_element(clusterOfRow.begin(), clusterOfRow.end());
+    ARGUS_REQUIRE(*range.first >= 0 && *range.second < data.nRows(),
+                  "cluster codes must lie in 0 .. rows - 1");
+    units.unit = SamplingUnit::Cluster;
+    units.count = static_cast<std::int64_t>(*range.second) + 1;
+    units.clusterOfRow = &clusterOfRow;
+    return units;
+  }
+  units.unit = resolveSamplingUnit(data, requested == SamplingUnit::Cluster ? SamplingUnit::Auto : requested);
+  units.count = unitCount(data, units.unit);
+  return units;
+}
+
 namespace {
 
 std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSettings& settings,
-                                              SamplingUnit unit, int repetition) {
-  const std::int64_t nUnits = unitCount(data, unit);
+                                              const SamplingUnits& units, int repetition) {
+  const std::int64_t nUnits = units.count;
   std::vector<std::int64_t> order(static_cast<std::size_t>(nUnits));
   for (std::int64_t u = 0; u < nUnits; ++u) order[u] = u;
   RandomStream rng(streamSeed(settings.seed, static_cast<std::uint64_t>(repetition)));
   rng.shuffle(&order);
   if (settings.balanceOutcome) {
-    const std::vector<unsigned char> event = unitHasEvent(data, unit);
+    std::vector<unsigned char> event(static_cast<std::size_t>(nUnits), 0);
+    const std::vector<unsigned char> eventRow = unitHasEvent(data, SamplingUnit::Row);
+    for (std::int64_t r = 0; r < data.nRows(); ++r)
+      if (eventRow[r]) event[units.of(data, r)] = 1;
     std::stable_partition(order.begin(), order.end(),
                           [&](std::int64_t u) { return event[u] != 0; });
   }
@@ -49,8 +73,7 @@ std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSet
   for (std::size_t i = 0; i < order.size(); ++i)
     foldOfUnit[order[i]] = static_cast<std::int32_t>(i % static_cast<std::size_t>(settings.folds));
   std::vector<std::int32_t> foldOfRow(static_cast<std::size_t>(data.nRows()));
-  for (std::int64_t r = 0; r < data.nRows(); ++r)
-    foldOfRow[r] = foldOfUnit[unitOfRow(data, unit, r)];
+  for (std::int64_t r = 0; r < data.nRows(); ++r) foldOfRow[r] = foldOfUnit[units.of(data, r)];
   return foldOfRow;
 }
 
@@ -61,14 +84,16 @@ FoldPlan makeFoldPlan(const Dataset& data, const FoldSettings& settings) {
   ARGUS_REQUIRE(settings.repetitions >= 1, "at least 1 cross-validation repetition is needed");
   FoldPlan plan;
   plan.folds = settings.folds;
-  plan.unit = resolveSamplingUnit(data, settings.unit);
-  const std::int64_t nUnits = unitCount(data, plan.unit);
-  ARGUS_REQUIRE(nUnits >= settings.folds,
-                std::to_string(settings.folds) + " folds need at least as many " +
-                    (plan.unit == SamplingUnit::Stratum ? "strata" : "rows") + " (the data have " +
-                    std::to_string(nUnits) + ")");
+  const SamplingUnits units = resolveSamplingUnits(data, settings.unit, settings.clusterOfRow);
+  plan.unit = units.unit;
+  const char* what = plan.unit == SamplingUnit::Stratum   ? "strata"
+                     : plan.unit == SamplingUnit::Cluster ? "clusters"
+                                                          : "rows";
+  ARGUS_REQUIRE(units.count >= settings.folds,
+                std::to_string(settings.folds) + " folds need at least as many " + what +
+                    " (the data have " + std::to_string(units.count) + ")");
   for (int rep = 0; rep < settings.repetitions; ++rep)
-    plan.foldOfRow.push_back(assignOneRepetition(data, settings, plan.unit, rep));
+    plan.foldOfRow.push_back(assignOneRepetition(data, settings, units, rep));
   return plan;
 }
 

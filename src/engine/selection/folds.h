@@ -1,7 +1,8 @@
 // Which rows go together when data are split (cross-validation) or resampled (bootstrap),
 // and the cross-validation folds themselves.
 //
-// A sampling unit is a row or a whole stratum. Conditional models need whole strata:
+// A sampling unit is a row, a whole stratum or a whole cluster. Conditional models need whole
+// strata:
 // splitting a matched set or a patient's eras across folds would leak information and make
 // the held-out likelihood meaningless. So Auto resolves to Stratum for conditional models and
 // to Row otherwise. Survival strata are few large groups with their own baseline hazard (sex,
@@ -22,7 +23,9 @@
 
 namespace argus {
 
-// Cluster: the bootstrap's only, the clusters of BootstrapRequest::clusterOfRow (bootstrap.h).
+// Clusters (a formula's cluster(id): a patient's (start, stop] rows) are the units of Auto
+// where they are given and the model is not conditional (whose units stay its strata): a fold
+// then never holds out part of a patient, and a bootstrap draws patients.
 enum class SamplingUnit { Auto, Row, Stratum, Cluster };
 
 // Auto -> Row or Stratum as described above; Stratum without strata (or with one) -> Row,
@@ -35,12 +38,27 @@ inline std::int64_t unitOfRow(const Dataset& data, SamplingUnit resolved, std::i
 // Per unit: does any of its rows have y > 0?
 std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved);
 
+// The resolved units with their clusters: `clusterOfRow` (per internal row, its cluster
+// 0 .. C-1; empty: none) makes the clusters the units of Auto (and of Cluster) for a model
+// that is not conditional; otherwise resolveSamplingUnit() decides.
+struct SamplingUnits {
+  SamplingUnit unit = SamplingUnit::Row;
+  std::int64_t count = 0;
+  const std::vector<std::int32_t>* clusterOfRow = nullptr;  // set where unit is Cluster
+  std::int64_t of(const Dataset& data, std::int64_t row) const {
+    return unit == SamplingUnit::Cluster ? (*clusterOfRow)[row] : unitOfRow(data, unit, row);
+  }
+};
+SamplingUnits resolveSamplingUnits(const Dataset& data, SamplingUnit requested,
+                                   const std::vector<std::int32_t>& clusterOfRow);
+
 struct FoldSettings {
   int folds = 10;
   int repetitions = 1;
   SamplingUnit unit = SamplingUnit::Auto;
   bool balanceOutcome = false;
   std::uint64_t seed = 0;
+  std::vector<std::int32_t> clusterOfRow;  // SamplingUnits: empty, or one cluster per row
 };
 
 struct FoldPlan {
