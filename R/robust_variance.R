@@ -26,6 +26,16 @@ robustVariance <- function(fit, V, cluster) {
   out[] <- NA_real_
   robust <- crossprod(D)
   out[labels, labels] <- (robust + t(robust)) / 2
+  # A coefficient without a finite estimate has no score left (its rows are saturated), so its
+  # sandwich is small where the truth is unbounded (pbc's edema at -52: 0.44): NA instead.
+  infinite <- intersect(fit$infinite %||% character(0), rownames(out))
+  if (length(infinite)) {
+    out[infinite, ] <- NA_real_
+    out[, infinite] <- NA_real_
+    warning(sprintf(paste("no robust variance for %s, which run(s) off to infinity (NO_FINITE_MLE):",
+                          "set to NA"), paste(sprintf("'%s'", infinite), collapse = ", ")),
+            call. = FALSE)
+  }
   out
 }
 
