@@ -347,7 +347,9 @@ TEST(Recession, CompleteSeparationByADifferenceOfContinuousCovariates) {
         return std::find(fit.infinite.begin(), fit.infinite.end(), j) != fit.infinite.end();
       };
       EXPECT_TRUE(flagged(1) && flagged(2)) << "seed " << seed << (third ? ", x3" : "") << ": "
-                                            << fit.beta[1] << " " << fit.beta[2];
+                                            << fit.beta[1] << " " << fit.beta[2] << " flagged "
+                                            << ::testing::PrintToString(fit.infinite) << " after "
+                                            << fit.iterations;
     }
   }
 }

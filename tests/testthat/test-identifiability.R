@@ -191,3 +191,58 @@ test_that("a finite covariate beside a factor level without events is not flagge
   cr <- cmprsk::crr(pbc$time, pbc$status, X, failcode = 1, gtol = 1e-10)
   expect_equal(unname(coef(fg)[c("age", "protime")]), unname(cr$coef[1:2]), tolerance = 1e-4)
 })
+
+test_that("combinations are found beside a coefficient that recedes alone, past 20 far ones and 3 directions", {
+  bw <- MASS::birthwt
+  bw$race <- factor(bw$race, labels = c("white", "black", "other"))
+  bw$low2 <- ifelse(bw$race == "white", 0, bw$low)
+  # factor(ftv)6 (one row) recedes alone; the race combination was then not probed
+  fit <- suppressWarnings(fitModel(createData(low2 ~ race + smoke + factor(ftv), data = bw, modelType = "lr")))
+  expect_true(all(c("(Intercept)", "raceblack", "raceother", "factor(ftv)6") %in% fit$infinite))
+  # a shifted, uncentred covariate takes up the intercept's value; it is finite (glm), and
+  # the race combination recedes whatever the shift
+  for (shift in c(0, 700, 2000)) {
+    bw$x <- bw$lwt + shift
+    fit <- suppressWarnings(fitModel(createData(low2 ~ race + smoke + x, data = bw, modelType = "lr")))
+    expect_equal(fit$infinite, c("(Intercept)", "raceblack", "raceother"), info = paste("shift", shift))
+  }
+  # 26 levels without events among 31: only the 20 farthest were probed
+  B <- MASS::Boston
+  B$y <- as.integer(B$medv > 35)
+  B$g <- factor(round(B$lstat))
+  noEvents <- paste0("g", names(which(tapply(B$y, B$g, sum) == 0)))
+  fit <- suppressWarnings(fitModel(createData(y ~ g, data = B, modelType = "lr")))
+  expect_setequal(intersect(fit$infinite, noEvents), noEvents)
+  # four age groups without events in their low-pedigree cell: four flat directions, 3 probed
+  P <- rbind(MASS::Pima.tr, MASS::Pima.te)
+  P$ag <- cut(P$age, c(0, 23, 27, 33, 42, 100))
+  P$hp <- factor(P$ped > 0.4, labels = c("lo", "hi"))
+  P$y <- as.integer(P$type == "Yes" & !(P$ag != "(0,23]" & P$hp == "lo"))
+  fit <- suppressWarnings(fitModel(createData(y ~ ag * hp + bmi, data = P, modelType = "lr")))
+  expect_length(fit$infinite, 8)
+  expect_false(any(c("(Intercept)", "hphi", "bmi") %in% fit$infinite))
+})
+
+test_that("raw polynomials: the optimum, not a false recession or a SUCCESS short of it", {
+  # Correlated raw powers: the certificate passed per coordinate 1.6 units of log-likelihood
+  # short, and the recession probe, moving eta by 1e-5 where it meant 10 (the columns cancel),
+  # called the climb NO_FINITE_MLE (lr, cox; ls too, whose estimate is always finite).
+  pbc <- na.omit(survival::pbc[, c("time", "status", "bili", "albumin", "protime")])
+  pbc$d <- as.integer(pbc$status == 2)
+  lr <- fitModel(createData(d ~ poly(albumin, 6, raw = TRUE) + log(bili), data = pbc, modelType = "lr"))
+  ref <- stats::glm(d ~ poly(albumin, 6) + log(bili), data = pbc, family = stats::binomial(),
+                    control = stats::glm.control(epsilon = 1e-14, maxit = 100))
+  expect_equal(lr$status, "SUCCESS")
+  expect_equal(lr$logLik, as.numeric(stats::logLik(ref)), tolerance = 1e-7)
+  f <- survival::Surv(time, d) ~ poly(protime, 6, raw = TRUE) + log(bili)
+  cox <- fitModel(createData(f, data = pbc, modelType = "cox"))
+  refCox <- survival::coxph(survival::Surv(time, d) ~ poly(protime, 6) + log(bili), data = pbc,
+                            ties = "breslow")
+  expect_equal(cox$status, "SUCCESS")
+  expect_equal(cox$logLik, refCox$loglik[2], tolerance = 1e-7)
+  B <- MASS::Boston
+  ls <- fitModel(createData(medv ~ poly(dis, 8, raw = TRUE), data = B, modelType = "ls"))
+  expect_equal(ls$status, "SUCCESS")
+  expect_equal(unname(stats::fitted(ls)), unname(stats::fitted(stats::lm(medv ~ poly(dis, 8), data = B))),
+               tolerance = 1e-6)
+})

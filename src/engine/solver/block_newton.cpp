@@ -187,7 +187,7 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   }
   for (const double v : model.m)
     if (!std::isfinite(v)) return false;
-  const BlockModelSolution solution = solveBlockModel(model, kAliasTolerance);
+  const BlockModelSolution solution = solveBlockModel(model, kStepTolerance);
   if (!(solution.gain > 0.0)) return false;
   // Back to the data's basis: delta_0 = delta~_0 - sum_j c_j delta~_j (the others unchanged).
   std::vector<double> delta = solution.delta;

@@ -77,6 +77,12 @@ class BlockNewton {
   static constexpr std::size_t kSmallProblem = 32;
   static constexpr double kSparseCostRatio = 4.0;
   static constexpr double kAliasTolerance = 1e-10;
+  // The step's own pivot threshold, far below the alias test's: a direction the test keeps
+  // (estimable) but whose pivot is 1e-12 (raw polynomials of degree 6: pbc's albumin) was left
+  // to CCD, which crawled along it until the per-coordinate certificate passed 1.6 units of
+  // log-likelihood short (lr SUCCESS at -145.71, glm -144.07). The line search guards the
+  // step's accuracy at such a condition.
+  static constexpr double kStepTolerance = 1e-14;
   // `fused`: the likelihood forms the block Hessian in one pass (fusesBlockHessian()).
   BlockNewton(const Dataset& data, const double* weights, bool fused);
 

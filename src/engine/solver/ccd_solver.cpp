@@ -171,6 +171,8 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     for (std::size_t j = 0; j < move.size(); ++j) move[j] = state.beta[j] - older[j];
     return move;
   };
+  const std::int32_t intercept = interceptColumn(req.data->design);
+  const bool shiftInvariant = hasStratumBaseline(req.data->model);  // (solver/recession.h)
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
   OvershootGuard guard(maxAbs, previous.logLikelihood + previousPrior);
@@ -230,7 +232,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
-      result.infinite = findRecession(*runner, state, maxAbs, recentMove());
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant);
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;
@@ -255,7 +257,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     result.worstCoordinate = report.worst;
   }
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
-    result.infinite = findRecession(*runner, state, maxAbs, recentMove());
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

@@ -16,6 +16,82 @@ bool isFar(const CycleState& state, const std::vector<double>& maxAbs, std::size
   return !state.fixed[j] && state.prior[j].kind == PriorKind::None && maxAbs[j] > 0.0 &&
          std::fabs(state.beta[j]) * maxAbs[j] >= kFarEta;
 }
+// Scales the move `d` of the coordinates `at` so that it moves eta by about kProbeEta, as
+// X d says (`baseEta`: eta at state.beta): the bound sum_j |d_j| max|x_j| overstates it by
+// orders of magnitude where columns cancel (raw polynomials of degree 6: a probe then moved
+// eta by 1e-5, dropped nothing, and a valley still climbing was called a recession). Returns
+// the factor applied (0 where the move moves no eta). One reset.
+double scaleToReach(CycleRunner& runner, const CycleState& state, const std::vector<double>& baseEta,
+                    bool shiftInvariant, const std::vector<std::int32_t>& at, std::vector<double>* d) {
+  CycleState trial = state;
+  for (std::size_t i = 0; i < at.size(); ++i) trial.beta[at[i]] += (*d)[i];
+  runner.reset(trial);
+  const std::vector<double> eta = runner.linearPredictor();
+  // Where the likelihood ignores a common shift of eta (Cox, conditional models: their runners
+  // keep centred columns, so eta moves by a constant besides X d), half the spread of the
+  // move; elsewhere its largest value.
+  double low = INFINITY, high = -INFINITY;
+  for (std::size_t r = 0; r < eta.size(); ++r) {
+    low = std::fmin(low, eta[r] - baseEta[r]);
+    high = std::fmax(high, eta[r] - baseEta[r]);
+  }
+  const double reach = shiftInvariant ? 0.5 * (high - low) : std::fmax(high, -low);
+  if (!(reach > 0.0) || !std::isfinite(reach)) return 0.0;
+  const double factor = kProbeEta / reach;
+  for (double& v : *d) v *= factor;
+  return factor;
+}
+
+// The coordinates a receding move carries: those moving eta by at least 5% of the largest
+// coordinate's move (judged on the correlation scale, a rare level that runs off with the
+// others looked small; flagging every coordinate that moved named pbc's age, settling beside a
+// factor level without events).
+void flagMovers(const std::vector<std::int32_t>& at, const std::vector<double>& d,
+                const std::vector<double>& maxAbs, std::vector<std::int32_t>* flagged) {
+  constexpr double kShare = 0.05;
+  double largest = 0.0;
+  for (std::size_t i = 0; i < at.size(); ++i) largest = std::fmax(largest, std::fabs(d[i]) * maxAbs[at[i]]);
+  for (std::size_t i = 0; i < at.size(); ++i)
+    if (std::fabs(d[i]) * maxAbs[at[i]] >= kShare * largest) flagged->push_back(at[i]);
+}
+
+// Whether the log-likelihood recedes along +d (returns 1), -d (-1) or neither (0), for a move
+// `d` of the coordinates `at` already scaled to move eta by kProbeEta (scaleToReach). Along a
+// recession the way on drops nothing (at most 1e-4 of the way back, or rounding) while the
+// way back drops (or, deep in a complete separation, nothing moves either way); and so it is
+// kFarProbe times as far, where a valley that the fit was still climbing (a correlated,
+// uncentred polynomial: the certificate passes per coordinate while the log-likelihood is 1.6
+// short) has turned down and drops as the way back does. Judged against the way back, not
+// against nothing, since an eigen-direction is the recession's only to rounding of the block
+// (birthwt, weight + 700: 7.8e-4 at eta 100, against 8,280 the other way). A valley at its
+// maximum drops alike both ways. Four resets.
+int recedesAlong(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& at,
+                 const std::vector<double>& d, double logLikelihood) {
+  constexpr double kFarProbe = 10.0;
+  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
+  CycleState trial = state;
+  auto dropAt = [&](double t) {
+    trial.beta = state.beta;
+    for (std::size_t i = 0; i < at.size(); ++i) trial.beta[at[i]] += t * d[i];
+    const double value = runner.reset(trial).logLikelihood;
+    return std::isfinite(value) ? logLikelihood - value : INFINITY;
+  };
+  const double drop[2] = {dropAt(1.0), dropAt(-1.0)};
+  for (int side = 0; side < 2; ++side) {
+    const double onward = drop[side], back = drop[1 - side];
+    const double allowed = std::fmax(kShareOfPredictedDrop * back, rounding);
+    // (a log-likelihood that is not finite there, exp(eta) overflowed, is a drop, and no
+    // measure of the way back)
+    if (!(std::isfinite(onward) && std::isfinite(back) && onward <= allowed)) continue;
+    const double sign = side == 0 ? 1.0 : -1.0;
+    const double farOnward = dropAt(sign * kFarProbe), farBack = dropAt(-sign * kFarProbe);
+    const bool stillFlat = std::isfinite(farOnward) && std::isfinite(farBack) &&
+                           farOnward <= std::fmax(kShareOfPredictedDrop * farBack, rounding);
+    return stillFlat ? (side == 0 ? 1 : -1) : 0;
+  }
+  return 0;
+}
+
 // The far coordinates' information block, -H_FF (positive semi-definite), by forward
 // differences of the analytic gradient (|F| + 1 resets): the step moves eta by at most 1e-5
 // per row, so the entries are good to ~1e-5 relative, far inside what the eigenvalue gate
@@ -61,11 +137,10 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
 // gradient by less than its rounding, and the differences are noise.
 void probeFlatDirections(CycleRunner& runner, const CycleState& state,
                          const std::vector<std::int32_t>& far, const std::vector<double>& maxAbs,
-                         const std::vector<double>& curvature, double logLikelihood,
-                         std::vector<std::int32_t>* flagged) {
+                         const std::vector<double>& curvature, const std::vector<double>& baseEta,
+                         bool shiftInvariant, double logLikelihood, std::vector<std::int32_t>* flagged) {
   constexpr double kFlat = 1e-3;
-  constexpr std::size_t kMaxDirections = 3;
-  constexpr double kShare = 0.05;
+  constexpr std::size_t kMaxDirections = 8;
   constexpr double kDiagonalAgreement = 0.1;
   const std::size_t k = far.size();
   const std::vector<double> info = farInformation(runner, state, far, maxAbs);
@@ -80,69 +155,37 @@ void probeFlatDirections(CycleRunner& runner, const CycleState& state,
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t c = 0; c < k; ++c) correlation[i * k + c] = info[i * k + c] * scale[i] * scale[c];
   const SymmetricEigen eigen = symmetricEigen(correlation, k);
-  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
-  CycleState trial = state;
   for (std::size_t e = 0; e < std::min(k, kMaxDirections) && eigen.values[e] < kFlat; ++e) {
     std::vector<double> d(k);
-    double reach = 0.0, largest = 0.0;  // largest: of a coordinate's move of eta
+    double reach = 0.0;
     for (std::size_t i = 0; i < k; ++i) {
       d[i] = eigen.vectors[i * k + e] * scale[i];
       reach += std::fabs(d[i]) * maxAbs[far[i]];
-      largest = std::fmax(largest, std::fabs(d[i]) * maxAbs[far[i]]);
     }
-    if (!(reach > 0.0)) continue;
-    double predicted = 0.0;  // the diagonal part of the curvature along the move
-    for (std::size_t i = 0; i < k; ++i) {
-      d[i] *= kProbeEta / reach;
-      predicted += 0.5 * info[i * k + i] * d[i] * d[i];
-    }
-    double drop[2];
-    for (int side = 0; side < 2; ++side) {
-      trial.beta = state.beta;
-      for (std::size_t i = 0; i < k; ++i) trial.beta[far[i]] += side == 0 ? d[i] : -d[i];
-      const double value = runner.reset(trial).logLikelihood;
-      drop[side] = std::isfinite(value) ? logLikelihood - value : INFINITY;
-    }
-    const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
-    for (int side = 0; side < 2; ++side) {
-      const double onward = drop[side], back = drop[1 - side];
-      if (!(onward <= allowed && back > rounding && onward < 0.5 * back)) continue;
-      for (std::size_t i = 0; i < k; ++i)
-        if (std::fabs(d[i]) * maxAbs[far[i]] >= kShare * largest) flagged->push_back(far[i]);
-      break;
-    }
+    if (!(reach > 0.0) || !std::isfinite(reach)) continue;
+    for (std::size_t i = 0; i < k; ++i) d[i] *= kProbeEta / reach;
+    if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) continue;
+    if (recedesAlong(runner, state, far, d, logLikelihood) == 0) continue;
+    flagMovers(far, d, maxAbs, flagged);
   }
 }
 
-// Where the block found nothing: the combination along the fit's recent move (beta minus
-// beta 8 to 16 cycles before; the finite coefficients have settled by then), scaled to reach
-// kProbeEta; where it does not drop, it is also taken backwards, and a
-// combination whose way back drops measurably but less than twice the way on is a valley at a
-// finite maximum, not a recession. Every far coordinate that moved is flagged.
+// The combination along the fit's recent move (beta minus beta 8 to 16 cycles before; the
+// finite coefficients have settled by then), scaled to move eta by kProbeEta, probed by
+// recedesAlong() either way; the coordinates it carries are flagged (flagMovers).
 void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& far,
                      const std::vector<double>& maxAbs, const std::vector<double>& recentMove,
-                     const std::vector<double>& curvature, double logLikelihood,
+                     const std::vector<double>& baseEta, bool shiftInvariant, double logLikelihood,
                      std::vector<std::int32_t>* flagged) {
   double reach = 0.0;  // an upper bound of max_r |sum_j x_rj move_j|
   for (const std::int32_t j : far) reach += std::fabs(recentMove[j]) * maxAbs[j];
   if (!(reach > 0.0)) return;
-  const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
-  CycleState trial = state;
-  double predicted = 0.0;  // the diagonal part of the curvature along the move
-  for (const std::int32_t j : far) {
-    const double t = recentMove[j] * (kProbeEta / reach);
-    trial.beta[j] += t;
-    predicted += 0.5 * curvature[j] * t * t;
-  }
-  const double onwardValue = runner.reset(trial).logLikelihood;
-  const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
-  if (!(std::isfinite(onwardValue) && onwardValue >= logLikelihood - allowed)) return;
-  const double onward = logLikelihood - onwardValue;
-  for (const std::int32_t j : far) trial.beta[j] = state.beta[j] - (trial.beta[j] - state.beta[j]);
-  const double back = logLikelihood - runner.reset(trial).logLikelihood;
-  if (back > rounding && !(onward < 0.5 * back)) return;  // a valley
-  for (const std::int32_t j : far)
-    if (recentMove[j] != 0.0) flagged->push_back(j);
+  std::vector<double> d(far.size());
+  for (std::size_t i = 0; i < far.size(); ++i) d[i] = recentMove[far[i]] * (kProbeEta / reach);
+  if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) return;
+  // either way: the move's sign says where the fit went, not where the supremum lies
+  if (recedesAlong(runner, state, far, d, logLikelihood) == 0) return;
+  flagMovers(far, d, maxAbs, flagged);
 }
 
 }  // namespace
@@ -155,8 +198,11 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove) {
-  constexpr std::size_t kMaxProbes = 20;
+                                        const std::vector<double>& recentMove,
+                                        std::int32_t intercept, bool shiftInvariant) {
+  // Each far coordinate costs a reset; more than this many (a factor with hundreds of levels
+  // without events) keep the farthest. 20 once left six of Boston's 26 such levels unnamed.
+  constexpr std::size_t kMaxProbes = 200;
   std::vector<std::int32_t> far;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
     if (isFar(state, maxAbs, j)) far.push_back(static_cast<std::int32_t>(j));
@@ -170,11 +216,16 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
   // the rounding of the fit's updates, so only two resets compare within the rounding
   // allowance below.
   const double logLikelihood = runner.reset(state).logLikelihood;
+  const std::vector<double> baseEta = runner.linearPredictor();
 
   const double rounding = 1e-13 * (1.0 + std::fabs(logLikelihood));
   // The runner stands at state.beta: each far coordinate's curvature there.
   std::vector<double> curvature(state.beta.size(), 0.0);
   for (const std::int32_t j : far) curvature[j] = std::fabs(runner.gradHess(j).h);
+  const bool joinsIntercept = intercept >= 0 && !state.fixed[intercept] &&
+                              state.prior[intercept].kind == PriorKind::None && maxAbs[intercept] > 0.0 &&
+                              std::find(far.begin(), far.end(), intercept) == far.end();
+  if (joinsIntercept) curvature[intercept] = std::fabs(runner.gradHess(intercept).h);
   CycleState trial = state;
   // Whether the log-likelihood at trial.beta drops by less than `predicted` allows.
   auto doesNotDrop = [&](double predicted) {
@@ -189,15 +240,23 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     trial.beta[j] += t;
     if (doesNotDrop(0.5 * curvature[j] * t * t)) flagged.push_back(j);
   }
-  // Combinations: the flat eigen-directions where no coordinate recedes alone; then, where
-  // they found nothing beyond the single probes (a block of saturated rows is rounding noise,
-  // and under complete separation one coordinate of x1 - x2 may pass alone while the other,
-  // at -3977, does not), the fit's recent move over all far coordinates.
-  if (far.size() >= 2 && flagged.size() < far.size()) {
-    const std::size_t alone = flagged.size();
-    if (alone == 0) probeFlatDirections(runner, state, far, maxAbs, curvature, logLikelihood, &flagged);
-    if (flagged.size() == alone)
-      probeRecentMove(runner, state, far, maxAbs, recentMove, curvature, logLikelihood, &flagged);
+  // Combinations among the far coordinates no single probe flagged: the flat eigen-directions
+  // of their block (a coordinate receding alone once hid a factor's levels receding together:
+  // birthwt's race beside a lone ftv level); and the fit's recent move over all far
+  // coordinates (a block of saturated rows is rounding noise, and under complete separation
+  // one coordinate of x1 - x2 may pass alone while the other, at -3977, does not).
+  std::vector<std::int32_t> rest;
+  for (const std::int32_t j : far)
+    if (std::find(flagged.begin(), flagged.end(), j) == flagged.end()) rest.push_back(j);
+  if (joinsIntercept) {
+    far.push_back(intercept);
+    rest.push_back(intercept);
+  }
+  if (far.size() >= 2 && !rest.empty()) {
+    if (rest.size() >= 2)
+      probeFlatDirections(runner, state, rest, maxAbs, curvature, baseEta, shiftInvariant, logLikelihood,
+                          &flagged);
+    probeRecentMove(runner, state, far, maxAbs, recentMove, baseEta, shiftInvariant, logLikelihood, &flagged);
   }
   runner.reset(state);
   std::sort(flagged.begin(), flagged.end());

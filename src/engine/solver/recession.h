@@ -12,20 +12,21 @@
 // drops by less than 1e-4 of what its own curvature predicts for the move (h_j t^2 / 2; along a
 // direction of recession the curvature has vanished), or by no more than rounding. Measuring
 // the drop against the coefficient's own curvature keeps the test free of the data's scale: a
-// subgroup with weights of 1e-7 and one event is not mistaken for a separated one. Recession
-// along a combination of coefficients (x1 - x2 separating; a factor whose reference level has
-// no events) shows where no single coefficient does: the far coefficients' information block,
-// on the correlation scale, has an eigenvector with a tiny eigenvalue, probed both ways
-// (recession.cpp, probeFlatDirections: a recession costs nothing one way and much the other;
-// a valley of correlated coefficients at a finite maximum, an intercept beside an uncentred
-// year, drops alike both ways). Where every row is saturated (complete separation) that block,
-// from differences of the gradient, is rounding noise; the combination is then probed along
-// the fit's recent move (beta minus beta 8 to 16 cycles earlier). Coordinates without any
-// information (no curvature) were
-// set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood here means
-// recession, not indifference. Cost: one reset per probe, for the few far coefficients only,
-// and where two or more are far and none alone recedes, one reset per far coefficient for the
-// block (plus one) and 2 per flat direction.
+// subgroup with weights of 1e-7 and one event is not mistaken for a separated one.
+//
+// Recession along a combination of coefficients (x1 - x2 separating; a factor whose reference
+// level has no events) shows where no single coefficient does. Among the far coefficients no
+// single probe flagged, the information block (gradient differences) on the correlation scale
+// has eigenvectors with tiny eigenvalues; each (up to 8), and the fit's recent move (beta
+// minus beta 8 to 16 cycles earlier), is scaled to move eta by kProbeEta as X d says (the
+// bound sum |d_j| max|x_j| overstates it by orders of magnitude for raw polynomials) and
+// probed both ways: a recession drops nothing one way (at most 1e-4 of the other way, or
+// rounding), and still nothing 10 times as far, where a valley that the fit was still climbing
+// has turned down; a valley at its maximum drops alike both ways. The coordinates that move
+// eta by at least 5% of the largest move are flagged. Coordinates without any information (no
+// curvature) were set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood
+// here means recession, not indifference. Cost: one reset per far coefficient (at most 200),
+// and with two or more, one per coefficient of the block and four per direction probed.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +47,14 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 // cycles before. The runner stands at state.beta. Where there is something to probe, the
 // log-likelihood there is taken from a reset() (X beta), as each probe takes its own, and the
 // runner is left reset at state.beta; otherwise the runner is not touched.
+// `shiftInvariant`: the likelihood ignores a common shift of eta (Cox, Fine-Gray, the
+// conditional models). `intercept`: its column, or -1. A free flat-prior intercept joins the combinations even
+// where it is not far: an uncentred covariate beside it takes up its value (birthwt's race
+// with no events among whites and weight + 700: intercept -1.4, x -0.015), and the direction
+// of recession that needs it went unseen.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
-                                        const std::vector<double>& recentMove);
+                                        const std::vector<double>& recentMove,
+                                        std::int32_t intercept = -1, bool shiftInvariant = false);
 
 }  // namespace argus
