@@ -130,6 +130,11 @@ internalFoldIds <- function(foldIds, data) {
   if (is.null(foldIds)) return(NULL)
   foldIds <- rowsOfData(foldIds, data, "foldIds", "labels")
   labels <- sort(unique(foldIds))
-  codes <- match(foldIds, labels) - 1L
-  as.integer(codes[data$order])
+  codes <- as.integer((match(foldIds, labels) - 1L)[data$order])
+  # the folds are the user's to choose, but one that splits a cluster() group (a patient's
+  # rows in two folds) is said, as the generated folds never do it
+  if (!is.null(data$cluster) && any(tapply(codes, data$cluster, function(v) any(v != v[1]))))
+    warning(paste("'foldIds' put rows of one cluster() group in different folds: the fold",
+                  "fits then see part of a held-out cluster"), call. = FALSE)
+  codes
 }

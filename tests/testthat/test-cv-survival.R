@@ -239,4 +239,8 @@ test_that("with a cluster() term a patient's (start, stop] rows share a fold", {
   expect_identical(attr(createFolds(d, createControl(fold = 5, seed = 1, selectorType = "byRow")),
                         "selectorType"), "byRow")
   expect_error(createFolds(d, createControl(fold = 200)), "200 folds need at least as many clusters")
+  # user folds that split a patient are taken, with a warning; whole patients, silently
+  byRowFolds <- rep(1:5, length.out = nrow(cgd))
+  expect_warning(createFolds(d, createControl(foldIds = byRowFolds)), "rows of one cluster")
+  expect_silent(createFolds(d, createControl(foldIds = folds[, 1])))
 })
