@@ -97,7 +97,8 @@ class GlmLikelihood final : public Likelihood {
 
   // Folds the shift into the rows (keeps exp(eta - shift) well scaled), publishes eta and
   // recomputes the intercept's running sums exactly, in one pass over the rows: each row's
-  // derivatives at shift 0 once it is folded, summed in row order as interceptSums() does.
+  // derivatives at shift 0 once it is folded, summed in row order (interceptSums() sums the
+  // same terms in pairs: the two agree to rounding).
   void refreshSums() override {
     GlmColumnSums sums;
     for (std::int64_t r = 0; r < nRows(); ++r) {
@@ -276,7 +277,7 @@ class GlmLikelihood final : public Likelihood {
   // over all rows (g, curv, slope; the x^2 sums equal curv and slope).
   GlmColumnSums interceptSums() const { return sumColumn<true>(nullptr, nullptr, nRows()); }
 
-  // One row's share of the intercept's sums (interceptSums() and refreshSums(), row order).
+  // One row's share of the intercept's sums (refreshSums(), row order).
   static void addInterceptTerms(GlmColumnSums* sums, const RowDerivatives& d) {
     sums->g += d.resid;
     sums->curv += d.curv;

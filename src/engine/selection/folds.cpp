@@ -23,13 +23,6 @@ std::int64_t unitCount(const Dataset& data, SamplingUnit resolved) {
   return resolved == SamplingUnit::Stratum ? data.outcomes.nStrata : data.nRows();
 }
 
-std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved) {
-  std::vector<unsigned char> event(static_cast<std::size_t>(unitCount(data, resolved)), 0);
-  for (std::int64_t r = 0; r < data.nRows(); ++r)
-    if (isSurvival(data.model) ? data.outcomes.y[r] == 1.0 : data.outcomes.y[r] > 0.0)
-      event[unitOfRow(data, resolved, r)] = 1;
-  return event;
-}
 
 SamplingUnits resolveSamplingUnits(const Dataset& data, SamplingUnit requested,
                                    const std::vector<std::int32_t>& clusterOfRow) {
@@ -52,6 +45,14 @@ SamplingUnits resolveSamplingUnits(const Dataset& data, SamplingUnit requested,
   return units;
 }
 
+std::vector<unsigned char> unitHasEvent(const Dataset& data, const SamplingUnits& units) {
+  std::vector<unsigned char> event(static_cast<std::size_t>(units.count), 0);
+  for (std::int64_t r = 0; r < data.nRows(); ++r)
+    if (isSurvival(data.model) ? data.outcomes.y[r] == 1.0 : data.outcomes.y[r] > 0.0)
+      event[units.of(data, r)] = 1;
+  return event;
+}
+
 namespace {
 
 std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSettings& settings,
@@ -62,10 +63,7 @@ std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSet
   RandomStream rng(streamSeed(settings.seed, static_cast<std::uint64_t>(repetition)));
   rng.shuffle(&order);
   if (settings.balanceOutcome) {
-    std::vector<unsigned char> event(static_cast<std::size_t>(nUnits), 0);
-    const std::vector<unsigned char> eventRow = unitHasEvent(data, SamplingUnit::Row);
-    for (std::int64_t r = 0; r < data.nRows(); ++r)
-      if (eventRow[r]) event[units.of(data, r)] = 1;
+    const std::vector<unsigned char> event = unitHasEvent(data, units);
     std::stable_partition(order.begin(), order.end(),
                           [&](std::int64_t u) { return event[u] != 0; });
   }

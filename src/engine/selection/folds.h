@@ -35,9 +35,6 @@ std::int64_t unitCount(const Dataset& data, SamplingUnit resolved);
 inline std::int64_t unitOfRow(const Dataset& data, SamplingUnit resolved, std::int64_t row) {
   return resolved == SamplingUnit::Stratum ? data.outcomes.stratum[row] : row;
 }
-// Per unit: does any of its rows have y > 0?
-std::vector<unsigned char> unitHasEvent(const Dataset& data, SamplingUnit resolved);
-
 // The resolved units with their clusters: `clusterOfRow` (per internal row, its cluster
 // 0 .. C-1; empty: none) makes the clusters the units of Auto (and of Cluster) for a model
 // that is not conditional; otherwise resolveSamplingUnit() decides.
@@ -51,6 +48,8 @@ struct SamplingUnits {
 };
 SamplingUnits resolveSamplingUnits(const Dataset& data, SamplingUnit requested,
                                    const std::vector<std::int32_t>& clusterOfRow);
+// Per unit: does any of its rows have an event (y > 0; y = 1 for survival models)?
+std::vector<unsigned char> unitHasEvent(const Dataset& data, const SamplingUnits& units);
 
 struct FoldSettings {
   int folds = 10;

@@ -123,14 +123,12 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
 // such a direction the curvature vanishes while each coordinate's own does not, so it is an
 // eigenvector of the far block's information on the correlation scale (D^-1/2 I D^-1/2, D its
 // diagonal) with a tiny eigenvalue. Each eigenvector with eigenvalue below kFlat (at most
-// kMaxDirections, smallest first) is probed both ways, reaching kProbeEta in eta: a direction
-// of recession costs nothing one way (less than 1e-4 of the diagonal's predicted drop) and
-// measurably more than twice that the other way; a valley of correlated coefficients at a
-// finite maximum (an intercept beside an uncentred calendar year: tiny eigenvalue too) drops
-// alike both ways. The coordinates flagged are those the direction moves (eta by at least
-// kShare of the largest coordinate's move; judged on the correlation scale, a rare level that
-// runs off with the others looked small): a finite coefficient beside them (age beside a
-// factor whose reference level has no events) is not.
+// kMaxDirections, smallest first) is scaled to move eta by kProbeEta and probed by
+// recedesAlong() (a valley of correlated coefficients at a finite maximum, an intercept beside
+// an uncentred calendar year, is flat too and drops alike both ways); flagMovers() names the
+// coordinates it carries, not a finite coefficient beside them (age beside a factor whose
+// reference level has no events).
+//
 // Probes nothing where the block cannot be trusted: an entry not finite, or a diagonal entry
 // more than 10% off the coordinate's analytic curvature (`curvature`). Where every row is
 // saturated (complete separation, eta of 25 and more), a step of 1e-5 in eta moves the
