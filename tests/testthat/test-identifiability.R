@@ -246,3 +246,53 @@ test_that("raw polynomials: the optimum, not a false recession or a SUCCESS shor
   expect_equal(unname(stats::fitted(ls)), unname(stats::fitted(stats::lm(medv ~ poly(dis, 8), data = B))),
                tolerance = 1e-6)
 })
+
+test_that("a factor coded with every level is aliased among sparse columns, as coxph and glm say", {
+  # The levels sum to 1. Among sparse columns that stay out of the Newton block (a Cox fit of
+  # 2e5 rows; an lr fit with more than 32 columns) only exact duplicates used to be found: the
+  # fit split the constant arbitrarily among the levels, reported SUCCESS, and vcov was all NA.
+  set.seed(31)
+  n <- 2e5
+  g <- sample(letters[1:4], n, replace = TRUE)
+  d <- data.frame(x = rnorm(n), ga = as.integer(g == "a"), gb = as.integer(g == "b"),
+                  gc = as.integer(g == "c"), gd = as.integer(g == "d"))
+  d$time <- rexp(n, exp(0.3 * d$x + 0.2 * d$gb))
+  d$status <- rbinom(n, 1, 0.7)
+  f <- survival::Surv(time, status) ~ x + ga + gb + gc + gd
+  expect_warning(cox <- fitModel(createData(f, data = d, modelType = "cox")), "'gd' cannot be estimated")
+  ref <- survival::coxph(f, data = d, ties = "breslow")
+  expect_equal(cox$status, "SUCCESS")
+  expect_equal(names(which(is.na(coef(cox)))), names(which(is.na(coef(ref)))))
+  expect_equal(coef(cox)[1:4], coef(ref)[1:4], tolerance = 1e-6)
+  expect_equal(sqrt(diag(vcov(cox)))[1:4], sqrt(diag(vcov(ref)))[1:4], tolerance = 1e-4)
+
+  set.seed(32)
+  n <- 3000
+  X <- matrix(rbinom(n * 36, 1, 0.05), n, 36, dimnames = list(NULL, sprintf("v%02d", 1:36)))
+  X[X[, 1] == 1, 2] <- 0
+  lev <- sample(1:4, n, replace = TRUE)
+  L <- outer(lev, 1:4, "==") * 1
+  colnames(L) <- paste0("lev", 1:4)
+  D <- data.frame(X, L, v1or2 = X[, 1] + X[, 2])
+  D$y <- rbinom(n, 1, plogis(-1 + 0.5 * D$v03 - 0.4 * D$lev2))
+  fml <- stats::reformulate(setdiff(names(D), "y"), "y")
+  expect_warning(lr <- fitModel(createData(fml, data = D, modelType = "lr")), "'lev4', 'v1or2'")
+  ref <- stats::glm(fml, data = D, family = stats::binomial())
+  expect_equal(names(which(is.na(coef(lr)))), names(which(is.na(coef(ref)))))
+  expect_equal(lr$logLik, as.numeric(stats::logLik(ref)), tolerance = 1e-8)
+  expect_equal(coef(lr), coef(ref), tolerance = 1e-5)
+})
+
+test_that("a raw power with 1 - R^2 of 5e-11 is estimated, as coxph and glm estimate it", {
+  # At an alias tolerance of 1e-10, albumin^7 was held at 0 (NA) with SUCCESS, 0.03 units of
+  # log-likelihood short of coxph.
+  pbc <- na.omit(survival::pbc[, c("time", "status", "albumin", "bili", "age", "edema")])
+  pbc$d <- as.integer(pbc$status == 2)
+  for (k in 1:7) pbc[[paste0("a", k)]] <- pbc$albumin^k
+  f <- survival::Surv(time, d) ~ a1 + a2 + a3 + a4 + a5 + a6 + a7 + log(bili) + age + edema
+  cox <- fitModel(createData(f, data = pbc, modelType = "cox"))
+  ref <- survival::coxph(f, data = pbc, ties = "breslow")
+  expect_equal(cox$status, "SUCCESS")
+  expect_false(anyNA(coef(cox)))
+  expect_equal(cox$logLik, ref$loglik[2], tolerance = 1e-8)
+})

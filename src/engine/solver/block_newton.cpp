@@ -26,8 +26,8 @@ double blockCost(std::size_t k, std::int64_t rows, bool fused) {
 
 }  // namespace
 
-BlockNewton::BlockNewton(const Dataset& data, const double* weights, bool fused)
-    : data_(data), weights_(weights), fused_(fused) {
+BlockNewton::BlockNewton(const Dataset& data, bool fused)
+    : data_(data), fused_(fused) {
   const DesignView& design = data.design;
   const std::int64_t n = data.nRows();
   double cycleWork = static_cast<double>(n);
@@ -65,8 +65,8 @@ std::vector<double> BlockNewton::shiftsFor(const std::vector<std::int32_t>& colu
   const auto at = std::find(columns.begin(), columns.end(), intercept_);
   if (!fused_ || intercept_ < 0 || at == columns.end()) return shifts;
   shifts.assign(columns.size(), 0.0);
-  // Only the columns after the intercept: a column before it is not explained by it in
-  // aliased()'s order, and the step's change of basis needs the intercept's coordinate only.
+  // Only the columns after the intercept: the step's change of basis needs the intercept's
+  // coordinate only.
   for (std::size_t a = static_cast<std::size_t>(at - columns.begin()) + 1; a < columns.size(); ++a)
     shifts[a] = shift_[columns[a]];
   return shifts;
@@ -231,81 +231,6 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   }
   likelihood.setEta(savedEta_);
   return false;
-}
-
-std::vector<double> BlockNewton::centeredGram(const std::vector<std::int32_t>& columns) const {
-  const std::size_t k = columns.size();
-  const std::int64_t n = data_.nRows();
-  const OutcomeView& o = data_.outcomes;
-  std::vector<double> gram(k * k, 0.0), mean(k), x(k);
-  RowReader reader(data_.design, columns);
-  auto weight = [&](std::int64_t r) { return weights_ ? weights_[r] : 1.0; };
-  std::int64_t r = 0;
-  while (r < n) {
-    std::int64_t end = n;  // the stratum's rows [r, end)
-    if (o.stratum)
-      for (end = r + 1; end < n && o.stratum[end] == o.stratum[r]; ++end) {}
-    bool event = false;
-    for (std::int64_t q = r; q < end && !event; ++q) event = o.y[q] > 0.0 && weight(q) > 0.0;
-    double count = 0.0;
-    std::fill(mean.begin(), mean.end(), 0.0);
-    for (; r < end; ++r) {
-      if (!event || !(weight(r) > 0.0)) continue;
-      reader.read(r, x.data());
-      // Welford: the sum of centred products within the stratum, one stable pass.
-      count += 1.0;
-      for (std::size_t a = 0; a < k; ++a) x[a] -= mean[a];  // x - old mean
-      for (std::size_t a = 0; a < k; ++a) mean[a] += x[a] / count;
-      for (std::size_t a = 0; a < k; ++a)
-        for (std::size_t b = 0; b <= a; ++b) gram[a * k + b] += x[a] * x[b] * (count - 1.0) / count;
-    }
-  }
-  for (std::size_t a = 0; a < k; ++a)
-    for (std::size_t b = 0; b < a; ++b) gram[b * k + a] = gram[a * k + b];
-  return gram;
-}
-
-std::vector<std::int32_t> BlockNewton::aliased(Likelihood& likelihood,
-                                               const std::vector<std::int32_t>& columns) {
-  std::vector<std::int32_t> out, informative;
-  if (columns.empty()) return out;
-  // No curvature at all: nothing to estimate from.
-  std::vector<double> g, h;
-  const std::vector<double> shifts = shiftsFor(columns);  // a change of basis keeps the rank
-  assemble(likelihood, columns, shifts, &g, &h);
-  const std::size_t kc = columns.size();
-  std::vector<std::size_t> keep;
-  for (std::size_t a = 0; a < kc; ++a) {
-    const double hjj = h[a * kc + a];
-    if (!(hjj < 0.0) || !std::isfinite(hjj)) {
-      out.push_back(columns[a]);
-      continue;
-    }
-    keep.push_back(a);
-    informative.push_back(columns[a]);
-  }
-  const std::size_t k = informative.size();
-  if (k >= 2) {
-    // Minus the Hessian (GLMs), or the centred Gram matrix: either way positive semi-definite.
-    std::vector<double> m(k * k);
-    if (fused_) {
-      for (std::size_t a = 0; a < k; ++a)
-        for (std::size_t b = 0; b < k; ++b) m[a * k + b] = -h[keep[a] * kc + keep[b]];
-    } else {
-      m = centeredGram(informative);
-    }
-    std::vector<double> c(k * k);
-    for (std::size_t a = 0; a < k; ++a)
-      for (std::size_t b = 0; b < k; ++b) {
-        const double scale = std::sqrt(m[a * k + a] * m[b * k + b]);
-        c[a * k + b] = scale > 0.0 ? m[a * k + b] / scale : 0.0;  // 0 diagonal: aliased
-      }
-    const BlockFactor f = factorSkippingAliased(c, k, kAliasTolerance);
-    for (std::size_t a = 0; a < k; ++a)
-      if (f.aliased[a]) out.push_back(informative[a]);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace argus

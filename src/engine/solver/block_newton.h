@@ -46,20 +46,14 @@
 // Centring (GLMs with an intercept): a dense column with a large mean against its spread (a
 // calendar year, a time stamp in seconds: mean/sd of 1e4 to 1e5) is nearly parallel to the
 // intercept, so the block Hessian's pivot for it is var / (var + mean^2) of its diagonal: 1e-10
-// at mean/sd 1e5, where the alias test below declared an estimable column aliased, and the
+// at mean/sd 1e5, where the alias test declared an estimable column aliased, and the
 // step solved a system of condition 1e10. Such a column (data/column_centring.h) enters the
 // block as x_j - c_j (c_j: its mean), in the same one pass, and the step is mapped back
 // (delta_0 -= sum_j c_j delta_j); the intercept's coordinate takes up the shifts, so this
 // needs its prior flat (otherwise the block stays uncentred).
 //
-// The same factorization answers which flat-prior columns are collinear (aliased()): taken in
-// order, a column whose pivot is at most kAliasTolerance of its diagonal is explained by the
-// earlier ones (solver/dense_block.h). GLMs factor their Hessian (one pass). For the
-// conditional and survival models the Hessian's null space is that of the covariates centred
-// within each stratum (rows with positive weight, strata with an event; every risk set lies
-// in its stratum and the largest holds nearly all of it), whatever beta: they factor that
-// Gram matrix, accumulated in one stable pass (Welford), instead of k(k-1)/2 directional
-// passes, which cost several cycles at the start of every fit, profile and fold refit.
+// Which flat-prior columns are collinear is answered apart from the block, for every such
+// column (solver/collinear_columns.h).
 #pragma once
 
 #include <cstdint>
@@ -76,15 +70,15 @@ class BlockNewton {
   static constexpr std::size_t kMaxColumns = 128;
   static constexpr std::size_t kSmallProblem = 32;
   static constexpr double kSparseCostRatio = 4.0;
-  static constexpr double kAliasTolerance = 1e-10;
-  // The step's own pivot threshold, far below the alias test's: a direction the test keeps
+  // The step's own pivot threshold, far below the alias test's
+  // (LikelihoodCycleRunner::kAliasTolerance): a direction the test keeps
   // (estimable) but whose pivot is 1e-12 (raw polynomials of degree 6: pbc's albumin) was left
   // to CCD, which crawled along it until the per-coordinate certificate passed 1.6 units of
   // log-likelihood short (lr SUCCESS at -145.71, glm -144.07). The line search guards the
   // step's accuracy at such a condition.
   static constexpr double kStepTolerance = 1e-14;
   // `fused`: the likelihood forms the block Hessian in one pass (fusesBlockHessian()).
-  BlockNewton(const Dataset& data, const double* weights, bool fused);
+  BlockNewton(const Dataset& data, bool fused);
 
   // Columns that may join the block (before fixed flags and Laplace zeros are applied).
   const std::vector<std::int32_t>& candidates() const { return candidates_; }
@@ -95,11 +89,6 @@ class BlockNewton {
   // candidates at the likelihood's current eta (call after refreshSums()). Returns true when
   // beta moved; the likelihood's sums are then refreshed. Needs supportsDirection().
   bool step(Likelihood& likelihood, CycleState& state);
-
-  // Of `columns` (in this order), those whose direction in the Hessian metric at the current
-  // eta is spanned by earlier ones, or that carry no curvature at all.
-  std::vector<std::int32_t> aliased(Likelihood& likelihood,
-                                    const std::vector<std::int32_t>& columns);
 
  private:
   // g (k) and H (row-major k x k) of the log-likelihood over `columns`, each taken as
@@ -112,8 +101,6 @@ class BlockNewton {
   // H off the diagonal by polarization, given the diagonal in `h` (directional path).
   void polarize(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
                 std::vector<double>* h);
-  // The covariates' Gram matrix centred within strata (see aliased()), row-major k x k.
-  std::vector<double> centeredGram(const std::vector<std::int32_t>& columns) const;
   // out += factor * x_j (a dense vector of one value per row).
   void addColumn(std::int32_t j, double factor, std::vector<double>& out) const;
   // Moves the likelihood (and `applied`) to the coefficients `target` of `columns`.
@@ -121,7 +108,6 @@ class BlockNewton {
               const std::vector<double>& target, std::vector<double>* applied);
 
   const Dataset& data_;
-  const double* weights_;
   const bool fused_;
   std::vector<std::int32_t> candidates_;
   std::int32_t intercept_ = -1;

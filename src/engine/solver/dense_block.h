@@ -5,8 +5,8 @@
 // Columns are taken in order, as lm's QR takes them: column i is "aliased" when its pivot,
 // the part of A_ii not explained by the accepted columns before it, is at most
 // `relativeTolerance * A_ii` (or A_ii <= 0). For a Gram or Hessian matrix that pivot over A_ii
-// is 1 - R^2 of column i regressed on the earlier accepted ones, so a tolerance of 1e-10
-// calls a column aliased when the others explain all but 1e-10 of it. Aliased columns get a
+// is 1 - R^2 of column i regressed on the earlier accepted ones, so a tolerance of 1e-12
+// calls a column aliased when the others explain all but 1e-12 of it. Aliased columns get a
 // zero row and column in the factor and a zero entry in every solution.
 #pragma once
 

@@ -4,26 +4,30 @@
 #include <cfloat>
 #include <cmath>
 
+#include "data/column_centring.h"
 #include "data/duplicate_columns.h"
 #include "priors/optimality.h"
 #include "solver/ccd_solver.h"
+#include "solver/collinear_columns.h"
 
 namespace argus {
 
 LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* weights, int threads)
     : data_(data),
+      weights_(weights),
       likelihood_(makeLikelihood(data, weights)),
       hostSweep_(std::make_unique<HostCoordinateSweep>(*likelihood_)),
       sweep_(hostSweep_.get()),
-      block_(data, weights, likelihood_->fusesBlockHessian()) {
+      block_(data, likelihood_->fusesBlockHessian()) {
   likelihood_->setThreads(threads);
 }
 
 LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* weights,
                                              std::unique_ptr<DeviceModel> model)
     : data_(data),
+      weights_(weights),
       sweep_(model.get()),
-      block_(data, weights, model->fusesBlockHessian()) {
+      block_(data, model->fusesBlockHessian()) {
   likelihood_ = std::move(model);
 }
 
@@ -114,19 +118,44 @@ OptimalityReport LikelihoodCycleRunner::checkOptimality(const CycleState& state)
 }
 
 std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState& state) {
-  std::vector<std::int32_t> inBlock, outside;
-  std::vector<unsigned char> candidate(state.beta.size(), 0);
-  for (const std::int32_t j : block_.candidates()) candidate[j] = 1;
+  std::vector<std::int32_t> flat, out;
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     if (state.fixed[j] || state.prior[j].kind != PriorKind::None) continue;
-    (candidate[j] ? inBlock : outside).push_back(static_cast<std::int32_t>(j));
+    const std::int32_t column = static_cast<std::int32_t>(j);
+    // No curvature at all (no entries where the model has information): nothing to estimate.
+    if (!(likelihood_->gradHess(column).h < 0.0)) {
+      out.push_back(column);
+      continue;
+    }
+    flat.push_back(column);
   }
-  std::vector<std::int32_t> out = block_.aliased(*likelihood_, inBlock);
-  // Outside the block (large problems): no curvature, or an exact duplicate of an earlier one.
-  const std::vector<std::int32_t> duplicate = duplicatesOfEarlier(data_.design, outside);
-  for (std::size_t i = 0; i < outside.size(); ++i)
-    if (duplicate[i] >= 0 || !(likelihood_->gradHess(outside[i]).h < 0.0))
-      out.push_back(outside[i]);
+  // Collinearity (solver/collinear_columns.h) among the first kMaxCollinearityColumns flat
+  // columns in order; any beyond them are checked for exact duplicates only.
+  CollinearityRows rows;
+  rows.weights = weights_;
+  const bool survivalOrConditional = isSurvival(data_.model) || isConditional(data_.model);
+  if (survivalOrConditional) {
+    rows.group = data_.outcomes.stratum;
+    rows.centre = true;
+    rows.y = data_.outcomes.y;
+    rows.requireEvent = true;
+  }
+  std::vector<std::int32_t> checked(flat.begin(),
+                                    flat.begin() + std::min(flat.size(), kMaxCollinearityColumns));
+  // GLMs: a flat intercept absorbs the means (it is never aliased itself).
+  const std::int32_t intercept = interceptColumn(data_.design);
+  const auto at = std::find(checked.begin(), checked.end(), intercept);
+  if (!survivalOrConditional && at != checked.end()) {
+    checked.erase(at);
+    rows.centre = true;
+  }
+  for (const std::int32_t j : collinearColumns(data_.design, rows, checked, kAliasTolerance))
+    out.push_back(j);
+  if (flat.size() > kMaxCollinearityColumns) {
+    const std::vector<std::int32_t> duplicate = duplicatesOfEarlier(data_.design, flat);
+    for (std::size_t i = kMaxCollinearityColumns; i < flat.size(); ++i)
+      if (duplicate[i] >= 0) out.push_back(flat[i]);
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

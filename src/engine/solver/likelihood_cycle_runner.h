@@ -57,7 +57,14 @@ class LikelihoodCycleRunner final : public CycleRunner {
   CycleReadout startReadout(const CycleState& state);  // after reset(), resetToEta(), rebuild()
   void extrapolate(CycleState& state);
 
+  // Flat-prior columns past this many are checked for exact duplicates only: the check's
+  // k x k Gram matrix and its factorization (k^3 / 6) stay within a few tenths of a second.
+  static constexpr std::size_t kMaxCollinearityColumns = 1000;
+  // 1 - R^2 (on the correlation scale) at or below which a flat column is aliased.
+  static constexpr double kAliasTolerance = 1e-12;
+
   const Dataset& data_;
+  const double* weights_;
   std::unique_ptr<Likelihood> likelihood_;
   std::unique_ptr<HostCoordinateSweep> hostSweep_;  // the CPU's; null on a device
   CoordinateSweep* sweep_;
