@@ -401,5 +401,34 @@ TEST(Recession, ASmallWeightSubgroupIsFarButFinite) {
   EXPECT_NEAR(fit.beta[0] + fit.beta[1], std::log(1.0 / 2999.0), 0.05);
 }
 
+TEST(Recession, AFactorWithoutEventsInItsReferenceLevelBesideAnUncentredYear) {
+  // The intercept beside a birth year (1950-1972) is a valley as flat on the correlation scale
+  // as the recession (intercept to -inf, both other levels to +inf): probed in the raw basis
+  // the two mixed, no probe receded, and the fit was SUCCESS. The year is finite.
+  std::mt19937 rng(47);
+  std::uniform_int_distribution<int> level(0, 2), year(0, 22);
+  std::bernoulli_distribution coin(0.35);
+  const std::size_t n = 240;
+  std::vector<double> y(n), born(n), second(n), third(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const int l = level(rng);
+    born[r] = 1950.0 + year(rng);
+    second[r] = l == 1 ? 1.0 : 0.0;
+    third[r] = l == 2 ? 1.0 : 0.0;
+    y[r] = l == 0 ? 0.0 : (coin(rng) ? 1.0 : 0.0);
+  }
+  HandDesign d(ModelType::Logistic, y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Dense, born);
+  d.addColumn(ColumnKind::Indicator, second);
+  d.addColumn(ColumnKind::Indicator, third);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
+      << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2] << " " << fit.beta[3];
+  EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 2, 3}));
+  EXPECT_LT(std::fabs(fit.beta[1]), 0.5);
+}
+
 }  // namespace
 }  // namespace argus

@@ -296,3 +296,20 @@ test_that("a raw power with 1 - R^2 of 5e-11 is estimated, as coxph and glm esti
   expect_false(anyNA(coef(cox)))
   expect_equal(cox$logLik, ref$loglik[2], tolerance = 1e-8)
 })
+
+test_that("a recession beside an uncentred birth year is found, and the year stays finite", {
+  # The mother's birth year (1986 - age) against the intercept is a valley as flat on the
+  # correlation scale as the recession of race without events among whites: the two mixed in
+  # the probed directions and the fit reported SUCCESS (intercept -75, race 12.5).
+  bw <- MASS::birthwt
+  bw$race <- factor(bw$race, labels = c("white", "black", "other"))
+  bw$low2 <- ifelse(bw$race == "white", 0, bw$low)
+  bw$byear <- 1986 - bw$age
+  expect_warning(fit <- fitModel(createData(low2 ~ byear + race + smoke, data = bw, modelType = "lr")),
+                 "'\\(Intercept\\)', 'raceblack', 'raceother' run off to infinity")
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, c("(Intercept)", "raceblack", "raceother"))
+  # byear and smoke are finite: the conditional MLE among blacks and others
+  ref <- stats::glm(low2 ~ byear + race + smoke, data = bw[bw$race != "white", ], family = binomial)
+  expect_equal(coef(fit)[c("byear", "smoke")], coef(ref)[c("byear", "smoke")], tolerance = 1e-4)
+})

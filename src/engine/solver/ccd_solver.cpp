@@ -232,7 +232,8 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
-      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant);
+      result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant,
+                                      &req.data->design);
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;
@@ -257,7 +258,8 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     result.worstCoordinate = report.worst;
   }
   if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
-    result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant);
+    result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant,
+                                      &req.data->design);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/column_centring.h"
 #include "solver/symmetric_eigen.h"
 
 namespace argus {
@@ -16,6 +17,46 @@ bool isFar(const CycleState& state, const std::vector<double>& maxAbs, std::size
   return !state.fixed[j] && state.prior[j].kind == PriorKind::None && maxAbs[j] > 0.0 &&
          std::fabs(state.beta[j]) * maxAbs[j] >= kFarEta;
 }
+// The basis the far block is probed in. Beside a free intercept, a dense column with a large
+// mean against its spread (a birth year, 1986 - age) is nearly parallel to the intercept: the
+// valley of the two is as flat on the correlation scale as a recession, the two flat
+// directions mix in the block's eigenvectors, and no probe along a mix recedes (birthwt: the
+// birth year beside a race without events among whites reported SUCCESS, intercept -75). Such
+// a column is probed as x_j - c_j (its coordinate moves beta_j and the intercept by -c_j per
+// unit), as the Newton block steps it (block_newton.h); the valley is then not flat.
+struct ProbeBasis {
+  std::int32_t intercept = -1;  // set where some coordinate is shifted
+  std::vector<double> shift;    // per coordinate of the block: c_j, or 0
+  std::vector<double> reach;    // per coordinate: max |x_j - c_j| (max |x_j| where not shifted)
+
+  ProbeBasis(const DesignView* design, const std::vector<std::int32_t>& at,
+             const std::vector<double>& maxAbs, std::int32_t interceptColumn, bool shiftInvariant)
+      : shift(at.size(), 0.0), reach(at.size()) {
+    for (std::size_t i = 0; i < at.size(); ++i) reach[i] = maxAbs[at[i]];
+    if (!design || shiftInvariant || std::find(at.begin(), at.end(), interceptColumn) == at.end()) return;
+    const std::vector<double> means = largeColumnMeans(*design, at);
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      const double c = means[at[i]];
+      if (c == 0.0 || at[i] == interceptColumn) continue;
+      const ColumnView& column = design->columns[at[i]];
+      double largest = 0.0;
+      for (std::int64_t r = 0; r < design->nRows; ++r)
+        largest = std::fmax(largest, std::fabs(column.values[r] - c));
+      if (!(largest > 0.0)) continue;
+      shift[i] = c;
+      reach[i] = largest;
+      intercept = interceptColumn;
+    }
+  }
+
+  // A move d of the block's coordinates, in this basis, as a move of its columns' beta.
+  void toColumns(const std::vector<std::int32_t>& at, std::vector<double>* d) const {
+    if (intercept < 0) return;
+    const std::size_t i0 = static_cast<std::size_t>(std::find(at.begin(), at.end(), intercept) - at.begin());
+    for (std::size_t i = 0; i < at.size(); ++i) (*d)[i0] -= shift[i] * (*d)[i];
+  }
+};
+
 // Scales the move `d` of the coordinates `at` so that it moves eta by about kProbeEta, as
 // X d says (`baseEta`: eta at state.beta): the bound sum_j |d_j| max|x_j| overstates it by
 // orders of magnitude where columns cancel (raw polynomials of degree 6: a probe then moved
@@ -43,16 +84,23 @@ double scaleToReach(CycleRunner& runner, const CycleState& state, const std::vec
 }
 
 // The coordinates a receding move carries: those moving eta by at least 5% of the largest
-// coordinate's move (judged on the correlation scale, a rare level that runs off with the
-// others looked small; flagging every coordinate that moved named pbc's age, settling beside a
-// factor level without events).
-void flagMovers(const std::vector<std::int32_t>& at, const std::vector<double>& d,
-                const std::vector<double>& maxAbs, std::vector<std::int32_t>* flagged) {
+// coordinate's move (`share`: each one's move of eta, |d_j| max|x_j|; judged on the correlation
+// scale, a rare level that runs off with the others looked small; flagging every coordinate
+// that moved named pbc's age, settling beside a factor level without events).
+void flagShares(const std::vector<std::int32_t>& at, const std::vector<double>& share,
+                std::vector<std::int32_t>* flagged) {
   constexpr double kShare = 0.05;
   double largest = 0.0;
-  for (std::size_t i = 0; i < at.size(); ++i) largest = std::fmax(largest, std::fabs(d[i]) * maxAbs[at[i]]);
+  for (const double v : share) largest = std::fmax(largest, v);
   for (std::size_t i = 0; i < at.size(); ++i)
-    if (std::fabs(d[i]) * maxAbs[at[i]] >= kShare * largest) flagged->push_back(at[i]);
+    if (share[i] >= kShare * largest) flagged->push_back(at[i]);
+}
+
+void flagMovers(const std::vector<std::int32_t>& at, const std::vector<double>& d,
+                const std::vector<double>& maxAbs, std::vector<std::int32_t>* flagged) {
+  std::vector<double> share(at.size());
+  for (std::size_t i = 0; i < at.size(); ++i) share[i] = std::fabs(d[i]) * maxAbs[at[i]];
+  flagShares(at, share, flagged);
 }
 
 // Whether the log-likelihood recedes along +d (returns 1), -d (-1) or neither (0), for a move
@@ -96,21 +144,26 @@ int recedesAlong(CycleRunner& runner, const CycleState& state, const std::vector
 // differences of the analytic gradient (|F| + 1 resets): the step moves eta by at most 1e-5
 // per row, so the entries are good to ~1e-5 relative, far inside what the eigenvalue gate
 // below tells apart (kFlat; a borderline direction only costs a probe that clears it).
+// In the basis of `basis` (coordinate i moves beta_far[i] and the intercept by -shift[i]).
 std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
-                                   const std::vector<std::int32_t>& far,
-                                   const std::vector<double>& maxAbs) {
+                                   const std::vector<std::int32_t>& far, const ProbeBasis& basis) {
   const std::size_t k = far.size();
-  std::vector<double> info(k * k, 0.0), base(k);
+  auto gradients = [&](std::vector<double>* g) {
+    const double g0 = basis.intercept >= 0 ? runner.gradHess(basis.intercept).g : 0.0;
+    for (std::size_t i = 0; i < k; ++i) (*g)[i] = runner.gradHess(far[i]).g - basis.shift[i] * g0;
+  };
+  std::vector<double> info(k * k, 0.0), base(k), moved(k);
   runner.reset(state);
-  for (std::size_t i = 0; i < k; ++i) base[i] = runner.gradHess(far[i]).g;
+  gradients(&base);
   CycleState trial = state;
   for (std::size_t c = 0; c < k; ++c) {
-    const std::int32_t j = far[c];
-    const double step = 1e-5 / maxAbs[j];
+    const double step = 1e-5 / basis.reach[c];
     trial.beta = state.beta;
-    trial.beta[j] += step;
+    trial.beta[far[c]] += step;
+    if (basis.shift[c] != 0.0) trial.beta[basis.intercept] -= basis.shift[c] * step;
     runner.reset(trial);
-    for (std::size_t i = 0; i < k; ++i) info[i * k + c] = -(runner.gradHess(far[i]).g - base[i]) / step;
+    gradients(&moved);
+    for (std::size_t i = 0; i < k; ++i) info[i * k + c] = -(moved[i] - base[i]) / step;
   }
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t c = i + 1; c < k; ++c)
@@ -134,37 +187,42 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
 // saturated (complete separation, eta of 25 and more), a step of 1e-5 in eta moves the
 // gradient by less than its rounding, and the differences are noise.
 void probeFlatDirections(CycleRunner& runner, const CycleState& state,
-                         const std::vector<std::int32_t>& far, const std::vector<double>& maxAbs,
-                         const std::vector<double>& curvature, const std::vector<double>& baseEta,
-                         bool shiftInvariant, double logLikelihood, std::vector<std::int32_t>* flagged) {
+                         const std::vector<std::int32_t>& far, const std::vector<double>& curvature,
+                         const std::vector<double>& baseEta, bool shiftInvariant,
+                         double logLikelihood, const ProbeBasis& basis,
+                         std::vector<std::int32_t>* flagged) {
   constexpr double kFlat = 1e-3;
   constexpr std::size_t kMaxDirections = 8;
   constexpr double kDiagonalAgreement = 0.1;
   const std::size_t k = far.size();
-  const std::vector<double> info = farInformation(runner, state, far, maxAbs);
+  const std::vector<double> info = farInformation(runner, state, far, basis);
   for (const double v : info)
     if (!std::isfinite(v)) return;
   std::vector<double> scale(k), correlation(k * k);
   for (std::size_t i = 0; i < k; ++i) {
     const double diagonal = info[i * k + i], analytic = curvature[far[i]];
-    if (!(diagonal > 0.0) || !(std::fabs(diagonal - analytic) <= kDiagonalAgreement * analytic)) return;
+    if (!(diagonal > 0.0)) return;
+    // (a centred coordinate has no analytic curvature of its own to compare with)
+    if (basis.shift[i] == 0.0 && !(std::fabs(diagonal - analytic) <= kDiagonalAgreement * analytic)) return;
     scale[i] = 1.0 / std::sqrt(diagonal);
   }
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t c = 0; c < k; ++c) correlation[i * k + c] = info[i * k + c] * scale[i] * scale[c];
   const SymmetricEigen eigen = symmetricEigen(correlation, k);
   for (std::size_t e = 0; e < std::min(k, kMaxDirections) && eigen.values[e] < kFlat; ++e) {
-    std::vector<double> d(k);
+    std::vector<double> d(k), share(k);
     double reach = 0.0;
     for (std::size_t i = 0; i < k; ++i) {
       d[i] = eigen.vectors[i * k + e] * scale[i];
-      reach += std::fabs(d[i]) * maxAbs[far[i]];
+      share[i] = std::fabs(d[i]) * basis.reach[i];  // its move of eta, in the probe's basis
+      reach += share[i];
     }
     if (!(reach > 0.0) || !std::isfinite(reach)) continue;
     for (std::size_t i = 0; i < k; ++i) d[i] *= kProbeEta / reach;
+    basis.toColumns(far, &d);
     if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) continue;
     if (recedesAlong(runner, state, far, d, logLikelihood) == 0) continue;
-    flagMovers(far, d, maxAbs, flagged);
+    flagShares(far, share, flagged);
   }
 }
 
@@ -197,7 +255,8 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
                                         const std::vector<double>& recentMove,
-                                        std::int32_t intercept, bool shiftInvariant) {
+                                        std::int32_t intercept, bool shiftInvariant,
+                                        const DesignView* design) {
   // Each far coordinate costs a reset; more than this many (a factor with hundreds of levels
   // without events) keep the farthest. 20 once left six of Boston's 26 such levels unnamed.
   constexpr std::size_t kMaxProbes = 200;
@@ -251,9 +310,11 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     rest.push_back(intercept);
   }
   if (far.size() >= 2 && !rest.empty()) {
-    if (rest.size() >= 2)
-      probeFlatDirections(runner, state, rest, maxAbs, curvature, baseEta, shiftInvariant, logLikelihood,
+    if (rest.size() >= 2) {
+      const ProbeBasis basis(design, rest, maxAbs, intercept, shiftInvariant);
+      probeFlatDirections(runner, state, rest, curvature, baseEta, shiftInvariant, logLikelihood, basis,
                           &flagged);
+    }
     probeRecentMove(runner, state, far, maxAbs, recentMove, baseEta, shiftInvariant, logLikelihood, &flagged);
   }
   runner.reset(state);

@@ -51,10 +51,12 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 // conditional models). `intercept`: its column, or -1. A free flat-prior intercept joins the combinations even
 // where it is not far: an uncentred covariate beside it takes up its value (birthwt's race
 // with no events among whites and weight + 700: intercept -1.4, x -0.015), and the direction
-// of recession that needs it went unseen.
+// of recession that needs it went unseen. `design` (optional): there, beside the intercept, a
+// dense column with a large mean is probed centred (see ProbeBasis in recession.cpp).
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
                                         const std::vector<double>& recentMove,
-                                        std::int32_t intercept = -1, bool shiftInvariant = false);
+                                        std::int32_t intercept = -1, bool shiftInvariant = false,
+                                        const DesignView* design = nullptr);
 
 }  // namespace argus
