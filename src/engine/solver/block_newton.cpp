@@ -37,12 +37,17 @@ BlockNewton::BlockNewton(const Dataset& data, bool fused)
     if (kind == ColumnKind::Intercept || kind == ColumnKind::Dense)
       candidates_.push_back(static_cast<std::int32_t>(j));
   }
-  // Sparse columns join in small problems, and in mostly dense ones up to kMaxColumns
-  // (model.matrix() designs, whose 0/1-heavy columns are stored sparse).
+  // Sparse columns join in small problems, in mostly dense ones up to kMaxColumns
+  // (model.matrix() designs, whose 0/1-heavy columns are stored sparse), and wherever every
+  // column fits the budget at once (few rows: a spline basis, whose columns are mostly 0 and
+  // stored sparse, crossed with a factor, 34 columns on 506 rows: CCD crawled along its
+  // near-collinear sparse columns and the per-coordinate certificate passed 1.34 units of
+  // log-likelihood short of lm).
   const std::size_t dense = candidates_.size();
   const std::size_t columns = design.nColumns();
-  if (columns <= kSmallProblem || (columns <= kMaxColumns && 2 * dense >= columns)) {
-    const double budget = std::max(kSparseCostRatio * cycleWork, kAlwaysBelow);
+  const double budget = std::max(kSparseCostRatio * cycleWork, kAlwaysBelow);
+  const bool allFit = columns <= kMaxColumns && blockCost(columns, n, fused) <= budget;
+  if (columns <= kSmallProblem || (columns <= kMaxColumns && 2 * dense >= columns) || allFit) {
     for (std::size_t j = 0; j < design.nColumns(); ++j) {
       const ColumnKind kind = design.columns[j].kind;
       if (kind == ColumnKind::Intercept || kind == ColumnKind::Dense) continue;

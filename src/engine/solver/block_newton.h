@@ -18,8 +18,8 @@
 // columns, and CCD does the rest.
 //
 // The block: the intercept and the dense columns (at most kMaxColumns), and, when the problem
-// has at most kSmallProblem columns, or at most kMaxColumns of which half or more are dense,
-// every column whose inclusion keeps the block within kSparseCostRatio cycles of work (or
+// has at most kSmallProblem columns, or at most kMaxColumns of which half or more are dense
+// or all of which fit the budget below at once, every column whose inclusion keeps the block within kSparseCostRatio cycles of work (or
 // under 2^20 row operations); at most kMaxColumns in all. A block of 32 once held every dense
 // column: Boston's 91 pairwise interactions (model.matrix(~ .^2), correlations to 0.998; the
 // 13 with chas stored sparse) then left 59 to CCD, and every fit ended MAX_ITERATIONS after

@@ -21,11 +21,17 @@ struct BlockFactor {
   std::vector<unsigned char> aliased;   // per column
 };
 
-// `matrix` is row-major k x k and symmetric (only the lower triangle is read).
+// `matrix` is row-major k x k and symmetric (only the lower triangle is read). `forced` (if
+// given, per column): 1 aliased, 0 accepted, -1 decided by the pivot as above. `pivots` (if
+// given) receives each column's pivot over its diagonal (1 - R^2 for a Gram matrix).
 BlockFactor factorSkippingAliased(const std::vector<double>& matrix, std::size_t k,
-                                  double relativeTolerance);
+                                  double relativeTolerance,
+                                  const std::vector<signed char>* forced = nullptr,
+                                  std::vector<double>* pivots = nullptr);
 
-// Solves A z = rhs on the accepted columns; aliased entries of z are 0.
-std::vector<double> solveFactored(const BlockFactor& factor, const std::vector<double>& rhs);
+// Solves A z = rhs on the accepted columns before `limit` (all by default); the other entries
+// of z are 0.
+std::vector<double> solveFactored(const BlockFactor& factor, const std::vector<double>& rhs,
+                                  std::size_t limit = static_cast<std::size_t>(-1));
 
 }  // namespace argus
