@@ -12,6 +12,7 @@
 #include "hand_design.h"
 #include "solver/ccd_solver.h"
 #include "solver/collinear_columns.h"
+#include "spline_basis.h"
 
 namespace argus {
 namespace {
@@ -121,11 +122,11 @@ TEST(CollinearColumns, MatchesTheNaiveCentredGramOnMixedDesigns) {
     rows.weights = w.data();
     rows.group = grouped ? group.data() : nullptr;
     rows.centre = centre;
-    const std::vector<std::int32_t> got = collinearColumns(d.data.design, rows, columns, kTolerance);
+    const std::vector<std::int32_t> got = collinearColumns(d.data.design, rows, columns, kTolerance).aliased;
     const std::vector<std::int32_t> want = naiveCollinear(x, w, group, centre);
     EXPECT_EQ(got, want) << "trial " << trial;
     // the refined residuals (the path of problems too large to orthogonalize) agree too
-    EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance, false), want) << "trial " << trial;
+    EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance, false).aliased, want) << "trial " << trial;
     // The planted ones are there: the combination (or duplicate), the empty column, and the
     // within-group constant wherever groups are centred out.
     EXPECT_TRUE(std::count(got.begin(), got.end(), 4)) << trial;
@@ -135,24 +136,6 @@ TEST(CollinearColumns, MatchesTheNaiveCentredGramOnMixedDesigns) {
     planted += static_cast<int>(got.size());
   }
   EXPECT_GT(planted, 80);
-}
-
-// Cubic B-splines (with the intercept's partition of unity), by Cox-de Boor: `knots` holds
-// the boundary knots four times and the interior ones once; t inside [first, last].
-std::vector<double> bsplineBasis(double t, const std::vector<double>& knots) {
-  const std::size_t m = knots.size() - 1;
-  std::vector<double> b(m, 0.0);
-  for (std::size_t i = 0; i < m; ++i)
-    if (knots[i] <= t && (t < knots[i + 1] || (t == knots.back() && knots[i + 1] == knots.back() && knots[i] < knots[i + 1])))
-      b[i] = 1.0;
-  for (std::size_t degree = 1; degree <= 3; ++degree)
-    for (std::size_t i = 0; i + degree < m; ++i) {
-      const double left = knots[i + degree] - knots[i], right = knots[i + degree + 1] - knots[i + 1];
-      b[i] = (left > 0.0 ? (t - knots[i]) / left * b[i] : 0.0) +
-             (right > 0.0 ? (knots[i + degree + 1] - t) / right * b[i + 1] : 0.0);
-    }
-  b.resize(m - 3);
-  return b;
 }
 
 // A B-spline basis of a very skewed covariate crossed with a rare indicator (as
@@ -169,16 +152,7 @@ TEST(CollinearColumns, ASplineBasisCrossedWithARareIndicatorAgreesWithTheOracle)
   std::vector<double> t(n), w(n, 1.0), y(n, 0.0), rareColumn(n);
   std::vector<std::int32_t> group(n, 0);
   for (std::size_t r = 0; r < n; ++r) t[r] = skewed(rng), rareColumn[r] = rare(rng) ? 1.0 : 0.0;
-  std::vector<double> sorted = t;
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<double> knots(4, sorted.front());
-  for (std::size_t i = 1; i + 3 < df; ++i) knots.push_back(sorted[i * (n - 1) / (df - 3)]);
-  for (int i = 0; i < 4; ++i) knots.push_back(sorted.back());
-  std::vector<std::vector<double>> x(df, std::vector<double>(n));
-  for (std::size_t r = 0; r < n; ++r) {
-    const std::vector<double> b = bsplineBasis(t[r], knots);
-    for (std::size_t i = 0; i < df; ++i) x[i][r] = b[i];
-  }
+  std::vector<std::vector<double>> x = testing_data::bsplineColumns(t, df);
   x.push_back(rareColumn);
   for (std::size_t i = 0; i < df; ++i) {
     std::vector<double> v(n);
@@ -197,8 +171,8 @@ TEST(CollinearColumns, ASplineBasisCrossedWithARareIndicatorAgreesWithTheOracle)
   const std::vector<std::int32_t> want = naiveCollinear(x, w, group, true);
   EXPECT_TRUE(std::count(want.begin(), want.end(), static_cast<std::int32_t>(df - 1)));
   EXPECT_TRUE(std::count(want.begin(), want.end(), static_cast<std::int32_t>(2 * df)));
-  EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance), want);
-  EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance, false), want);
+  EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance).aliased, want);
+  EXPECT_EQ(collinearColumns(d.data.design, rows, columns, kTolerance, false).aliased, want);
 }
 
 std::vector<double> indicators(std::mt19937& rng, std::size_t n, double p) {

@@ -56,13 +56,29 @@ BlockNewton::BlockNewton(const Dataset& data, bool fused)
     }
     std::sort(candidates_.begin(), candidates_.end());
   }
-  const double cost = blockCost(candidates_.size(), n, fused);
-  const double allowed = kMaxShare * cycleWork;
-  if (cost > std::max(allowed, kAlwaysBelow)) period_ = static_cast<int>(std::ceil(cost / allowed));
-  // Centring (block_newton.h): where an intercept can absorb the shifts.
+  cycleWork_ = cycleWork;
   intercept_ = interceptColumn(design);
-  shift_.assign(design.nColumns(), 0.0);
-  if (fused && intercept_ >= 0) shift_ = largeColumnMeans(design, candidates_);
+  configure();
+}
+
+void BlockNewton::configure() {
+  const double cost = blockCost(candidates_.size(), data_.nRows(), fused_);
+  const double allowed = kMaxShare * cycleWork_;
+  period_ = cost > std::max(allowed, kAlwaysBelow) ? static_cast<int>(std::ceil(cost / allowed)) : 1;
+  // Centring (block_newton.h): where an intercept can absorb the shifts.
+  shift_.assign(data_.design.nColumns(), 0.0);
+  if (fused_ && intercept_ >= 0) shift_ = largeColumnMeans(data_.design, candidates_);
+}
+
+void BlockNewton::admit(const std::vector<std::int32_t>& columns) {
+  const std::size_t before = candidates_.size();
+  for (const std::int32_t j : columns) {
+    if (candidates_.size() >= kMaxColumns) break;
+    if (std::find(candidates_.begin(), candidates_.end(), j) == candidates_.end()) candidates_.push_back(j);
+  }
+  if (candidates_.size() == before) return;
+  std::sort(candidates_.begin(), candidates_.end());
+  configure();
 }
 
 std::vector<double> BlockNewton::shiftsFor(const std::vector<std::int32_t>& columns) const {

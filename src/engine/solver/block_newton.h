@@ -26,7 +26,10 @@
 // 1000 cycles (lr 46.2 against glmnet's 28.1 penalized objective); with the dense ones alone
 // in the block, the 13 sparse ones still held it to 0.005 a cycle. Sparse columns of a sparse
 // problem stay out: lr 1e5 x 100 indicators took 14 cycles and 0.20 s with them in the block,
-// 8 cycles and 0.036 s without. Indicator-only
+// 8 cycles and 0.036 s without. Unless they are nearly collinear: where the smallest
+// eigenvalue of the flat columns' correlations is below 1e-3 (the collinearity check,
+// solver/collinear_columns.h), they are admitted whatever their kind and cost (admit()),
+// since CCD would crawl along that direction for the inverse of it in cycles. Indicator-only
 // problems (SCCS, sparse logistic) thus keep the plain CCD cycle. Where the block costs more
 // than a cycle (many dense columns and many rows), the step is taken every `period` cycles
 // so that it stays within about the cycles' own work.
@@ -84,6 +87,9 @@ class BlockNewton {
   const std::vector<std::int32_t>& candidates() const { return candidates_; }
   // A block step is taken every period() cycles (1 where it costs at most a cycle).
   int period() const { return period_; }
+  // Adds `columns` (up to kMaxColumns in all), whatever their kind and cost: for columns so
+  // nearly collinear that CCD would crawl along them (LikelihoodCycleRunner::aliasedColumns).
+  void admit(const std::vector<std::int32_t>& columns);
 
   // Called once per cycle; on the cycles where it is due, one damped Newton step on the free
   // candidates at the likelihood's current eta (call after refreshSums()). Returns true when
@@ -103,6 +109,8 @@ class BlockNewton {
                 std::vector<double>* h);
   // out += factor * x_j (a dense vector of one value per row).
   void addColumn(std::int32_t j, double factor, std::vector<double>& out) const;
+  // period_ and shift_ for the present candidates.
+  void configure();
   // Moves the likelihood (and `applied`) to the coefficients `target` of `columns`.
   void moveTo(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
               const std::vector<double>& target, std::vector<double>* applied);
@@ -111,6 +119,7 @@ class BlockNewton {
   const bool fused_;
   std::vector<std::int32_t> candidates_;
   std::int32_t intercept_ = -1;
+  double cycleWork_ = 0.0;     // a cycle's row operations: the yardstick of the block's cost
   std::vector<double> shift_;  // per column: its mean where it is centred (column_centring.h)
   int period_ = 1;
   long cycles_ = 0;

@@ -252,11 +252,33 @@ std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const C
   return aliased;
 }
 
+// The smallest eigenvalue of the accepted columns' correlation matrix (from its factor), by
+// inverse iteration: CCD needs of the order of its inverse in cycles along that direction.
+double smallestEigenvalue(const BlockFactor& f) {
+  constexpr int kIterations = 30;
+  const std::size_t k = f.size;
+  std::vector<double> x(k, 0.0);
+  double norm = 0.0;
+  for (std::size_t a = 0; a < k; ++a)
+    if (!f.aliased[a]) x[a] = (a % 2 == 0 ? 1.0 : -1.0) * (1.0 + 0.01 * static_cast<double>(a)), norm += x[a] * x[a];
+  if (!(norm > 0.0)) return 1.0;
+  double estimate = 1.0;
+  for (int it = 0; it < kIterations; ++it) {
+    for (double& v : x) v /= std::sqrt(norm);
+    x = solveFactored(f, x);
+    norm = 0.0;
+    for (const double v : x) norm += v * v;
+    if (!(norm > 0.0) || !std::isfinite(norm)) return 0.0;
+    estimate = 1.0 / std::sqrt(norm);
+  }
+  return estimate;
+}
+
 }  // namespace
 
-std::vector<std::int32_t> collinearColumns(const DesignView& design, const CollinearityRows& rows,
-                                           const std::vector<std::int32_t>& columns,
-                                           double tolerance, bool orthogonalize) {
+Collinearity collinearColumns(const DesignView& design, const CollinearityRows& rows,
+                              const std::vector<std::int32_t>& columns, double tolerance,
+                              bool orthogonalize) {
   // Pivots below kVerifyBelow, or below what rounding can reach after a near-collinear
   // accepted column, are verified on the residual (residualShares).
   constexpr double kVerifyBelow = 1e-8;
@@ -265,7 +287,7 @@ std::vector<std::int32_t> collinearColumns(const DesignView& design, const Colli
   constexpr double kDenseEntries = 2e7, kDenseWork = 2e9;
   constexpr int kMaxRounds = 8;
   const std::size_t k = columns.size();
-  std::vector<std::int32_t> out;
+  Collinearity out;
   if (k == 0) return out;
   const std::vector<double> w = participation(rows, design.nRows);
 
@@ -316,8 +338,9 @@ std::vector<std::int32_t> collinearColumns(const DesignView& design, const Colli
   // were measured against a set that now changes); then factor again.
   std::vector<signed char> forced(k, -1);
   BlockFactor f;
+  std::vector<double> pivots;
   for (int round = 0;; ++round) {
-    std::vector<double> pivots;
+    pivots.clear();
     f = factorSkippingAliased(c, k, tolerance, &forced, &pivots);
     // A pivot's rounding grows as the accepted columns before it near collinearity: about
     // k eps / p^2 for a smallest accepted pivot p (bs(crim, 10) * chas: after a column accepted
@@ -335,9 +358,12 @@ std::vector<std::int32_t> collinearColumns(const DesignView& design, const Colli
     const double kk = static_cast<double>(k);
     if (orthogonalize && participating * kk <= kDenseEntries && participating * kk * kk <= kDenseWork) {
       const std::vector<unsigned char> decided = orthogonalDecisions(design, rows, w, columns, tolerance);
-      for (std::size_t a = 0; a < k; ++a)
-        if (decided[a]) out.push_back(columns[a]);
-      std::sort(out.begin(), out.end());
+      for (std::size_t a = 0; a < k; ++a) {
+        forced[a] = decided[a] ? 1 : 0;
+        if (decided[a]) out.aliased.push_back(columns[a]);
+      }
+      std::sort(out.aliased.begin(), out.aliased.end());
+      out.smallestEigenvalue = smallestEigenvalue(factorSkippingAliased(c, k, tolerance, &forced));
       return out;
     }
     const std::vector<double> share = residualShares(entries, rows, w, f, c, scale, gray);
@@ -348,8 +374,9 @@ std::vector<std::int32_t> collinearColumns(const DesignView& design, const Colli
     }
   }
   for (std::size_t a = 0; a < k; ++a)
-    if (f.aliased[a]) out.push_back(columns[a]);
-  std::sort(out.begin(), out.end());
+    if (f.aliased[a]) out.aliased.push_back(columns[a]);
+  std::sort(out.aliased.begin(), out.aliased.end());
+  out.smallestEigenvalue = smallestEigenvalue(f);
   return out;
 }
 

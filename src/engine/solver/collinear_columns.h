@@ -48,11 +48,18 @@ struct CollinearityRows {
   bool requireEvent = false;
 };
 
-// The aliased ones of `columns` (in this order), sorted by column index. `orthogonalize`:
-// whether columns the Gram matrix cannot decide may be settled by orthogonalization (within
-// its budget; tests turn it off to reach the refined residuals).
-std::vector<std::int32_t> collinearColumns(const DesignView& design, const CollinearityRows& rows,
-                                           const std::vector<std::int32_t>& columns,
-                                           double tolerance, bool orthogonalize = true);
+struct Collinearity {
+  std::vector<std::int32_t> aliased;  // sorted by column index
+  // The smallest eigenvalue of the kept columns' correlation matrix (1 where none): how
+  // nearly collinear they are. CCD needs of the order of its inverse in cycles.
+  double smallestEigenvalue = 1.0;
+};
+
+// The aliased ones of `columns` (in this order). `orthogonalize`: whether columns the Gram
+// matrix cannot decide may be settled by orthogonalization (within its budget; tests turn it
+// off to reach the refined residuals).
+Collinearity collinearColumns(const DesignView& design, const CollinearityRows& rows,
+                              const std::vector<std::int32_t>& columns, double tolerance,
+                              bool orthogonalize = true);
 
 }  // namespace argus

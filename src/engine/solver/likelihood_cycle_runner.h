@@ -62,6 +62,9 @@ class LikelihoodCycleRunner final : public CycleRunner {
   static constexpr std::size_t kMaxCollinearityColumns = 1000;
   // 1 - R^2 (on the correlation scale) at or below which a flat column is aliased.
   static constexpr double kAliasTolerance = 1e-12;
+  // The smallest eigenvalue of the kept flat columns' correlation matrix below which they join
+  // the Newton block (CCD needs of the order of its inverse in cycles along that direction).
+  static constexpr double kCrawlingEigenvalue = 1e-3;
 
   const Dataset& data_;
   const double* weights_;
