@@ -284,7 +284,7 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
   constexpr double kVerifyBelow = 1e-8;
   constexpr double kAmplifiedRounding = 100.0;
   // The orthogonalization's budget: its dense copy (doubles) and its work (rows x k^2).
-  constexpr double kDenseEntries = 2e7, kDenseWork = 2e9;
+  constexpr double kDenseEntries = 5e6, kDenseWork = 1e9;
   constexpr int kMaxRounds = 8;
   const std::size_t k = columns.size();
   Collinearity out;

@@ -17,7 +17,7 @@
 // the near-collinearity of the columns accepted before it. Pivots the Gram cannot vouch for
 // (below 1e-8, or below k eps / p^2 after a smallest accepted pivot p) are settled as lm
 // settles them: by orthogonalizing the centred, weighted columns in order (Gram-Schmidt
-// twice), where rows x k stays within 2e7 entries and rows x k^2 within 2e9; in larger
+// twice), where rows x k stays within 5e6 entries (40 MB) and rows x k^2 within 1e9; in larger
 // problems by each column's residual on the accepted ones, computed from the rows and refined
 // twice (corrected semi-normal equations), in rounds until the verdicts agree with the factor.
 // Spline bases that reproduce the constant (ns(lstat, 9, intercept = TRUE) on Boston: a
