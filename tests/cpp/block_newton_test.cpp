@@ -288,13 +288,7 @@ TEST(BlockNewton, NearlyCollinearSparseColumnsJoinTheBlock) {
     rareColumn[r] = rare(rng) ? 1.0 : 0.0;
     y[r] = 20.0 + 3.0 * std::sin(t[r]) + 2.0 * rareColumn[r] + noise(rng);
   }
-  std::vector<std::vector<double>> x = testing_data::bsplineColumns(t, df);
-  x.push_back(rareColumn);
-  for (std::size_t i = 0; i < df; ++i) {
-    std::vector<double> v(n);
-    for (std::size_t r = 0; r < n; ++r) v[r] = x[i][r] * rareColumn[r];
-    x.push_back(v);
-  }
+  const std::vector<std::vector<double>> x = testing_data::bsplineTimesIndicator(t, df, rareColumn);
   auto fit = [&](bool sparse) {
     testing_data::HandDesign d(ModelType::LeastSquares, y);
     d.addIntercept();

@@ -152,13 +152,7 @@ TEST(CollinearColumns, ASplineBasisCrossedWithARareIndicatorAgreesWithTheOracle)
   std::vector<double> t(n), w(n, 1.0), y(n, 0.0), rareColumn(n);
   std::vector<std::int32_t> group(n, 0);
   for (std::size_t r = 0; r < n; ++r) t[r] = skewed(rng), rareColumn[r] = rare(rng) ? 1.0 : 0.0;
-  std::vector<std::vector<double>> x = testing_data::bsplineColumns(t, df);
-  x.push_back(rareColumn);
-  for (std::size_t i = 0; i < df; ++i) {
-    std::vector<double> v(n);
-    for (std::size_t r = 0; r < n; ++r) v[r] = x[i][r] * rareColumn[r];
-    x.push_back(v);
-  }
+  const std::vector<std::vector<double>> x = testing_data::bsplineTimesIndicator(t, df, rareColumn);
   HandDesign d(ModelType::LeastSquares, y);
   std::vector<std::int32_t> columns;
   for (std::size_t a = 0; a < x.size(); ++a) {

@@ -44,5 +44,18 @@ inline std::vector<std::vector<double>> bsplineColumns(const std::vector<double>
   return x;
 }
 
+// The basis, then `indicator`, then the basis times the indicator (R's bs(t) * factor).
+inline std::vector<std::vector<double>> bsplineTimesIndicator(const std::vector<double>& t, std::size_t df,
+                                                              const std::vector<double>& indicator) {
+  std::vector<std::vector<double>> x = bsplineColumns(t, df);
+  x.push_back(indicator);
+  for (std::size_t i = 0; i < df; ++i) {
+    std::vector<double> v(t.size());
+    for (std::size_t r = 0; r < t.size(); ++r) v[r] = x[i][r] * indicator[r];
+    x.push_back(v);
+  }
+  return x;
+}
+
 }  // namespace testing_data
 }  // namespace argus
