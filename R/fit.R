@@ -64,8 +64,9 @@
 #'   duplicated, constant next to the intercept or within strata, or without information) are
 #'   held at 0, flagged in `fit$aliased`, reported as `NA` by `coef()` and named in a warning,
 #'   as `lm()` does: taken in order, a covariate is aliased when the earlier ones explain all
-#'   but 1e-12 of it (1 - R^2, over the rows that inform the model, centred within strata for
-#'   the conditional and survival models), `coxph()`'s tolerance; `lm()` keeps columns down
+#'   but 1e-12 of it (1 - R^2, over the rows that inform the model: for Cox and Fine-Gray the
+#'   rows at risk at some event time, centred within overlapping risk sets; for the
+#'   conditional models the strata with a case, centred within each), `coxph()`'s tolerance; `lm()` keeps columns down
 #'   to about 1e-14, so one between the two is `NA` here and estimated there. Past 1000 such
 #'   covariates, only exact duplicates are found among the rest. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
 #'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and

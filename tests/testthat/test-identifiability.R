@@ -365,3 +365,77 @@ test_that("a spline basis crossed with a factor on 2e4 rows reaches lm's and cox
   expect_equal(unname(is.na(coef(cox))), unname(is.na(coef(refCox))))
   expect_equal(cox$logLik, refCox$loglik[2], tolerance = 1e-8)
 })
+
+test_that("rows in no risk set, and sets of cases alone, carry no information (cox, fgr, clr)", {
+  # The collinearity check counted them: a covariate equal to another on every row that is
+  # ever at risk was estimated, SUCCESS, an arbitrary split with vcov all NA (coxph: NA).
+  fit <- function(...) suppressWarnings(fitModel(createData(...)))
+  set.seed(2)
+  n <- 300
+  d <- data.frame(time = rexp(n), status = rbinom(n, 1, 0.6), x1 = rnorm(n))
+  d$time[1:20] <- 1e-6  # censored before the first event
+  d$status[1:20] <- 0
+  d$x2 <- d$x1
+  d$x2[1:20] <- rnorm(20)
+  ref <- survival::coxph(survival::Surv(time, status) ~ x1 + x2, data = d, ties = "breslow")
+  for (ties in c("breslow", "efron")) {
+    cox <- fit(survival::Surv(time, status) ~ x1 + x2, data = d, modelType = "cox", ties = ties)
+    expect_equal(cox$status, "SUCCESS")
+    expect_equal(unname(is.na(coef(cox))), c(FALSE, TRUE), info = ties)
+  }
+  expect_equal(coef(cox)[["x1"]], coef(ref)[["x1"]], tolerance = 1e-6)
+  # (start, stop] intervals after the last event; z is nonzero only there (it was called
+  # NO_FINITE_MLE)
+  d$z <- 0
+  d$z[1:20] <- rnorm(20)
+  d$start <- 0
+  d$start[1:20] <- 10
+  d$time[1:20] <- 11
+  cp <- fit(survival::Surv(start, time, status) ~ x1 + z + x2, data = d, modelType = "cox")
+  expect_equal(cp$status, "SUCCESS")
+  expect_equal(unname(is.na(coef(cp))), c(FALSE, TRUE, TRUE))
+  # Fine-Gray: censored before the first event of interest
+  set.seed(12)
+  n <- 400
+  f <- data.frame(x1 = rnorm(n), etime = rexp(n), ev = sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3)))
+  f$etime[1:40] <- 1e-6
+  f$ev[1:40] <- 0
+  f$x2 <- f$x1
+  f$x2[1:40] <- rnorm(40)
+  fg <- fit(survival::Surv(etime, ev) ~ x1 + x2, data = f, modelType = "fgr")
+  expect_equal(fg$status, "SUCCESS")
+  expect_equal(unname(is.na(coef(fg))), c(FALSE, TRUE))
+  if (requireNamespace("cmprsk", quietly = TRUE))
+    expect_equal(coef(fg)[["x1"]], unname(cmprsk::crr(f$etime, f$ev, cbind(f$x1))$coef), tolerance = 1e-5)
+  # clr, exact: matched sets whose members are all cases contribute a constant
+  set.seed(5)
+  c2 <- data.frame(s = rep(1:60, each = 4), x1 = rnorm(240), case = 0)
+  for (s in 1:60) {
+    i <- which(c2$s == s)
+    c2$case[sample(i, sample(1:2, 1))] <- 1
+  }
+  c2$case[c2$s > 50] <- 1
+  c2$x2 <- c2$x1 + ifelse(c2$s > 50, rnorm(240), 0)
+  clr <- fit(case ~ x1 + x2 + strata(s), data = c2, modelType = "clr", ties = "exact")
+  env <- new.env(parent = asNamespace("survival"))  # clogit() evaluates coxph() in its caller
+  env$c2 <- c2
+  refClr <- evalq(clogit(case ~ x1 + x2 + strata(s), data = c2, method = "exact"), env)
+  expect_equal(unname(is.na(coef(clr))), unname(is.na(coef(refClr))))
+  expect_equal(coef(clr)[["x1"]], coef(refClr)[["x1"]], tolerance = 1e-6)
+})
+
+test_that("split data: a covariate plus a function of time is collinear with the covariate, as coxph says", {
+  # Each row of survSplit data is at risk at one event time, so the risk sets do not overlap
+  # and age + tstop / 100 is age plus a constant within every one of them.
+  l <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  l$status <- l$status - 1
+  s <- survival::survSplit(inSurvival(Surv(time, status) ~ .), data = l,
+                           cut = sort(unique(l$time[l$status == 1])), start = "tstart", end = "tstop")
+  s$agett <- s$age + s$tstop / 100
+  f <- survival::Surv(tstart, tstop, status) ~ age + sex + agett
+  expect_warning(cox <- fitModel(createData(f, data = s, modelType = "cox")), "'agett' cannot be estimated")
+  ref <- survival::coxph(f, data = s, ties = "breslow")
+  expect_equal(cox$status, "SUCCESS")
+  expect_equal(unname(is.na(coef(cox))), unname(is.na(coef(ref))))
+  expect_equal(coef(cox)[1:2], coef(ref)[1:2], tolerance = 1e-6)
+})

@@ -10,44 +10,74 @@ namespace argus {
 
 namespace {
 
-// The checked columns' entries row by row: dense ones (and an intercept) at every row, the
-// others from a row-major copy of their stored entries.
+// The rows taking part (positive weight), their groups contiguous: the order every pass
+// below visits them in.
+struct Visit {
+  std::vector<std::int64_t> row;         // per position: the row
+  std::vector<double> weight;            // per position: its weight
+  std::vector<std::int64_t> groupStart;  // positions where each group starts, then the end
+};
+
+Visit visitOrder(const CollinearityRows& rows, std::int64_t n) {
+  Visit v;
+  for (std::int64_t r = 0; r < n; ++r)
+    if ((rows.weights ? rows.weights[r] : 1.0) > 0.0) v.row.push_back(r);
+  auto groupOf = [&](std::int64_t r) { return rows.group ? rows.group[r] : 0; };
+  if (!std::is_sorted(v.row.begin(), v.row.end(), [&](std::int64_t a, std::int64_t b) { return groupOf(a) < groupOf(b); }))
+    std::stable_sort(v.row.begin(), v.row.end(), [&](std::int64_t a, std::int64_t b) { return groupOf(a) < groupOf(b); });
+  for (std::size_t i = 0; i < v.row.size(); ++i) {
+    v.weight.push_back(rows.weights ? rows.weights[v.row[i]] : 1.0);
+    if (i == 0 || groupOf(v.row[i]) != groupOf(v.row[i - 1])) v.groupStart.push_back(static_cast<std::int64_t>(i));
+  }
+  v.groupStart.push_back(static_cast<std::int64_t>(v.row.size()));
+  return v;
+}
+
+// The checked columns' entries position by position: dense ones (and an intercept) at every
+// position, the others from a copy of their stored entries in visiting order.
 class RowEntries {
  public:
-  RowEntries(const DesignView& design, const std::vector<std::int32_t>& columns)
-      : start_(static_cast<std::size_t>(design.nRows) + 1, 0) {
+  RowEntries(const DesignView& design, const std::vector<std::int32_t>& columns, const Visit& visit)
+      : visit_(visit), start_(visit.row.size() + 1, 0) {
     const std::int64_t n = design.nRows;
+    std::vector<std::int64_t> at(static_cast<std::size_t>(n), -1);
+    for (std::size_t i = 0; i < visit.row.size(); ++i) at[visit.row[i]] = static_cast<std::int64_t>(i);
     for (std::size_t a = 0; a < columns.size(); ++a) {
       const ColumnView& c = design.columns[columns[a]];
       if (c.kind == ColumnKind::Dense || c.kind == ColumnKind::Intercept) {
         dense_.push_back({&c, static_cast<std::int32_t>(a)});
       } else {
-        for (std::int64_t k = 0; k < c.nnz; ++k) ++start_[c.rows[k] + 1];
+        forEachEntry(c, n, [&](std::int64_t r, double) {
+          if (at[r] >= 0) ++start_[at[r] + 1];
+        });
       }
     }
-    for (std::int64_t r = 0; r < n; ++r) start_[r + 1] += start_[r];
-    position_.resize(start_[n]);
-    value_.resize(start_[n]);
+    for (std::size_t i = 0; i < visit.row.size(); ++i) start_[i + 1] += start_[i];
+    position_.resize(start_.back());
+    value_.resize(start_.back());
     std::vector<std::int64_t> fill(start_.begin(), start_.end() - 1);
     for (std::size_t a = 0; a < columns.size(); ++a) {
       const ColumnView& c = design.columns[columns[a]];
       if (c.kind == ColumnKind::Dense || c.kind == ColumnKind::Intercept) continue;
       forEachEntry(c, n, [&](std::int64_t r, double x) {
-        position_[fill[r]] = static_cast<std::int32_t>(a);
-        value_[fill[r]++] = x;
+        if (at[r] < 0) return;
+        position_[fill[at[r]]] = static_cast<std::int32_t>(a);
+        value_[fill[at[r]]++] = x;
       });
     }
   }
 
   std::size_t denseCount() const { return dense_.size(); }
-  // Row r's entries as (position among the columns, value) into `out`, the dense ones first.
-  void read(std::int64_t r, std::vector<std::pair<std::int32_t, double>>& out) const {
+  // The entries at position i as (position among the columns, value) into `out`, the dense
+  // ones first.
+  void read(std::size_t i, std::vector<std::pair<std::int32_t, double>>& out) const {
     out.clear();
+    const std::int64_t r = visit_.row[i];
     for (const Dense& d : dense_) {
       const double x = d.column->kind == ColumnKind::Dense ? d.column->values[r] : 1.0;
       out.emplace_back(d.position, x);
     }
-    for (std::int64_t k = start_[r]; k < start_[r + 1]; ++k) out.emplace_back(position_[k], value_[k]);
+    for (std::int64_t k = start_[i]; k < start_[i + 1]; ++k) out.emplace_back(position_[k], value_[k]);
   }
 
  private:
@@ -55,62 +85,31 @@ class RowEntries {
     const ColumnView* column;
     std::int32_t position;
   };
+  const Visit& visit_;
   std::vector<Dense> dense_;
   std::vector<std::int64_t> start_;
   std::vector<std::int32_t> position_;
   std::vector<double> value_;
 };
 
-// The end of the group that starts at row r.
-std::int64_t groupEnd(const CollinearityRows& rows, std::int64_t r, std::int64_t n) {
-  if (!rows.group) return n;
-  std::int64_t end = r + 1;
-  while (end < n && rows.group[end] == rows.group[r]) ++end;
-  return end;
-}
-
-// Per row: the weight it takes part with (0: none).
-std::vector<double> participation(const CollinearityRows& rows, std::int64_t n) {
-  std::vector<double> w(static_cast<std::size_t>(n));
-  for (std::int64_t r = 0; r < n; ++r) {
-    const double v = rows.weights ? rows.weights[r] : 1.0;
-    w[r] = v > 0.0 ? v : 0.0;
-  }
-  if (!rows.requireEvent) return w;
-  for (std::int64_t r = 0; r < n;) {
-    const std::int64_t end = groupEnd(rows, r, n);
-    bool event = false;
-    for (std::int64_t q = r; q < end && !event; ++q) event = rows.y[q] > 0.0 && w[q] > 0.0;
-    if (!event) std::fill(w.begin() + r, w.begin() + end, 0.0);
-    r = end;
-  }
-  return w;
-}
-
 // The rows taking part, group by group: row(weight, entries) for each, the dense entries
-// shifted by their value on the group's first such row where the data are centred (a column
+// shifted by their value on the group's first row where the data are centred (a column
 // constant within groups is then exactly 0 there, and a calendar year keeps its digits), and
 // groupDone(total weight) at each group's end.
 template <typename Row, typename GroupDone>
-void walkGroups(const RowEntries& entries, const CollinearityRows& rows, const std::vector<double>& w,
-                Row&& row, GroupDone&& groupDone) {
-  const std::int64_t n = static_cast<std::int64_t>(w.size());
+void walkGroups(const RowEntries& entries, const Visit& visit, bool centre, Row&& row, GroupDone&& groupDone) {
   const std::size_t denseCount = entries.denseCount();
   std::vector<double> shift(denseCount, 0.0);
   std::vector<std::pair<std::int32_t, double>> values;
-  for (std::int64_t r = 0; r < n;) {
-    const std::int64_t end = groupEnd(rows, r, n);
+  for (std::size_t g = 0; g + 1 < visit.groupStart.size(); ++g) {
     double groupWeight = 0.0;
-    bool first = true;
-    for (; r < end; ++r) {
-      if (!(w[r] > 0.0)) continue;
-      entries.read(r, values);
-      if (rows.centre && first)
-        for (std::size_t i = 0; i < denseCount; ++i) shift[i] = values[i].second;
-      first = false;
-      for (std::size_t i = 0; i < denseCount; ++i) values[i].second -= shift[i];
-      groupWeight += w[r];
-      row(w[r], values);
+    for (std::int64_t i = visit.groupStart[g]; i < visit.groupStart[g + 1]; ++i) {
+      entries.read(static_cast<std::size_t>(i), values);
+      if (centre && i == visit.groupStart[g])
+        for (std::size_t d = 0; d < denseCount; ++d) shift[d] = values[d].second;
+      for (std::size_t d = 0; d < denseCount; ++d) values[d].second -= shift[d];
+      groupWeight += visit.weight[i];
+      row(visit.weight[i], values);
     }
     groupDone(groupWeight);
   }
@@ -123,8 +122,8 @@ void walkGroups(const RowEntries& entries, const CollinearityRows& rows, const s
 // reproduces the constant it read 5e-12 for a column whose residual is 1e-25, and on
 // bs(crim, 10) * chas 2e-9 (the plain normal-equation residual as well) where lm's QR finds
 // 1.3e-16.
-std::vector<double> residualShares(const RowEntries& entries, const CollinearityRows& rows,
-                                   const std::vector<double>& w, const BlockFactor& f,
+std::vector<double> residualShares(const RowEntries& entries, const Visit& visit, bool centre,
+                                   const BlockFactor& f,
                                    const std::vector<double>& correlation, const std::vector<double>& scale,
                                    const std::vector<std::size_t>& gray) {
   constexpr int kRefinements = 2;
@@ -152,7 +151,7 @@ std::vector<double> residualShares(const RowEntries& entries, const Collinearity
     bool first = true;
     // Per group: sums of w z, w z^2, w x_b and w z x_b; the centred products at its end.
     walkGroups(
-        entries, rows, w,
+        entries, visit, centre,
         [&](double weight, const std::vector<std::pair<std::int32_t, double>>& values) {
           for (const auto& e : values) {
             xSum[e.first] += weight * e.second;
@@ -161,7 +160,7 @@ std::vector<double> residualShares(const RowEntries& entries, const Collinearity
           for (std::size_t i = 0; i < m; ++i) {
             double z = 0.0;
             for (const auto& e : values) z += coef[i * k + e.first] * e.second;
-            if (rows.centre && first) zShift[i] = z;
+            if (centre && first) zShift[i] = z;
             z -= zShift[i];
             zSum[i] += weight * z;
             zSquares[i] += weight * z * z;
@@ -170,7 +169,7 @@ std::vector<double> residualShares(const RowEntries& entries, const Collinearity
           first = false;
         },
         [&](double groupWeight) {
-          const double inverse = rows.centre && groupWeight > 0.0 ? 1.0 / groupWeight : 0.0;
+          const double inverse = centre && groupWeight > 0.0 ? 1.0 / groupWeight : 0.0;
           for (std::size_t i = 0; i < m; ++i) {
             squares[i] += zSquares[i] - zSum[i] * zSum[i] * inverse;
             for (const std::int32_t b : touched) {
@@ -200,20 +199,14 @@ std::vector<double> residualShares(const RowEntries& entries, const Collinearity
 // (classical Gram-Schmidt twice, as accurate as a Householder QR); a column is aliased when
 // what is left of it is at most `tolerance` of its squared norm, or centring left at most
 // `tolerance` of its raw spread. Dense: rows x accepted columns of memory.
-std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const CollinearityRows& rows,
-                                               const std::vector<double>& w,
+std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const Visit& visit, bool centre,
                                                const std::vector<std::int32_t>& columns, double tolerance) {
   const std::int64_t n = design.nRows;
   std::vector<std::int64_t> position(static_cast<std::size_t>(n), -1);
-  std::vector<std::int64_t> groupStart;  // over the rows taking part, compacted
-  std::vector<double> root;              // sqrt(w) of those rows
-  for (std::int64_t r = 0; r < n;) {
-    const std::int64_t end = groupEnd(rows, r, n);
-    groupStart.push_back(static_cast<std::int64_t>(root.size()));
-    for (; r < end; ++r)
-      if (w[r] > 0.0) position[r] = static_cast<std::int64_t>(root.size()), root.push_back(std::sqrt(w[r]));
-  }
-  groupStart.push_back(static_cast<std::int64_t>(root.size()));
+  std::vector<double> root(visit.row.size());  // sqrt(w)
+  for (std::size_t i = 0; i < visit.row.size(); ++i)
+    position[visit.row[i]] = static_cast<std::int64_t>(i), root[i] = std::sqrt(visit.weight[i]);
+  const std::vector<std::int64_t>& groupStart = visit.groupStart;
   const std::size_t m = root.size();
   std::vector<unsigned char> aliased(columns.size(), 1);
   std::vector<std::vector<double>> basis;
@@ -225,7 +218,7 @@ std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const C
     });
     double raw = 0.0;
     for (std::size_t i = 0; i < m; ++i) raw += root[i] * root[i] * v[i] * v[i];
-    for (std::size_t g = 0; rows.centre && g + 1 < groupStart.size(); ++g) {
+    for (std::size_t g = 0; centre && g + 1 < groupStart.size(); ++g) {
       double sw = 0.0, swx = 0.0;
       for (std::int64_t i = groupStart[g]; i < groupStart[g + 1]; ++i) sw += root[i] * root[i], swx += root[i] * root[i] * v[i];
       if (!(sw > 0.0)) continue;
@@ -289,16 +282,16 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
   const std::size_t k = columns.size();
   Collinearity out;
   if (k == 0) return out;
-  const std::vector<double> w = participation(rows, design.nRows);
+  const Visit visit = visitOrder(rows, design.nRows);
 
   // G = sum_r w x x' - sum_groups S S' / W (S: the group's sum of w x, W of w). `raw` keeps
   // the first term's diagonal: the spread before the group means are taken out.
-  const RowEntries entries(design, columns);
+  const RowEntries entries(design, columns, visit);
   std::vector<double> gram(k * k, 0.0), raw(k, 0.0), sum(k, 0.0);
   std::vector<std::int32_t> touched;
   std::vector<unsigned char> isTouched(k, 0);
   walkGroups(
-      entries, rows, w,
+      entries, visit, rows.centre,
       [&](double weight, const std::vector<std::pair<std::int32_t, double>>& values) {
         for (std::size_t i = 0; i < values.size(); ++i) {
           const std::int32_t a = values[i].first;
@@ -354,10 +347,10 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
     }
     if (gray.empty() || round == kMaxRounds) break;
     // Small enough to orthogonalize: lm's answer, whatever the conditioning.
-    const double participating = static_cast<double>(std::count_if(w.begin(), w.end(), [](double v) { return v > 0.0; }));
+    const double participating = static_cast<double>(visit.row.size());
     const double kk = static_cast<double>(k);
     if (orthogonalize && participating * kk <= kDenseEntries && participating * kk * kk <= kDenseWork) {
-      const std::vector<unsigned char> decided = orthogonalDecisions(design, rows, w, columns, tolerance);
+      const std::vector<unsigned char> decided = orthogonalDecisions(design, visit, rows.centre, columns, tolerance);
       for (std::size_t a = 0; a < k; ++a) {
         forced[a] = decided[a] ? 1 : 0;
         if (decided[a]) out.aliased.push_back(columns[a]);
@@ -366,7 +359,7 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
       out.smallestEigenvalue = smallestEigenvalue(factorSkippingAliased(c, k, tolerance, &forced));
       return out;
     }
-    const std::vector<double> share = residualShares(entries, rows, w, f, c, scale, gray);
+    const std::vector<double> share = residualShares(entries, visit, rows.centre, f, c, scale, gray);
     for (std::size_t i = 0; i < gray.size(); ++i) {
       const bool aliased = !(share[i] > tolerance);
       forced[gray[i]] = aliased ? 1 : 0;

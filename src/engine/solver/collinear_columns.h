@@ -2,12 +2,8 @@
 // whatever its storage kind and whether or not it joins the solver's Newton block.
 //
 // The null space of every model's information matrix is that of its covariates over the rows
-// that carry information, centred where the model absorbs a constant:
-//   - GLMs: rows with positive weight; centred once over all of them when a flat intercept is
-//     estimated (the intercept itself is then never aliased), raw otherwise;
-//   - survival and conditional models: rows with positive weight in strata with an event,
-//     centred within each stratum (a constant, or a covariate constant within strata, carries
-//     nothing).
+// that carry information, centred within the groups inside which the model ignores a common
+// shift (solver/information_rows.h: the rows and groups per model).
 // So the check is the Gram matrix G of those covariates, taken in order as lm's QR takes
 // them: column a is aliased when its pivot (1 - R^2 on the earlier accepted columns, on the
 // correlation scale) is at most `tolerance`, or when centring left at most `tolerance` of
@@ -39,13 +35,11 @@
 
 namespace argus {
 
+// The rows that carry information and how (solver/information_rows.h says it per model).
 struct CollinearityRows {
-  const double* weights = nullptr;     // per row, or nullptr for 1; rows at 0 take no part
-  const std::int32_t* group = nullptr; // contiguous groups to centre within (nullptr: one)
-  bool centre = false;                 // subtract group means (false: the raw Gram)
-  // Groups take part only where one of their rows has y > 0 (and a positive weight).
-  const double* y = nullptr;
-  bool requireEvent = false;
+  const double* weights = nullptr;      // per row, or nullptr for 1; rows at 0 take no part
+  const std::int32_t* group = nullptr;  // per row: the group to centre within (nullptr: one)
+  bool centre = false;                  // subtract group means (false: the raw Gram)
 };
 
 struct Collinearity {

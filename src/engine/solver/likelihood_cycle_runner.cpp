@@ -9,6 +9,7 @@
 #include "priors/optimality.h"
 #include "solver/ccd_solver.h"
 #include "solver/collinear_columns.h"
+#include "solver/information_rows.h"
 
 namespace argus {
 
@@ -131,21 +132,17 @@ std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState
   }
   // Collinearity (solver/collinear_columns.h) among the first kMaxCollinearityColumns flat
   // columns in order; any beyond them are checked for exact duplicates only.
+  const InformationRows information = informationRows(data_, weights_);
   CollinearityRows rows;
-  rows.weights = weights_;
-  const bool survivalOrConditional = isSurvival(data_.model) || isConditional(data_.model);
-  if (survivalOrConditional) {
-    rows.group = data_.outcomes.stratum;
-    rows.centre = true;
-    rows.y = data_.outcomes.y;
-    rows.requireEvent = true;
-  }
+  rows.weights = information.weight.data();
+  rows.group = information.group.data();
+  rows.centre = information.centred;
   std::vector<std::int32_t> checked(flat.begin(),
                                     flat.begin() + std::min(flat.size(), kMaxCollinearityColumns));
   // GLMs: a flat intercept absorbs the means (it is never aliased itself).
   const std::int32_t intercept = interceptColumn(data_.design);
   const auto at = std::find(checked.begin(), checked.end(), intercept);
-  if (!survivalOrConditional && at != checked.end()) {
+  if (!information.centred && at != checked.end()) {
     checked.erase(at);
     rows.centre = true;
   }
