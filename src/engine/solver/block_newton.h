@@ -87,8 +87,10 @@ class BlockNewton {
   const std::vector<std::int32_t>& candidates() const { return candidates_; }
   // A block step is taken every period() cycles (1 where it costs at most a cycle).
   int period() const { return period_; }
-  // Adds `columns` (up to kMaxColumns in all), whatever their kind and cost: for columns so
-  // nearly collinear that CCD would crawl along them (LikelihoodCycleRunner::aliasedColumns).
+  // Adds `columns` (up to kMaxColumns in all), whatever their kind and cost, and takes the
+  // step from the next cycle on, every cycle where it costs at most 5e8 row operations: for
+  // columns so nearly collinear that CCD would crawl along them and the per-coordinate
+  // certificate would pass short of the optimum (LikelihoodCycleRunner::aliasedColumns).
   void admit(const std::vector<std::int32_t>& columns);
 
   // Called once per cycle; on the cycles where it is due, one damped Newton step on the free

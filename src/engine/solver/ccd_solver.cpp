@@ -82,10 +82,7 @@ FitResult fitCcd(const FitRequest& request, ProgressSink* progress) {
   req.data = &centring.data();
   req.sharedDevice = nullptr;  // made for the input's columns
   FitResult result = fitOnData(req, progress);
-  if (!result.eta.empty()) {
-    const double shift = centring.etaShift(result.beta);
-    for (double& e : result.eta) e += shift;
-  }
+  if (!result.eta.empty()) centring.addEtaShift(result.beta, &result.eta);
   return result;
 }
 
