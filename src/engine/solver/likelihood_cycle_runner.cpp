@@ -132,20 +132,23 @@ std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState
   }
   // Collinearity (solver/collinear_columns.h) among the first kMaxCollinearityColumns flat
   // columns in order; any beyond them are checked for exact duplicates only.
+  std::vector<std::int32_t> checked(flat.begin(),
+                                    flat.begin() + std::min(flat.size(), kMaxCollinearityColumns));
+  // GLMs: a flat intercept absorbs the means (it is never aliased itself).
+  const bool shiftInvariant = isSurvival(data_.model) || isConditional(data_.model);
+  const std::int32_t intercept = interceptColumn(data_.design);
+  const auto at = std::find(checked.begin(), checked.end(), intercept);
+  const bool centreOnce = !shiftInvariant && at != checked.end();
+  if (centreOnce) checked.erase(at);
+  if (checked.empty()) {  // a penalized fit with a flat intercept alone: nothing to factor
+    std::sort(out.begin(), out.end());
+    return out;
+  }
   const InformationRows information = informationRows(data_, weights_);
   CollinearityRows rows;
   rows.weights = information.weight.data();
   rows.group = information.group.data();
-  rows.centre = information.centred;
-  std::vector<std::int32_t> checked(flat.begin(),
-                                    flat.begin() + std::min(flat.size(), kMaxCollinearityColumns));
-  // GLMs: a flat intercept absorbs the means (it is never aliased itself).
-  const std::int32_t intercept = interceptColumn(data_.design);
-  const auto at = std::find(checked.begin(), checked.end(), intercept);
-  if (!information.centred && at != checked.end()) {
-    checked.erase(at);
-    rows.centre = true;
-  }
+  rows.centre = information.centred || centreOnce;
   const Collinearity collinearity = collinearColumns(data_.design, rows, checked, kAliasTolerance);
   out.insert(out.end(), collinearity.aliased.begin(), collinearity.aliased.end());
   // Columns so nearly collinear that CCD would crawl along them join the Newton block,
