@@ -45,7 +45,9 @@ BlockNewton::BlockNewton(const Dataset& data, bool fused)
   // column fits the budget at once (few rows: a spline basis, whose columns are mostly 0 and
   // stored sparse, crossed with a factor, 34 columns on 506 rows: CCD crawled along its
   // near-collinear sparse columns and the per-coordinate certificate passed 1.34 units of
-  // log-likelihood short of lm).
+  // log-likelihood short of lm). Not the same rule as admit(): that one sees flat-prior
+  // columns only, and only below an eigenvalue of 1e-3; this one also serves penalized
+  // columns (a ridge fit of the same basis) and merely correlated ones.
   const std::size_t dense = candidates_.size();
   const std::size_t columns = design.nColumns();
   const double budget = std::max(kSparseCostRatio * cycleWork, kAlwaysBelow);
