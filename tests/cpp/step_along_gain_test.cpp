@@ -109,5 +109,65 @@ TEST(StepAlongGain, MatchesTheDifferenceOfLogLikelihoods) {
   }
 }
 
+// thirdDerivativeBoundAlong(d): the gain of every step along d is at least
+// g alpha + h alpha^2 / 2 - B alpha^3 / 6 (what lets the cycle extrapolation skip the exact
+// sum, likelihood_cycle_runner.cpp). Logistic and least squares with weights (some 0) and the
+// intercept's shift pending, steps from 1e-3 to 8; Poisson has no bound.
+TEST(StepAlongGain, ThirdDerivativeBoundIsALowerBoundOnTheGain) {
+  for (const ModelType m : {ModelType::LeastSquares, ModelType::Logistic, ModelType::Poisson}) {
+    SCOPED_TRACE(modelTypeName(m));
+    ProblemSpec spec;
+    spec.model = m;
+    auto p = makeProblem(spec);
+    const std::vector<double> beta = p->randomBeta(0.4);
+    std::mt19937 rng(11);
+    std::normal_distribution<double> normal(0.0, 0.5);
+    std::vector<double> d(static_cast<std::size_t>(p->nRows()));
+    for (double& v : d) v = normal(rng);
+    for (const double alpha : {1e-3, 0.1, 0.7, 2.0, 8.0}) {
+      auto a = makeLikelihood(p->data, p->weightPtr());
+      a->reset(beta);
+      a->applyStep(0, 0.25);
+      const GradHess along = a->gradHessAlong(d);
+      const double bound = a->thirdDerivativeBoundAlong(d);
+      if (m == ModelType::Poisson) {
+        EXPECT_TRUE(std::isinf(bound));
+        break;
+      }
+      if (m == ModelType::LeastSquares) EXPECT_EQ(bound, 0.0);
+      const double lower = along.g * alpha + 0.5 * along.h * alpha * alpha - bound * alpha * alpha * alpha / 6.0;
+      const double gain = a->stepAlongGain(d, alpha);
+      const double rounding = 1e-12 * (std::fabs(along.g * alpha) + std::fabs(along.h) * alpha * alpha);
+      EXPECT_GE(gain, lower - rounding) << alpha;
+      // Least squares is quadratic: the bound is its gain.
+      if (m == ModelType::LeastSquares) EXPECT_NEAR(gain, lower, 1e-9 * (1.0 + std::fabs(gain))) << alpha;
+    }
+  }
+}
+
+// The logistic constant is the largest |mu (1 - mu) (1 - 2 mu)|: at mu = (3 - sqrt 3) / 6 a
+// single row's gain falls short of its quadratic by nearly the whole bound over a short step
+// (a smaller constant would not bound it), and nowhere by more.
+TEST(StepAlongGain, LogisticThirdDerivativeConstantIsTight) {
+  const LogisticRow row{};
+  const double B = LogisticRow::kThirdDerivativeScale;
+  const double muStar = (3.0 - std::sqrt(3.0)) / 6.0;
+  double worst = 0.0;
+  for (double mu = 0.01; mu < 1.0; mu += 0.01) {
+    for (const double mu0 : {mu, muStar}) {
+      const double eta = std::log(mu0 / (1.0 - mu0)), e = std::exp(eta);
+      const RowDerivatives r = glmRowDerivatives(row, eta, e, 0.0, 1.0);
+      for (const double c : {-0.02, 0.02}) {
+        const double gain = row.logLikChange(eta, e, 0.0, 1.0, c, std::exp(c));
+        const double quad = r.resid * c - 0.5 * r.curv * c * c;
+        const double shortfall = (quad - gain) / (B * std::fabs(c * c * c) / 6.0);
+        EXPECT_LE(shortfall, 1.0 + 1e-6) << mu0 << " " << c;
+        worst = std::fmax(worst, shortfall);
+      }
+    }
+  }
+  EXPECT_GT(worst, 0.95);
+}
+
 }  // namespace
 }  // namespace argus

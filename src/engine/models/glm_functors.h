@@ -57,8 +57,11 @@ ARGUS_HOST_DEVICE inline double log1pExp(double eta) {
   return eta > 0.0 ? eta + std::log1p(std::exp(-eta)) : std::log1p(std::exp(eta));
 }
 
+// kThirdDerivativeScale: a bound on |d^3 logLik / d eta^3| per unit of weight, whatever eta
+// (Likelihood::thirdDerivativeBoundAlong); infinity where there is none.
 struct LeastSquaresRow {
   static constexpr bool kUsesExp = false;
+  static constexpr double kThirdDerivativeScale = 0.0;  // -w e^2 / 2 is quadratic in eta
   // The log-likelihood -RSS/2 carries the outcome's units: its dispersion is estimated
   // (optimalityViolation in priors/optimality.h).
   static constexpr bool kEstimatesDispersion = true;
@@ -82,6 +85,8 @@ struct LeastSquaresRow {
 // that an overflowed exp(eta) gives mu = 1 rather than inf / inf (and no branch in the loop).
 struct LogisticRow {
   static constexpr bool kUsesExp = true;
+  // |mu (1 - mu) (1 - 2 mu)| is largest at mu = (3 - sqrt 3) / 6: sqrt(3) / 18.
+  static constexpr double kThirdDerivativeScale = 0.096225044864937631;
   static constexpr bool kEstimatesDispersion = false;
   ARGUS_HOST_DEVICE static double boundExp(double expEta) { return expEta < 1e300 ? expEta : 1e300; }
   template <typename T>
@@ -114,6 +119,7 @@ struct LogisticRow {
 // equals glm(family = poisson, offset = log(time)).
 struct PoissonRow {
   static constexpr bool kUsesExp = true;
+  static constexpr double kThirdDerivativeScale = INFINITY;  // w exp(eta): unbounded
   static constexpr bool kEstimatesDispersion = false;
   ARGUS_HOST_DEVICE static double boundExp(double expEta) { return expEta; }
   template <typename T>
@@ -252,11 +258,15 @@ ARGUS_HOST_DEVICE inline void foldGlmShift(double& eta, double& expEta, double s
 }
 
 template <bool kUsesExp>
+ARGUS_HOST_DEVICE inline void moveGlmRowBy(double& eta, double& expEta, double change, double factor) {
+  eta += change;
+  if (kUsesExp) expEta *= factor;
+}
+template <bool kUsesExp>
 ARGUS_HOST_DEVICE inline void moveGlmRow(double& eta, double& expEta, double x, double delta,
                                          double unitFactor) {
   const double change = delta * x;
-  eta += change;
-  if (kUsesExp) expEta *= glmRowFactor<kUsesExp>(x, change, unitFactor);
+  moveGlmRowBy<kUsesExp>(eta, expEta, change, glmRowFactor<kUsesExp>(x, change, unitFactor));
 }
 
 // What moveGlmRow(eta, expEta, x, delta, unitFactor) would gain in the row's log-likelihood,
@@ -268,6 +278,20 @@ ARGUS_HOST_DEVICE inline double glmRowGain(const Row& row, double eta, double ex
   const double change = delta * x;
   return row.logLikChange(eta, expEta, wy, wt, change,
                           glmRowFactor<Row::kUsesExp>(x, change, unitFactor));
+}
+
+// glmRowGain, then moveGlmRow, with exp(change) taken once: the compiler does not merge two
+// calls of exp (it may set errno), and in a logistic cycle extrapolation the second exp per
+// row was a sixth of the pass.
+template <typename Row>
+ARGUS_HOST_DEVICE inline double moveGlmRowWithGain(const Row& row, double& eta, double& expEta, double shift,
+                                                   double expShift, double wy, double wt, double x,
+                                                   double delta, double unitFactor) {
+  const double change = delta * x;
+  const double factor = glmRowFactor<Row::kUsesExp>(x, change, unitFactor);
+  const double gain = row.logLikChange(eta + shift, expEta * expShift, wy, wt, change, factor);
+  moveGlmRowBy<Row::kUsesExp>(eta, expEta, change, factor);
+  return gain;
 }
 
 // One row's terms of least squares' dispersion: w e^2, w y^2 and w, e = y - eta.

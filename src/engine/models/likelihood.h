@@ -6,6 +6,8 @@
 // seen from outside; this interface is what the CPU implementation of a cycle calls.
 #pragma once
 
+#include <cmath>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -52,6 +54,11 @@ class Likelihood {
   // worth its O(N) passes where every coordinate moves every other's derivatives (survival).
   virtual bool extrapolatesCycles() const { return supportsDirection(); }
   virtual GradHess gradHessAlong(const std::vector<double>& /*d*/) const { return {}; }
+  // B with |d^3 logLik(eta + alpha d) / d alpha^3| <= B for every alpha, or infinity where the
+  // model bounds none: then logLik gains at least g a + h a^2 / 2 - B a^3 / 6 along d, and a
+  // cycle extrapolation whose step clears its floor on that bound need not sum each row's
+  // exact change (LikelihoodCycleRunner::extrapolate).
+  virtual double thirdDerivativeBoundAlong(const std::vector<double>& /*d*/) const { return INFINITY; }
   virtual void stepAlong(const std::vector<double>& /*d*/, double /*alpha*/) {}
   // stepAlong(d, alpha) and refreshSums(), returning the log-likelihood's change: what a
   // cycle extrapolation gained. Here two full log-likelihoods; the GLMs sum each row's change
