@@ -243,6 +243,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   formulaTerms <- list(terms = stats::delete.response(attr(mf, "terms")),
                        xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
                        contrasts = attr(x, "contrasts"), strata = strataCall,
+                       strataOrder = if (!is.null(strataCall))
+                         survivalStrataOrder(strataCall, data, environment(formula) %||% parent.frame()),
                        time = if (is.null(surv)) timeExpression)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
@@ -270,8 +272,32 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
 # The stratum of each row from a strata(a, b, ...) call: one variable's values, or several
 # pasted together.
 strataValues <- function(call, data, env) {
-  parts <- lapply(as.list(call)[-1], function(e) eval(e, data, env))
+  pasteStrata(lapply(as.list(call)[-1], function(e) eval(e, data, env)))
+}
+pasteStrata <- function(parts) {
   if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
+}
+
+# The strata as survival's strata() orders and names them (survfit.coxph lists its curves
+# so): each variable's values in level order (a factor's levels, numbers numerically, text
+# sorted), the first variable varying slowest; bare values where every variable is a factor
+# or text, "var=value" otherwise, joined by ", " (strata() also pads some labels with
+# spaces; not here). `keys`: the fit's stratum keys (stratumKey() of strataValues()) in that
+# order; `labels`: their names.
+survivalStrataOrder <- function(call, data, env) {
+  args <- as.list(call)[-1]
+  parts <- lapply(args, function(e) eval(e, data, env))
+  keys <- stratumKey(pasteStrata(parts))
+  one <- which(!duplicated(keys))
+  ranks <- lapply(parts, function(p) as.integer(if (is.factor(p)) p else factor(p))[one])
+  one <- one[do.call(order, unname(ranks))]
+  values <- lapply(parts, function(p) as.character(p)[one])
+  bare <- all(vapply(parts, function(p) is.factor(p) || is.character(p), TRUE))
+  if (!bare) {
+    vars <- vapply(args, function(e) deparse(e, width.cutoff = 500L), "")
+    values <- Map(function(v, x) paste0(v, "=", x), vars, values)
+  }
+  list(keys = keys[one], labels = do.call(paste, c(unname(values), sep = ", ")))
 }
 
 isSurvivalResponse <- function(formula) {

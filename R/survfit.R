@@ -135,20 +135,21 @@ stratumCurves <- function(fit, rows, X) {
                                            nEvent = nEvent, nCensor = nCensor, cumH = cumH,
                                            cumG = cumG, cumV1 = cumV1)
   }
-  # survival orders strata as factor levels: numbers numerically, text alphabetically
+  # survival's order: a strata() term's (survivalStrataOrder); otherwise (stratumId) as
+  # factor() orders the labels, numbers numerically, text alphabetically
   keys <- names(out)
+  strataOrder <- fit$data$formulaTerms$strataOrder
+  if (!is.null(strataOrder)) return(out[order(match(keys, strataOrder$keys))])
   numeric <- suppressWarnings(as.numeric(keys))
   out[if (!anyNA(numeric)) order(numeric) else order(keys)]
 }
 
-# Stratum names as survival writes them: "var=value" (several strata() variables: joined by
-# ", "); the bare label when the strata were not given by a formula.
+# Stratum names as survival writes them (survivalStrataOrder); the bare label when the
+# strata were not given by a formula.
 curveStratumNames <- function(fit, keys) {
-  call <- fit$data$formulaTerms$strata
-  if (is.null(call) || length(keys) == 1) return(keys)
-  vars <- vapply(as.list(call)[-1], function(e) deparse(e, width.cutoff = 500L), "")
-  parts <- strsplit(keys, "\r", fixed = TRUE)
-  vapply(parts, function(p) paste(paste0(vars, "=", p), collapse = ", "), "")
+  strataOrder <- fit$data$formulaTerms$strataOrder
+  if (is.null(strataOrder) || length(keys) == 1) return(keys)
+  strataOrder$labels[match(keys, strataOrder$keys)]
 }
 
 # coxph's reference point (its `means`), where survfit.coxph draws the curve without

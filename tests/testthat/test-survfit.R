@@ -155,3 +155,34 @@ test_that("survfit() with non-integer weights warns; one cluster per row gives c
   expect_no_warning(curves <- survival::survfit(robust, newdata = newdata))
   expectSurvfitMatch(curves, survival::survfit(ref, newdata = newdata), label = "robust, weights")
 })
+
+test_that("survfit() lists and names strata as survival's strata() does: factor levels, text, numbers, several variables", {
+  skip_if_not_installed("survival")
+  # cgd's hospital category is a factor whose levels are not alphabetical: its curves come in
+  # level order, named by the bare levels (they came alphabetically, as "hos.cat=...", and
+  # the first curve was another hospital's: surv 0.58 apart position by position)
+  cgd <- survival::cgd
+  formula <- Surv(tstart, tstop, status) ~ treat + age + inherit + strata(hos.cat)
+  ref <- coxRef(formula, cgd, ties = "breslow")
+  fit <- fitModel(createData(formula, data = cgd, modelType = "cox"), control = survivalControl())
+  expect_equal(names(survival::survfit(fit)$strata), levels(cgd$hos.cat))
+  expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), label = "factor strata")
+  # text (bare labels, sorted), numbers ("var=value", numeric order) and two variables, the
+  # first varying slowest
+  v <- survival::veteran
+  v$cell <- as.character(v$celltype)
+  v$cellFactor <- factor(v$celltype, levels = rev(levels(v$celltype)))
+  v$group <- ifelse(v$karno > 50, 10, 2)
+  for (strata in c("strata(cell)", "strata(group)", "strata(cellFactor, prior)",
+                   "strata(group, cellFactor)")) {
+    formula <- stats::as.formula(paste("Surv(time, status) ~ age + diagtime +", strata))
+    ref <- coxRef(formula, v, ties = "breslow")
+    fit <- fitModel(createData(formula, data = v, modelType = "cox"), control = survivalControl())
+    curves <- survival::survfit(fit)
+    expected <- survival::survfit(ref)
+    # strata() pads some "var=value" labels of several variables with spaces
+    expect_equal(names(curves$strata), trimws(names(expected$strata)), label = strata)
+    names(expected$strata) <- trimws(names(expected$strata))
+    expectSurvfitMatch(curves, expected, label = strata)
+  }
+})
