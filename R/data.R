@@ -91,7 +91,8 @@
 #' @param stratumId Stratum of each row (matrix route), e.g. a patient or a matched set:
 #'   numbers, text, or a factor (read by its labels).
 #' @param time Exposure time of each row (matrix and formula routes), required by `"cpr"`
-#'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time.
+#'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time (any finite number,
+#'   negative ones too, as in `coxph()`: only the order of the times matters).
 #' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
@@ -356,8 +357,8 @@ checkCensoringSurvivalOfTies <- function(g, time, y, stratumId) {
 # user-supplied censoring survival probabilities.
 checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
   if (is.null(time)) stopf("modelType '%s' needs the event or censoring 'time' of each row", modelType)
-  bad <- .Call(argus_first_below, time, 0, FALSE) + 1
-  if (bad > 0) stopf("'time' must not be negative (row %d is %g)", bad, time[bad])
+  # Any finite times: the likelihoods, the censoring distribution and the baseline hazard
+  # depend on their order only (coxph and crr take negative times too: days from an index).
   start <- checkNumericVector(input$startTime, "startTime", n)
   if (!is.null(start)) {
     if (modelType != "cox") stopf("'startTime' (counting-process data) is for modelType 'cox' only")

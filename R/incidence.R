@@ -73,7 +73,7 @@ print.argusIncidence <- function(x, ...) {
 plot.argusIncidence <- function(x, legend = ncol(x$incidence) > 1, ...) {
   checkFlag(legend, "legend")
   n <- ncol(x$incidence)
-  time <- c(0, x$time)
+  time <- c(min(0, x$time), x$time)  # from 0, or from the first time where times are negative
   graphics::matplot(time, rbind(0, x$incidence), type = "s", lty = 1, col = seq_len(n),
                     xlab = "time", ylab = "cumulative incidence", ylim = c(0, max(x$incidence, 0.01)),
                     main = "Cumulative incidence (Fine-Gray)", ...)

@@ -81,7 +81,7 @@
 #' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
 #'   `newdata`.
 #' @param batchSize Number of rows read at a time from a database table `newdata`.
-#' @param times Non-negative times at which to give survival probabilities or cumulative
+#' @param times Times at which to give survival probabilities or cumulative
 #'   incidences; by default every event time of the fit.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never

@@ -104,7 +104,7 @@ survivalScale <- function(fit, rows, times, type) {
   # without times: every event time of the fit (where the curves step)
   if (is.null(times)) times <- sort(unique(baselineHazard(fit)$time))
   times <- checkNumericVector(times, "times", allowNull = FALSE)
-  if (length(times) == 0 || any(times < 0)) stopf("'times' must be non-negative times")
+  if (length(times) == 0) stopf("'times' must hold at least one time")
   stratum <- rowStrata(fit, rows$strata, length(rows$link))
   cumulative <- baselineAt(fit, times)[stratum, , drop = FALSE] * exp(rows$link)
   out <- if (type == "survival") exp(-cumulative) else -expm1(-cumulative)

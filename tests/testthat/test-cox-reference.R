@@ -344,3 +344,43 @@ test_that("times that differ by rounding alone are one time, as coxph's default 
   expect_lt(max(abs(coef(fit) - coef(reference)) / abs(coef(reference))), 1e-7)
 })
 
+
+test_that("negative times (days from an index date) give coxph's and crr's fits, and predictions that shift with them", {
+  skip_if_not_installed("survival")
+  # heart's (start, stop] with every time 400 days earlier: most stops are negative
+  h <- survival::heart
+  h$start <- h$start - 400
+  h$stop <- h$stop - 400
+  formula <- Surv(start, stop, event) ~ age + year + surgery + transplant
+  for (ties in c("breslow", "efron")) {
+    ref <- coxRef(formula, h, ties = ties)
+    fit <- fitModel(createData(formula, data = h, modelType = "cox", ties = ties),
+                    control = survivalControl())
+    expect_lt(max(abs(coef(fit) - coef(ref))), 1e-8)
+    expect_equal(fit$logLikelihood, ref$loglik[2], tolerance = 1e-10)
+  }
+  # right-censored lung times moved to straddle 0: the same fit and baseline, shifted
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])
+  shifted <- transform(lung, time = time - 500)
+  a <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = lung, modelType = "cox"),
+                control = survivalControl())
+  b <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = shifted, modelType = "cox"),
+                control = survivalControl())
+  expect_equal(coef(b), coef(a), tolerance = 1e-12)
+  expect_equal(baselineHazard(b)$time, baselineHazard(a)$time - 500)
+  expect_equal(baselineHazard(b)$hazard, baselineHazard(a)$hazard, tolerance = 1e-12)
+  expect_equal(unname(predict(b, shifted[1:3, ], type = "survival", times = c(-600, -300, 100))),
+               unname(predict(a, lung[1:3, ], type = "survival", times = c(-100, 200, 600))),
+               tolerance = 1e-12)
+  # Fine-Gray with times from -1 on, against crr
+  skip_if_not_installed("cmprsk")
+  set.seed(1)
+  n <- 300
+  x <- cbind(x = rnorm(n), z = rbinom(n, 1, 0.4))
+  time <- rexp(n) - 1
+  cause <- sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3))
+  ref <- crrRef(time, cause, x)
+  fit <- fitModel(createData(x = x, y = cause, time = time, modelType = "fgr"),
+                  control = survivalControl())
+  expect_lt(max(abs(coef(fit) - ref$coef)), 1e-7)
+})

@@ -22,7 +22,7 @@ namespace {
 
 // What the model asks of each row, looked up once (the predicates are out-of-line calls).
 struct RowRules {
-  bool binary, count, fineGray, exposure, survival;
+  bool binary, count, fineGray, exposure;  // survival times: any finite value (their order matters)
 };
 
 // One row's checks, each with its message: run only on a row the screen below rejected.
@@ -38,7 +38,6 @@ void checkRow(const OutcomeView& o, const double* weights, const RowRules& rules
   if (o.time) {
     ARGUS_REQUIRE(std::isfinite(o.time[r]), "time is not finite" + at(r));
     if (rules.exposure) ARGUS_REQUIRE(o.time[r] > 0.0, "exposure time must be positive" + at(r));
-    if (rules.survival) ARGUS_REQUIRE(o.time[r] >= 0.0, "time is negative" + at(r));
   }
   if (o.startTime) {
     ARGUS_REQUIRE(std::isfinite(o.startTime[r]), "startTime is not finite" + at(r));
@@ -72,7 +71,6 @@ bool rowPasses(const OutcomeView& o, const double* weights, const RowRules& rule
     const double t = o.time[r];
     ok &= std::isfinite(t);
     if (rules.exposure) ok &= t > 0.0;
-    if (rules.survival) ok &= t >= 0.0;
     if (o.startTime) ok &= o.startTime[r] < t;
   }
   if (o.startTime) ok &= std::isfinite(o.startTime[r]);
@@ -104,8 +102,7 @@ void validateDataset(const Dataset& data, const double* weights) {
   ARGUS_REQUIRE(n > 0, "the data have no rows");
   ARGUS_REQUIRE(o.y != nullptr, "the outcome y is missing");
   const RowRules rules{requiresBinaryOutcome(data.model), requiresCountOutcome(data.model),
-                       data.model == ModelType::FineGray, usesExposureTime(data.model),
-                       isSurvival(data.model)};
+                       data.model == ModelType::FineGray, usesExposureTime(data.model)};
   for (std::int64_t r = 0; r < n; ++r)
     if (!rowPasses(o, weights, rules, r)) checkRow(o, weights, rules, r);
   if (isSurvival(data.model)) {
