@@ -65,7 +65,13 @@
 #' cases. With `"exact"`, a set with several cases takes one weight for all its rows (0 leaves
 #' a row out): its conditional likelihood has no row-by-row weighting, so weights that vary
 #' within such a set are an error here and in [fitModel()]. Cross-validation and
-#' [runBootstrap()] sample whole sets for conditional models, so they keep this.
+#' [runBootstrap()] sample whole sets for conditional models, so they keep this. The
+#' weights enter the log-likelihood as in `coxph()` (whose weighted partial likelihood
+#' `clogit(method = "breslow")` reports): in the set's sum of `w exp(eta)` as well as its
+#' multiplier, so a set of weight `w` with `k` cases reports `w log L - w k log w`, where `L`
+#' is its unweighted conditional likelihood: the coefficients and their variance are those
+#' of the set entered `w` times, and the log-likelihood differs from `w log L` by a constant
+#' that no coefficient changes (likelihood-ratio tests and profiles are unaffected).
 #'
 #' **Database tables.** `outcomes` and `covariates` may also be tables on a DBI connection
 #' (`dplyr::tbl()` of a connection, as `dbplyr` makes them; Andromeda tables are such
