@@ -9,9 +9,11 @@
 #'   (minus the second derivative, the prior's included), the violation is
 #'   `|G| / sqrt(phi * H)`: the distance of the coefficient from its optimum given the others,
 #'   in units of its conditional standard error (`phi` = 1, or for `"ls"` the mean squared
-#'   residual). Under a Laplace prior a coefficient at 0 violates only by how much `|g|`
-#'   exceeds `lambda`. The measure does not depend on the scale of the covariate nor on the
-#'   number of rows. When a `convergenceType` rule is met but the check fails, the fit goes on
+#'   residual; with weights whose mean over the rows that have one is below 1, e.g. weights
+#'   normalized to sum to 1, `phi` is multiplied by that mean, so that such weights are held
+#'   to the standard errors of weights averaging 1). Under a Laplace prior a coefficient at 0
+#'   violates only by how much `|g|` exceeds `lambda`. The measure does not depend on the
+#'   scale of the covariate nor on the number of rows. When a `convergenceType` rule is met but the check fails, the fit goes on
 #'   (with the rule tightened tenfold); `fit$optimality` reports the value reached.
 #' @param maxIterations Maximum number of CCD cycles.
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`

@@ -159,3 +159,23 @@ TEST(FitCcd, OptimalityCheckRejectsAFitStoppedEarly) {
 
 }  // namespace
 }  // namespace argus
+
+namespace argus {
+namespace {
+
+// The certificate's unit for weights: the mean positive weight where below 1, else 1 (held-out
+// zeros and frequency counts keep the plain measure).
+TEST(CertificateWeightScale, MeanPositiveWeightCappedAtOne) {
+  EXPECT_EQ(certificateWeightScale(nullptr, 5), 1.0);
+  const std::vector<double> unit = {1.0, 0.0, 1.0, 1.0};
+  EXPECT_EQ(certificateWeightScale(unit.data(), 4), 1.0);
+  const std::vector<double> counts = {2.0, 0.0, 3.0, 1.0};
+  EXPECT_EQ(certificateWeightScale(counts.data(), 4), 1.0);
+  const std::vector<double> normalized = {0.25, 0.0, 0.5, 0.25};
+  EXPECT_DOUBLE_EQ(certificateWeightScale(normalized.data(), 4), 1.0 / 3.0);
+  const std::vector<double> none = {0.0, 0.0};
+  EXPECT_EQ(certificateWeightScale(none.data(), 2), 1.0);
+}
+
+}  // namespace
+}  // namespace argus

@@ -103,3 +103,35 @@ test_that("the intercept is not penalized unless forceIntercept = TRUE", {
                      control = tightControl())
   expect_equal(unname(coef(forced)), rep(0, 4))
 })
+
+test_that("SUCCESS does not depend on the scale of the weights (weights normalized to sum to 1)", {
+  # Weights times s with the prior variance over s: the same optimum. The certificate measured
+  # in standard errors that grow as 1/sqrt(s), so weights of 1e-6 stopped a ridge fit with
+  # two nearly duplicated sparse columns 0.38 short in c1 (SUCCESS after 19 cycles, 170 at
+  # unit weights); now the check takes the mean positive weight as its unit where it is below 1.
+  set.seed(3)
+  n <- 20000
+  X <- matrix(rbinom(n * 40, 1, 0.05), n, 40)
+  X <- cbind(X, X[, 1] * (runif(n) < 0.98), X[, 2] * (runif(n) < 0.98))
+  colnames(X) <- paste0("c", seq_len(ncol(X)))
+  y <- rbinom(n, 1, plogis(-1 + 1.5 * X[, 1] - X[, 2] + drop(X[, 3:10] %*% rnorm(8))))
+  Xi <- cbind("(Intercept)" = 1, X)
+  exact <- function(v, w) {  # Newton on the weighted log posterior
+    penalty <- c(0, rep(1 / v, ncol(X)))
+    b <- rep(0, ncol(Xi))
+    for (k in 1:30) {
+      p <- plogis(drop(Xi %*% b))
+      g <- crossprod(Xi, w * (y - p)) - penalty * b
+      H <- crossprod(Xi, Xi * (w * p * (1 - p))) + diag(penalty)
+      b <- b + drop(solve(H, g))
+    }
+    b
+  }
+  for (s in c(1 / n, 1e-6)) {
+    w <- rep(s, n)
+    fit <- fitModel(createData(x = X, y = y, modelType = "lr", weights = w),
+                    prior = createPrior("normal", variance = 100 / s))
+    expect_equal(fit$status, "SUCCESS")
+    expect_lt(max(abs(coef(fit)[colnames(Xi)] - exact(100 / s, w))), 2e-3)
+  }
+})

@@ -16,6 +16,7 @@ namespace argus {
 LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* weights, int threads)
     : data_(data),
       weights_(weights),
+      certificateScale_(certificateWeightScale(weights, data.nRows())),
       likelihood_(makeLikelihood(data, weights)),
       hostSweep_(std::make_unique<HostCoordinateSweep>(*likelihood_)),
       sweep_(hostSweep_.get()),
@@ -27,6 +28,7 @@ LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* 
                                              std::unique_ptr<DeviceModel> model)
     : data_(data),
       weights_(weights),
+      certificateScale_(certificateWeightScale(weights, data.nRows())),
       sweep_(model.get()),
       block_(data, model->fusesBlockHessian()) {
   likelihood_ = std::move(model);
@@ -105,7 +107,7 @@ std::int64_t HostCoordinateSweep::sweep(CycleState& state, const CyclePlan& plan
 
 OptimalityReport LikelihoodCycleRunner::checkOptimality(const CycleState& state) {
   OptimalityReport report;
-  const double dispersion = likelihood_->dispersion();
+  const double dispersion = likelihood_->dispersion() * certificateScale_;
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     if (state.fixed[j]) continue;
     const double v = optimalityViolation(likelihood_->gradHess(j), state.beta[j], state.prior[j],

@@ -68,6 +68,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
 
   const Dataset& data_;
   const double* weights_;
+  const double certificateScale_;  // certificateWeightScale (priors/optimality.h)
   std::unique_ptr<Likelihood> likelihood_;
   std::unique_ptr<HostCoordinateSweep> hostSweep_;  // the CPU's; null on a device
   CoordinateSweep* sweep_;
