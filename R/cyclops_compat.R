@@ -139,7 +139,7 @@ interceptAsZero <- function(ids, data) {
 
 # Per-column prior variances of a fit (fits made before 'priorVariance' existed kept them in
 # 'variance').
-columnVariances <- function(fit) fit$priorVariance %||% fit$variance
+columnVariances <- function(fit) unname(fit$priorVariance %||% fit$variance)
 
 # The incumbent's fields of a fit, with the incumbent's meanings: 'return_flag' (the status),
 # 'log_likelihood', 'estimation' (a data frame of column_label and estimate) and 'variance',

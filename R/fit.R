@@ -46,8 +46,9 @@
 #'       errors) and where;}
 #'     \item{`aliased`, `infinite`, `fixed`}{flags of coefficients that cannot be estimated,
 #'       names of those without a finite estimate, flags of those held fixed;}
-#'     \item{`modelType`, `priorType`, `variance`, `prior`, `control`}{the model, each
-#'       coefficient's prior kind and variance, the prior and control objects;}
+#'     \item{`modelType`, `priorType`, `priorVariance`, `prior`, `control`}{the model, each
+#'       coefficient's prior kind and variance (named by coefficient; the variance of a
+#'       coefficient whose kind is `"none"` means nothing), the prior and control objects;}
 #'     \item{`nRows`, `nStrata`, `dropped`, `covariateIds`, `hasIntercept`, `weighted`}{facts
 #'       of the data fitted;}
 #'     \item{`cv`}{the cross-validation results (see below), or `NULL`;}
@@ -137,8 +138,8 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     aliased = stats::setNames(aliased, data$columnNames),
     infinite = data$columnNames[result$infinite],
     seconds = result$seconds, modelType = data$modelType,
-    priorType = c("none", "laplace", "normal")[resolved$kind + 1],
-    priorVariance = resolved$variance,
+    priorType = stats::setNames(c("none", "laplace", "normal")[resolved$kind + 1], data$columnNames),
+    priorVariance = stats::setNames(resolved$variance, data$columnNames),
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
     covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, cv = cv,

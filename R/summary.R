@@ -72,11 +72,11 @@ summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = N
 coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   labels <- names(fit$coefficients)
   aliased <- aliasedFlags(fit)
-  prior <- fit$priorType
+  prior <- unname(fit$priorType)
   table <- data.frame(covariate = labels, estimate = unname(coef(fit)),
                       std.error = NA_real_, lower = NA_real_, upper = NA_real_,
                       interval = NA_character_, statistic = NA_real_, p.value = NA_real_,
-                      prior = prior, variance = columnVariances(fit),
+                      prior = prior, variance = unname(columnVariances(fit)),
                       fixed = fit$fixed & !aliased, aliased = aliased, stringsAsFactors = FALSE)
   # what has a standard error: estimated coefficients not selected by a Laplace prior
   wanted <- !fit$fixed & prior != "laplace"

@@ -22,7 +22,7 @@ test_that("cross-validation picks a variance near the known truth", {
                                                   lowerLimit = 1e-3, upperLimit = 10))
       expect_gt(fit$cv$variance, sim$tau2 / 5)
       expect_lt(fit$cv$variance, sim$tau2 * 5)
-      expect_identical(fit$priorVariance, rep(fit$cv$variance, 40))
+      expect_identical(unname(fit$priorVariance), rep(fit$cv$variance, 40))
       expect_identical(fit$variance, fit$cv$variance)
     }
   }

@@ -41,11 +41,11 @@ test_that("exclude = c(0) is the intercept, as in the incumbent", {
                                             forceIntercept = TRUE), control)
   penalized <- fitModel(case$data, createPrior("laplace", 0.05, forceIntercept = TRUE), control)
   expect_identical(coef(byZero), coef(byName))
-  expect_identical(byZero$priorType, c("none", "laplace", "laplace", "laplace"))
+  expect_identical(unname(byZero$priorType), c("none", "laplace", "laplace", "laplace"))
   expect_gt(abs(coef(byZero)[[1]] - coef(penalized)[[1]]), 1e-3)
   both <- fitModel(case$data, createPrior("laplace", 0.05, exclude = c(0, 13), forceIntercept = TRUE),
                    control)
-  expect_identical(both$priorType, c("none", "laplace", "laplace", "none"))
+  expect_identical(unname(both$priorType), c("none", "laplace", "laplace", "none"))
   # a covariate whose id is 0 next to an intercept makes 0 ambiguous
   zero <- case$covariates
   zero$covariateId[zero$covariateId == 13] <- 0
@@ -108,10 +108,10 @@ test_that("createPrior() takes per-covariate types, exclude, forceIntercept and 
   control <- createControl(tolerance = 1e-10)
   vector <- fitModel(case$data, createPrior(c("none", "laplace", "normal", "none"),
                                             variance = c(1, 0.5, 0.7, 1)), control)
-  expect_identical(vector$priorType, c("none", "laplace", "normal", "none"))
+  expect_identical(unname(vector$priorType), c("none", "laplace", "normal", "none"))
   expect_identical(unname(vector$priorVariance), c(1, 0.5, 0.7, 1))
   forced <- fitModel(case$data, createPrior("normal", 0.01, forceIntercept = TRUE), control)
-  expect_identical(forced$priorType[1], "normal")
+  expect_identical(forced$priorType[[1]], "normal")
   expect_lt(abs(coef(forced)[[1]]), abs(coef(vector)[[1]]))
   expect_error(createPrior("hierarchical"), "'priorType' must be one of none, laplace, normal")
 })
@@ -305,4 +305,15 @@ test_that("tibbles as the long tables give no warnings", {
   expect_no_warning(d <- createData(tibble::as_tibble(case$outcomes), tibble::as_tibble(case$covariates),
                                     modelType = "lr"))
   expect_equal(coef(fitModel(d)), coef(fitModel(case$data)))
+})
+
+test_that("priorType and priorVariance are named by coefficient; variance keeps the incumbent's meaning", {
+  x <- as.matrix(MASS::Boston[, c("crim", "tax", "rm")])
+  fit <- fitModel(createData(x = x, y = MASS::Boston$medv, modelType = "ls"),
+                  prior = createPrior("normal", variance = c(1, 2, 3, 4), exclude = "tax"))
+  expect_identical(names(fit$priorType), names(coef(fit)))
+  expect_identical(fit$priorType[c("(Intercept)", "crim", "tax", "rm")],
+                   c("(Intercept)" = "none", crim = "normal", tax = "none", rm = "normal"))
+  expect_identical(fit$priorVariance[c("crim", "rm")], c(crim = 2, rm = 4))
+  expect_identical(fit$variance, c(2, 4))  # the incumbent's: the penalized covariates' variances
 })
