@@ -145,7 +145,7 @@ createControl <- function(tolerance = 1e-6, maxIterations = 1000,
   checkScalar(upperLimit, "upperLimit", lower = lowerLimit)
   checkScalar(gridSteps, "gridSteps", lower = 2, upper = 1e6, integer = TRUE)
   if (!is.null(startingVariance))
-    checkScalar(startingVariance, "startingVariance", lower = .Machine$double.xmin)
+    checkScalar(startingVariance, "startingVariance", lower = 1e-100, upper = 1e100)  # the search moves 10^10 at most
   checkFlag(resetCoefficients, "resetCoefficients")
   foldStratification <- matchChoice(foldStratification, "foldStratification")
   parallel <- checkParallel(matchChoice(parallel, "parallel"))

@@ -7,6 +7,9 @@
 # checked against a reference in the tests); what a fit needs is its data and settings.
 checkFitForInference <- function(fit, what) {
   if (!inherits(fit, "argusFit")) stopf("'%s' needs a fit from fitModel()", what)
+  if (is.null(fit$data) && !is.null(fit$settings))
+    stopf(paste("%s needs the data the fit was made from, and they were dropped (fit$data is",
+                "NULL): put them back (fit$data <- the argusData object) or refit it"), what)
   if (is.null(fit$data) || is.null(fit$settings))
     stopf("this fit does not hold its data and settings (made by an older version?): refit it")
 }
@@ -286,7 +289,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
   if (!is.null(cluster) && method != "robust") stopf("'cluster' is for method = \"robust\"")
   if (method != "robust")
     warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
-  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  checkLevel(level)
   checkFlag(includePenalty, "includePenalty")
   columns <- parmColumns(object, if (missing(parm)) NULL else parm)
   checkOverrideNoRegularization(object, columns, list(...)$overrideNoRegularization)

@@ -94,7 +94,7 @@ nonzerosAlongCurve <- function(fit, variances) {
 #' @method plot argusProfile
 #' @export
 plot.argusProfile <- function(x, level = 0.95, ...) {
-  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  checkLevel(level)
   covariates <- unique(x$covariate)
   cut <- attr(x, "maximum") - stats::qchisq(level, 1) / 2
   estimate <- attr(x, "estimate")

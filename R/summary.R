@@ -55,7 +55,7 @@
 #' @export
 summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = NULL) {
   rejectDots("summary()", ...)
-  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  checkLevel(level)
   table <- coefficientTable(object, level, type, cluster)
   structure(list(
     modelType = object$modelType, status = object$status, iterations = object$iterations,
@@ -81,6 +81,10 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   # what has a standard error: estimated coefficients not selected by a Laplace prior
   wanted <- !fit$fixed & prior != "laplace"
   varianceType <- NA_character_
+  if (any(wanted) && is.null(fit$data) && !is.null(fit$settings))
+    warning(paste("the fit's data were dropped (fit$data is NULL): no standard errors, intervals",
+                  "or p-values; put them back (fit$data <- the argusData object) for them"),
+            call. = FALSE)
   if (any(wanted) && !is.null(fit$data)) {
     varianceType <- if (is.null(type)) (if (is.null(fit$data$cluster)) "model" else "robust")
                     else match.arg(type, c("model", "robust"))

@@ -200,7 +200,7 @@ confint.argusBootstrap <- function(object, parm, level = object$level,
                                    type = c("percentile", "normal"), ...) {
   rejectDots("confint()", ...)
   type <- match.arg(type)
-  checkScalar(level, "level", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
+  checkLevel(level)
   labels <- colnames(object$estimates)
   columns <- if (missing(parm)) seq_along(labels) else if (is.character(parm)) {
     at <- match(parm, labels)

@@ -43,6 +43,13 @@ checkWeights <- function(w, name = "weights", length = NULL) {
   w
 }
 
+# A confidence level: strictly between 0 and 1.
+checkLevel <- function(level) {
+  if (!is.numeric(level) || length(level) != 1 || !is.finite(level) || level <= 0 || level >= 1)
+    stopf("'level' must be a single number strictly between 0 and 1")
+  level
+}
+
 checkScalar <- function(x, name, lower = -Inf, upper = Inf, integer = FALSE) {
   if (!is.numeric(x) || length(x) != 1 || !is.finite(x))
     stopf("'%s' must be a single finite number", name)

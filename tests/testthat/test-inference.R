@@ -316,3 +316,24 @@ test_that("ls intervals use the residual variance and t quantiles: confint.lm's"
   expect_warning(ci <- confint(fit), "precision weights \\(as lm\\)")
   expect_equal(unname(ci), unname(ref), tolerance = 1e-7)
 })
+
+test_that("a fit whose data were dropped says so: inference stops naming the reason, summary warns", {
+  set.seed(2)
+  x <- matrix(rnorm(300), 100, 3, dimnames = list(NULL, c("a", "b", "c")))
+  y <- rbinom(100, 1, plogis(x[, 1]))
+  data <- createData(x = x, y = y, modelType = "lr")
+  fit <- fitModel(data)
+  slim <- fit
+  slim$data <- NULL
+  for (f in list(function(m) predict(m, x[1:3, ]), function(m) vcov(m), function(m) confint(m)))
+    expect_error(f(slim), "needs the data the fit was made from, and they were dropped")
+  expect_warning(table <- summary(slim)$coefficients, "data were dropped")
+  expect_true(all(is.na(table$std.error)))
+  slim$data <- data  # put back: the same answers as before
+  expect_equal(predict(slim, x[1:3, ]), predict(fit, x[1:3, ]))
+  expect_equal(sqrt(diag(vcov(slim))), sqrt(diag(vcov(glm(y ~ x, family = binomial)))),
+               tolerance = 1e-4, ignore_attr = TRUE)
+  # confidence levels and a starting variance the search could not leave finite
+  expect_error(confint(fit, level = 1), "'level' must be a single number strictly between 0 and 1")
+  expect_error(createControl(startingVariance = 1e300), "'startingVariance' must be between 1e-100 and 1e\\+100")
+})
