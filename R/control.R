@@ -13,8 +13,9 @@
 #'   normalized to sum to 1, `phi` is multiplied by that mean, so that such weights are held
 #'   to the standard errors of weights averaging 1). Under a Laplace prior a coefficient at 0
 #'   violates only by how much `|g|` exceeds `lambda`. The measure does not depend on the
-#'   scale of the covariate nor on the number of rows. When a `convergenceType` rule is met but the check fails, the fit goes on
-#'   (with the rule tightened tenfold); `fit$optimality` reports the value reached.
+#'   scale of the covariate nor on the number of rows. When a `convergenceType` rule is met
+#'   but the check fails, the fit goes on (with the rule tightened tenfold);
+#'   `fit$optimality` reports the value reached.
 #' @param maxIterations Maximum number of CCD cycles.
 #' @param convergenceType `"gradient"` (relative change of `sum(w * y * eta)`), `"lange"`
 #'   (log posterior), `"mittal"` (log-likelihood) or `"zhang"` (change of the linear

@@ -76,7 +76,7 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   table <- data.frame(covariate = labels, estimate = unname(coef(fit)),
                       std.error = NA_real_, lower = NA_real_, upper = NA_real_,
                       interval = NA_character_, statistic = NA_real_, p.value = NA_real_,
-                      prior = prior, variance = unname(columnVariances(fit)),
+                      prior = prior, variance = columnVariances(fit),
                       fixed = fit$fixed & !aliased, aliased = aliased, stringsAsFactors = FALSE)
   # what has a standard error: estimated coefficients not selected by a Laplace prior
   wanted <- !fit$fixed & prior != "laplace"
