@@ -189,3 +189,21 @@ test_that("weighted least squares matches lm(weights = )", {
   expect_equal(fit$logLikelihood, -sum(w * residuals(ref)^2) / 2, tolerance = 1e-8)
   expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(ref)), tolerance = 1e-8)  # rows of weight 0 left out
 })
+
+test_that("least squares with an outcome in the hundreds of millions is lm's fit, not NO_FINITE_MLE", {
+  # The recession probes move eta by 10 outcome units, which next to -RSS/2 of 1e18 read as
+  # flat: every coefficient was reported running off to infinity (a tester's revenue in
+  # dollars). Least squares has no direction of recession.
+  set.seed(4)
+  n <- 300
+  d <- data.frame(ads = runif(n, 0, 10), region = factor(sample(c("N", "S", "E", "W"), n, TRUE)))
+  d$revenue <- 5e8 + 2e7 * d$ads + 1e8 * rnorm(n)
+  fit <- fitModel(createData(revenue ~ ads + region, data = d, modelType = "ls"))
+  expect_equal(fit$status, "SUCCESS")
+  expect_length(fit$infinite, 0)
+  expect_lt(max(abs(coef(fit) / coef(lm(revenue ~ ads + region, d)) - 1)), 1e-8)
+  z <- 1e7 * (5 + d$ads + rnorm(n))
+  through <- fitModel(createData(z ~ 0 + ads, data = data.frame(ads = d$ads, z = z), modelType = "ls"))
+  expect_equal(through$status, "SUCCESS")
+  expect_equal(coef(through)[["ads"]], coef(lm(z ~ 0 + d$ads))[[1]], tolerance = 1e-8)
+})

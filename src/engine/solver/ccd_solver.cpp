@@ -170,6 +170,11 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   };
   const std::int32_t intercept = interceptColumn(req.data->design);
   const bool shiftInvariant = hasStratumBaseline(req.data->model);  // (solver/recession.h)
+  // Least squares has no direction of recession: its log-likelihood is quadratic, and every
+  // direction without curvature was set aside as aliased before the fit. Its probes move eta
+  // by kProbeEta in the outcome's units, which next to an outcome of 5e8 (revenue in dollars)
+  // cost less than the log-likelihood's rounding: such a fit was called NO_FINITE_MLE.
+  const bool canRecede = req.data->model != ModelType::LeastSquares;
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
   OvershootGuard guard(maxAbs, previous.logLikelihood + previousPrior);
@@ -225,7 +230,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     const bool optimal = report.maxViolation <= req.control.optimalityTolerance;
     if (optimal && (ruleMet || failedChecks > 0)) {
       result.status = FitStatus::Success;
-    } else if (optimal) {
+    } else if (optimal && canRecede) {
       // Optimal to the tolerance while the rule still sees movement: either the rule asks for
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
@@ -254,7 +259,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     result.optimality = report.maxViolation;
     result.worstCoordinate = report.worst;
   }
-  if (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations) {
+  if (canRecede && (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations)) {
     result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant,
                                       &req.data->design);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
