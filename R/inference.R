@@ -368,7 +368,8 @@ reportProfileProblems <- function(labels, out) {
                                      "(separation or a flat likelihood?)"),
                "not a maximum" = paste("the profile rose above its value at the fit (not a",
                                        "maximum: separation or a fit that did not converge?)"),
-               "failed" = "a refit failed or the root search did not converge")
+               "failed" = paste("a refit failed or ended without converging (raise",
+                                "maxIterations), or the root search did not converge"))
   sides <- rep(c("lower", "upper"), each = length(labels))
   statuses <- c(out$lowerStatus, out$upperStatus)
   for (status in names(reasons)) {

@@ -337,3 +337,19 @@ test_that("a fit whose data were dropped says so: inference stops naming the rea
   expect_error(confint(fit, level = 1), "'level' must be a single number strictly between 0 and 1")
   expect_error(createControl(startingVariance = 1e300), "'startingVariance' must be between 1e-100 and 1e\\+100")
 })
+
+test_that("a profile limit whose refits ended without converging is NA with a warning, not a number", {
+  # Such a refit reads the profile too low, so the limit came too close: calendar year and its
+  # square, uncentred, gave limits 1.76 standard errors inside MASS's (a tester). Here the
+  # refits are cut to one cycle; before, the limits came back as numbers with only a note.
+  fit <- fitModel(createData(low ~ age + lwt + ptl + ftv, data = MASS::birthwt, modelType = "lr"))
+  expect_equal(fit$status, "SUCCESS")
+  full <- confint(fit, c("age", "lwt"))
+  reference <- suppressMessages(confint(glm(low ~ age + lwt + ptl + ftv, binomial, MASS::birthwt),
+                                        c("age", "lwt")))  # MASS's profile
+  expect_lt(max(abs(full - reference)), 1e-3)
+  fit$settings$maxIterations <- 1L
+  expect_warning(expect_warning(cut <- confint(fit, c("age", "lwt")), "ended without converging"),
+                 "profile refit\\(s\\) ended without convergence")
+  expect_true(all(is.na(cut)))
+})

@@ -142,6 +142,11 @@ ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximu
   const double allowedRise = 1e-3 * settings.drop;
   double inner = optimum, innerExcess = rootDrop;  // > 0 inside the interval
   double distance = step;
+  // A refit that ended short of its optimum reads the profile too low, and the limit comes
+  // too close: calendar year and its square, uncentred, gave a limit 1.76 standard errors
+  // inside the true one (the profile had dropped by 0.04 there, not 1.92). Such a side is
+  // Failed (NA), as the documentation promises, not a number.
+  const int unconvergedBefore = profile.unconverged;
   for (int k = 0; k <= settings.maxExpansions; ++k) {
     const double b = optimum + side * distance;
     const double value = profile(b);
@@ -152,7 +157,7 @@ ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximu
       const RootResult root = findRoot([&](double x) { return excessOf(profile(x)); }, inner,
                                        innerExcess, b, excess, xTolerance,
                                        settings.maxRootEvaluations);
-      if (!root.converged) return {kNaN, LimitStatus::Failed};
+      if (!root.converged || profile.unconverged > unconvergedBefore) return {kNaN, LimitStatus::Failed};
       return {root.root, LimitStatus::Found};
     }
     inner = b;

@@ -14,7 +14,8 @@
 //               (separation, a flat likelihood);
 //   NotMaximum  the profile rose above its value at the optimum (the fit was not at a
 //               maximum, e.g. an estimate drifting to infinity under separation);
-//   Failed      a refit gave a non-finite value, or the root search hit its cap.
+//   Failed      a refit gave a non-finite value or ended without converging (its value
+//               reads the profile too low), or the root search hit its cap.
 // Coordinates (or grid points) run in parallel on `threads` threads; each task is
 // sequential and deterministic, so results do not depend on the thread count. Only a single
 // thread passes the ProgressSink on (an R interrupt check must run on R's thread).
