@@ -307,6 +307,9 @@ checkRows <- function(input, modelType) {
                  competing = paste("'y' must be 0 (censored), 1 (event of interest) or 2",
                                    "(competing event) for modelType '%s' (row %d is %g)")),
           modelType, bad, y[bad])
+  # one exposure for every row (time = 1, as the error below suggests) is recycled
+  if (usesExposure(modelType) && is.numeric(input$time) && length(input$time) == 1 && n > 1)
+    input$time <- rep(input$time, n)
   time <- checkNumericVector(input$time, "time", n)
   weights <- checkWeights(input$weights, "weights", n)
   survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType, weights)
@@ -334,7 +337,7 @@ checkRows <- function(input, modelType) {
   if (modelType %in% c("cpr", "sccs") && is.null(time))
     stopf(paste("modelType '%s' needs each row's exposure length in 'time' (a 'time' column of",
                 "'outcomes', or the 'time' argument); if all rows have equal exposure, say so",
-                "with time = 1"), modelType)
+                "with time = 1 (one value serves every row)"), modelType)
   list(n = n, y = y, time = time, weights = weights,
        offset = checkNumericVector(input$offset, "offset", n), startTime = survival$startTime,
        censoringSurvival = survival$censoringSurvival)

@@ -170,6 +170,11 @@ reportFitProblems <- function(result, columnNames) {
                           "group without events); the values reported are where the fit stopped.",
                           "A prior (createPrior(\"normal\" or \"laplace\")) gives finite estimates"),
                     listed(result$infinite)), call. = FALSE)
+  } else if (result$status == "ILLCONDITIONED") {
+    warning(sprintf(paste("the fit broke down: status ILLCONDITIONED after %d cycles (the",
+                          "log-likelihood or its derivatives overflowed; look for extreme values",
+                          "of time, offsets, weights or covariates, or rescale them)"),
+                    result$iterations), call. = FALSE)
   } else if (result$status != "SUCCESS") {
     warning(sprintf(paste("the fit did not converge: status %s after %d cycles (largest optimality",
                           "violation %.3g standard errors); raise maxIterations in createControl()"),

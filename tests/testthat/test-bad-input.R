@@ -211,3 +211,24 @@ test_that("a CUDA device in a CPU-only build is refused with a message about CUD
   expect_error(fitModel(data, control = createControl(device = "cuda:1")), "CUDA")
   expect_false("cuda:0" %in% listDevices()$device)
 })
+
+test_that("one exposure time serves every row, as the missing-time error suggests; a broken-down fit says why", {
+  set.seed(5)
+  x <- matrix(rbinom(120, 1, 0.4), 40, 3, dimnames = list(NULL, c("a", "b", "c")))
+  stratum <- rep(1:10, each = 4)
+  y <- rpois(40, exp(0.5 * x[, 1]))
+  expect_error(createData(x = x, y = y, stratumId = stratum, modelType = "sccs"), "say so\\s+with time = 1")
+  one <- fitModel(createData(x = x, y = y, stratumId = stratum, time = 1, modelType = "sccs"))
+  ones <- fitModel(createData(x = x, y = y, stratumId = stratum, time = rep(1, 40), modelType = "sccs"))
+  expect_identical(coef(one), coef(ones))
+  expect_error(createData(x = x, y = y, stratumId = stratum, time = c(1, 2), modelType = "sccs"),
+               "'time' has length 2 but 40 values are needed")
+  # exposures whose sum overflows within a patient: the fit breaks down, and the warning
+  # points at the data, not at maxIterations
+  time <- rep(1, 40)
+  time[1:2] <- 1e308
+  expect_warning(broken <- fitModel(createData(x = x, y = y, stratumId = stratum, time = time,
+                                               modelType = "sccs")),
+                 "broke down: status ILLCONDITIONED.*extreme values of time")
+  expect_equal(broken$status, "ILLCONDITIONED")
+})
