@@ -68,18 +68,22 @@ logPosteriorHessian <- function(fit, columns) {
   labels <- names(fit$coefficients)[columns]
   dimnames(H) <- list(labels, labels)
   structure(H, curvature = curvature, shifts = out$shifts,
-            origin = if (!is.null(out$shifts)) match(intercept, columns))
+            origin = if (!is.null(out$shifts)) match(intercept, columns),
+            exact = isTRUE(out$exact))
 }
 
 # solve(-H) over the coefficients the data inform (strictly negative exact curvature); NA
-# for the others, and NA throughout when the informed ones are collinear (the smallest
-# eigenvalue of -H on the correlation scale below 1e-9: far above the error of the
-# difference Hessian, about 1e-12 relative, and far beyond any usable model).
+# for the others, and NA throughout when the informed ones are collinear: the smallest
+# eigenvalue of -H on the correlation scale below 1e-9 for a difference Hessian (far above
+# its error, about 1e-12 relative), below 1e-12 for an exact one (the GLMs; the fit's own
+# alias tolerance on 1 - R^2). With 1e-9 for both, x and x + 1e-5 noise beside an unrelated
+# z (1 - R^2 ~ 1e-10, estimated by the fit and by glm) left every variance NA, z's too.
 invertInformation <- function(H) {
   informed <- attr(H, "curvature") < 0
   shifts <- attr(H, "shifts")
   origin <- attr(H, "origin")
-  attr(H, "curvature") <- attr(H, "shifts") <- attr(H, "origin") <- NULL
+  singular <- if (isTRUE(attr(H, "exact"))) 1e-12 else 1e-9
+  attr(H, "curvature") <- attr(H, "shifts") <- attr(H, "origin") <- attr(H, "exact") <- NULL
   V <- H
   V[] <- NA_real_
   if (!all(informed))
@@ -97,7 +101,7 @@ invertInformation <- function(H) {
   smallest <- min(eigen(correlation, symmetric = TRUE, only.values = TRUE)$values)
   # inverted on the correlation scale and mapped back: solve(info) itself refuses a matrix
   # whose diagonal spans more than ~1e16 (a covariate in units of 1e5 beside 0/1 ones)
-  inverse <- if (smallest > 1e-9)
+  inverse <- if (smallest > singular)
     tryCatch(solve(correlation) * outer(scale, scale), error = function(e) NULL)
   if (is.null(inverse) || any(!is.finite(inverse))) {
     warning("the Hessian is singular (collinear covariates?): returning NA", call. = FALSE)

@@ -56,6 +56,7 @@ extern "C" SEXP argus_hessian(SEXP dataSexp, SEXP settingsSexp, SEXP betaSexp,
     for (int i = 0; i < k; ++i)
       for (int j = 0; j < k; ++j) m(i, j) = H(i, j);
     out["hessian"] = m;
+    out["exact"] = H.exact;
   }
   return out;
   END_RCPP

@@ -110,6 +110,10 @@ TEST_P(HessianByDifferences, MatchesAnalyticHessianToOneInTenMillion) {
     ASSERT_EQ(H.size, p);
     const double err = worstRelativeError(H, want, coords, p);
     EXPECT_LE(err, 1e-7) << modelTypeName(prob->data.model) << " seed " << seed;
+    // The GLMs form it exactly (CycleRunner::exactHessian): rounding only.
+    const bool glm = !hasStratumBaseline(prob->data.model);
+    EXPECT_EQ(H.exact, glm);
+    if (glm) EXPECT_LE(err, 1e-12) << modelTypeName(prob->data.model) << " seed " << seed;
     // The test can fail: a wrong cross term (here: dropping one) is far outside the bound.
     std::vector<double> broken = want;
     broken[0 * p + 1] = broken[1 * p + 0] = 0.0;

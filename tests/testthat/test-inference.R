@@ -353,3 +353,28 @@ test_that("a profile limit whose refits ended without converging is NA with a wa
                  "profile refit\\(s\\) ended without convergence")
   expect_true(all(is.na(cut)))
 })
+
+test_that("GLM standard errors come from the exact Hessian: uncentred year and its square, near-collinear columns", {
+  # The difference Hessian's ~1e-12 error times the condition number put SEs 0.2% off
+  # (years 2016-2020 and their squares, 1 - R^2 ~ 4e-8), and x beside x + 1e-5 noise (1 - R^2
+  # ~ 1e-10) left every variance NA, an unrelated z's too. Reference: glm on a centred basis
+  # (the same model), mapped back.
+  set.seed(7)
+  n <- 1000
+  yr <- sample(2016:2020, n, TRUE)
+  e <- 0.05 * (yr - mean(yr))
+  d <- data.frame(yr = yr, y = rbinom(n, 1, plogis(e)), u = yr - 2018)
+  fit <- fitModel(createData(y ~ yr + I(yr^2), data = d, modelType = "lr"))
+  centred <- glm(y ~ u + I(u^2), binomial, d, control = glm.control(epsilon = 1e-14, maxit = 100))
+  A <- matrix(c(1, -2018, 2018^2, 0, 1, -2 * 2018, 0, 0, 1), 3, 3, byrow = TRUE)
+  reference <- A %*% vcov(centred) %*% t(A)
+  expect_lt(max(abs(sqrt(diag(vcov(fit))) / sqrt(diag(reference)) - 1)), 1e-5)
+  set.seed(31)
+  d <- data.frame(x = rnorm(1000))
+  d$x2 <- d$x + 1e-5 * rnorm(1000)
+  d$z <- rnorm(1000)
+  d$y <- rbinom(1000, 1, plogis(0.5 * d$x + 0.3 * d$z))
+  fit <- fitModel(createData(y ~ x + x2 + z, data = d, modelType = "lr"))
+  se <- expect_no_warning(sqrt(diag(vcov(fit))))
+  expect_lt(max(abs(se / sqrt(diag(vcov(glm(y ~ x + x2 + z, binomial, d)))) - 1)), 1e-4)
+})

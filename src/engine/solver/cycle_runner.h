@@ -105,6 +105,14 @@ class CycleRunner {
   virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
     return false;
   }
+  // The Hessian of the log-likelihood over `columns` (row-major k x k, each column taken as
+  // x - shifts[a]; shifts empty: as is) at the current beta (after reset()), where the
+  // likelihood forms it exactly in one pass (the GLMs: -X' W X; Likelihood::blockGradHess).
+  // False where it does not: inference then differences the gradient (solver/inference.h).
+  virtual bool exactHessian(const std::vector<std::int32_t>& /*columns*/, const std::vector<double>& /*shifts*/,
+                            std::vector<double>* /*h*/) {
+    return false;
+  }
   // The free coordinates under a flat prior that the data cannot identify at state.beta:
   // without curvature (no information), or collinear with earlier ones (block_newton.h), or
   // duplicates of earlier columns. Increasing column order; call after reset().

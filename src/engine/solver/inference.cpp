@@ -153,6 +153,9 @@ SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
     ARGUS_REQUIRE(at != coordinates.end(), "centring needs the intercept among the coordinates");
     origin = static_cast<std::size_t>(at - coordinates.begin());
   }
+  SquareMatrix exact{k, {}, true};
+  probe.moveTo(beta);
+  if (probe.exactHessian(coordinates, shifts, &exact.values)) return exact;
   const std::int32_t zero = shifts.empty() ? -1 : coordinates[origin];
   SquareMatrix raw{k, std::vector<double>(k * k)};
   for (std::size_t c = 0; c < k; ++c) {

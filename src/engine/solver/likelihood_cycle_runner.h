@@ -51,6 +51,13 @@ class LikelihoodCycleRunner final : public CycleRunner {
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
     return likelihood_->rowScores(score, curvature);
   }
+  bool exactHessian(const std::vector<std::int32_t>& columns, const std::vector<double>& shifts,
+                    std::vector<double>* h) override {
+    if (!likelihood_->fusesBlockHessian()) return false;
+    std::vector<double> g;
+    likelihood_->blockGradHess(columns, shifts, &g, h);
+    return true;
+  }
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
