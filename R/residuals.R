@@ -1,6 +1,6 @@
-# residuals(), fitted() and nobs() of a fit, with the definitions of residuals.glm (lr, pr,
-# ls) and residuals.coxph (cox). Values come back in the user's row order, named by row
-# identifier, NA for rows the fit dropped (strata without events).
+# residuals(), fitted(), nobs(), deviance() and df.residual() of a fit, with the definitions
+# of residuals.glm (lr, pr, ls) and residuals.coxph (cox). Values come back in the user's row
+# order, named by row identifier, NA for rows the fit dropped (strata without events).
 
 #' Residuals, fitted values and number of observations of a fit
 #'
@@ -9,7 +9,10 @@
 #' \code{fitted()} is \code{predict(object, type = "response")} for the fitted rows.
 #' \code{nobs()} is the number of rows with a positive weight, and for \code{"cox"} and
 #' \code{"fgr"} the number of events with a positive weight (as \code{nobs()} of a
-#' \code{coxph} fit, the count that \code{BIC()} uses).
+#' \code{coxph} fit, the count that \code{BIC()} uses). \code{deviance()} (lr, pr, ls) is
+#' \code{glm}'s: the sum of the squared deviance residuals; \code{df.residual()} is
+#' \code{glm}'s \code{n - rank} (\code{nobs()} less the estimated coefficients) for a fit
+#' without a prior, \code{NA} for a penalized one.
 #'
 #' With \eqn{\mu} the fitted mean (probability, expected count including the exposure time, or
 #' linear predictor) and \eqn{w} the weights:
@@ -43,7 +46,7 @@
 #' @return \code{residuals()}: a vector named by row identifier (formula fits: the data
 #'   frame's row names, as \code{glm}; user row order), or a
 #'   matrix for \code{"score"}, \code{"schoenfeld"} and \code{"dfbeta"}. \code{fitted()}:
-#'   a named vector. \code{nobs()}: a number.
+#'   a named vector. \code{nobs()}, \code{deviance()}, \code{df.residual()}: a number.
 #' @seealso \code{\link{predict.argusFit}}, \code{\link{vcov.argusFit}}
 #' @examples
 #' set.seed(1)
@@ -54,6 +57,7 @@
 #' head(residuals(fit, type = "pearson"))
 #' head(fitted(fit))
 #' nobs(fit)
+#' c(deviance(fit), df.residual(fit))
 #' @name residuals.argusFit
 #' @method residuals argusFit
 #' @export
@@ -165,4 +169,27 @@ nobs.argusFit <- function(object, ...) {
   w <- object$settings$weights %||% rep(1, object$nRows)
   y <- object$data$y
   if (isSurvivalModel(object$modelType)) sum(y == 1 & w > 0) else sum(w > 0)
+}
+
+#' @rdname residuals.argusFit
+#' @method deviance argusFit
+#' @export
+deviance.argusFit <- function(object, ...) {
+  rejectDots("deviance()", ...)
+  if (!object$modelType %in% c("lr", "pr", "ls"))
+    stopf(paste("deviance() is glm's, for modelType \"lr\", \"pr\" and \"ls\"; for '%s' use",
+                "-2 * logLik(fit)"), object$modelType)
+  # glm's: the sum of the squared deviance residuals (each row's weighted unit deviance)
+  sum(stats::residuals(object, type = "deviance")^2, na.rm = TRUE)
+}
+
+#' @rdname residuals.argusFit
+#' @method df.residual argusFit
+#' @export
+df.residual.argusFit <- function(object, ...) {
+  rejectDots("df.residual()", ...)
+  # glm's n - rank: rows with a positive weight less the coefficients estimated (aliased and
+  # fixed ones not); a penalized fit has no such count
+  if (any(object$priorType[!object$fixed] != "none")) return(NA_real_)
+  as.numeric(nobs.argusFit(object) - sum(!object$fixed & !aliasedFlags(object)))
 }

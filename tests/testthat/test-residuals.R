@@ -77,3 +77,30 @@ test_that("residuals() says where it has no definition; arguments are checked", 
   expect_equal(nobs(fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5),
                                         modelType = "lr"), weights = rep(0:1, 10))), 10)
 })
+
+test_that("deviance() and df.residual() are glm's and lm's (they were NULL)", {
+  birthwt <- MASS::birthwt
+  lr <- fitModel(createData(low ~ age + lwt + factor(race) + smoke, data = birthwt, modelType = "lr"))
+  g <- glm(low ~ age + lwt + factor(race) + smoke, binomial, birthwt)
+  expect_equal(deviance(lr), deviance(g), tolerance = 1e-8)
+  expect_equal(df.residual(lr), df.residual(g))
+  insurance <- MASS::Insurance
+  pr <- fitModel(createData(Claims ~ District + Group + Age + offset(log(Holders)), data = insurance,
+                            modelType = "pr", weights = rep(c(1, 2), 32)))
+  gp <- glm(Claims ~ District + Group + Age + offset(log(Holders)), poisson, insurance,
+            weights = rep(c(1, 2), 32))
+  expect_equal(deviance(pr), deviance(gp), tolerance = 1e-8)
+  expect_equal(df.residual(pr), df.residual(gp))
+  ls <- fitModel(createData(mpg ~ wt + hp + factor(cyl), data = mtcars, modelType = "ls"))
+  l <- lm(mpg ~ wt + hp + factor(cyl), mtcars)
+  expect_equal(deviance(ls), deviance(l), tolerance = 1e-8)
+  expect_equal(df.residual(ls), df.residual(l))
+  # an aliased column counts as glm's rank does; a penalized fit has no residual df
+  aliased <- fitModel(createData(mpg ~ wt + I(2 * wt), data = mtcars, modelType = "ls"))
+  expect_equal(df.residual(aliased), df.residual(lm(mpg ~ wt + I(2 * wt), mtcars)))
+  ridge <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"),
+                    prior = createPrior("normal", 1, exclude = "(Intercept)"))
+  expect_true(is.na(df.residual(ridge)))
+  cox <- fitModel(createData(Surv(time, status) ~ age, data = survival::lung, modelType = "cox"))
+  expect_error(deviance(cox), "-2 \\* logLik\\(fit\\)")
+})
