@@ -135,3 +135,27 @@ test_that("SUCCESS does not depend on the scale of the weights (weights normaliz
     expect_lt(max(abs(coef(fit)[colnames(Xi)] - exact(100 / s, w))), 2e-3)
   }
 })
+
+test_that("ridge splits exact duplicate columns as the optimum does (by their variances)", {
+  # The likelihood sees only the copies' sum; CCD drifted towards the equal split at the
+  # rate of prior to data curvature, and a tester's fit ended SUCCESS with 0.375 / 1.181
+  # for 0.778 / 0.778. Oracle: the fit without the copies, their column's variance the sum.
+  set.seed(3)
+  n <- 20000
+  X <- matrix(rbinom(n * 40, 1, 0.05), n, 40, dimnames = list(NULL, paste0("c", 1:40)))
+  y <- rbinom(n, 1, plogis(-1 + 1.5 * X[, 1] - X[, 2] + drop(X[, 3:10] %*% rnorm(8))))
+  copies <- cbind(X, c41 = X[, 1], c42 = X[, 2])
+  variance <- c(1e4, rep(1e4, 40), 3e4, 1e4)  # the intercept's is not used
+  prior <- createPrior("normal", variance = variance, exclude = "(Intercept)")
+  fit <- fitModel(createData(x = copies, y = y, modelType = "lr"), prior = prior)
+  single <- fitModel(createData(x = X, y = y, modelType = "lr"),
+                     prior = createPrior("normal", variance = c(1e4, 4e4, 2e4, rep(1e4, 38)),
+                                         exclude = "(Intercept)"),
+                     control = createControl(tolerance = 1e-10))
+  b <- coef(fit)
+  expect_equal(fit$status, "SUCCESS")
+  expect_equal(unname(b["c1"] + b["c41"]), unname(coef(single)["c1"]), tolerance = 1e-4)
+  expect_equal(unname(b["c41"] / b["c1"]), 3, tolerance = 1e-12)
+  expect_equal(unname(b["c2"]), unname(b["c42"]), tolerance = 1e-12)
+  expect_equal(unname(b["c2"] + b["c42"]), unname(coef(single)["c2"]), tolerance = 1e-4)
+})

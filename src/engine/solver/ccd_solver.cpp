@@ -7,6 +7,7 @@
 #include "common/errors.h"
 #include "data/column_centring.h"
 #include "solver/cycle_schedule.h"
+#include "solver/duplicate_split.h"
 #include "solver/overshoot_guard.h"
 #include "solver/recession.h"
 
@@ -110,6 +111,9 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     }
     if (!result.aliased.empty()) previous = runner->reset(state);
   }
+  // Exact duplicates under normal priors take their optimum's split before every check
+  // (solver/duplicate_split.h).
+  const DuplicateSplit duplicateSplit(req.data->design, state);
   // Where the start set out from: the recession probe's first reference (below), so that a
   // combination the start ran far out along is still seen moving.
   const std::vector<double> beforeStart = state.beta;
@@ -131,6 +135,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     // The start met the rule (its steps are the fit's moves): certify it where it stands.
     // A failed check leaves everything to the exact cycles, as if it had not been made.
     if (start.used && start.ruleMet && finite(previous)) {
+      duplicateSplit.apply(state);
       const OptimalityReport report = runner->checkOptimality(state);
       if (progress && req.control.verbose)
         progress->message("optimality check after the majorized start: largest violation " +
@@ -219,6 +224,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
     previousPrior = logPrior;
     if (!ruleMet && !periodic) continue;
     // Certify from a full gradient at the cycle's beta.
+    duplicateSplit.apply(state);
     const OptimalityReport report = runner->checkOptimality(state);
     lastCheck = result.iterations;
     result.optimality = report.maxViolation;
@@ -255,6 +261,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   if (!finite(final)) result.status = FitStatus::IllConditioned;
   if (result.status == FitStatus::MaxIterations && finite(final)) {
     // Report where the returned beta stands, not a check made cycles before (or none).
+    duplicateSplit.apply(state);
     const OptimalityReport report = runner->checkOptimality(state);
     result.optimality = report.maxViolation;
     result.worstCoordinate = report.worst;
