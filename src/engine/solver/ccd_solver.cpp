@@ -252,6 +252,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   // Report the log-likelihood from freshly recomputed sums, not from drifted ones: rebuilt
   // from the running eta, or from X beta itself where a cycle went wrong or eta is returned
   // (cross-validation scores the held-out rows at it: X beta, as any fit at that beta gives).
+  duplicateSplit.apply(state);  // the returned beta at its split too (X beta is the same)
   const CycleReadout final = result.status == FitStatus::IllConditioned || req.keepLinearPredictor
                                  ? runner->reset(state)
                                  : runner->rebuild(state);
@@ -261,7 +262,6 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   if (!finite(final)) result.status = FitStatus::IllConditioned;
   if (result.status == FitStatus::MaxIterations && finite(final)) {
     // Report where the returned beta stands, not a check made cycles before (or none).
-    duplicateSplit.apply(state);
     const OptimalityReport report = runner->checkOptimality(state);
     result.optimality = report.maxViolation;
     result.worstCoordinate = report.worst;
