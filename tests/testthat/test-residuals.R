@@ -96,7 +96,8 @@ test_that("deviance() and df.residual() are glm's and lm's (they were NULL)", {
   expect_equal(deviance(ls), deviance(l), tolerance = 1e-8)
   expect_equal(df.residual(ls), df.residual(l))
   # an aliased column counts as glm's rank does; a penalized fit has no residual df
-  aliased <- fitModel(createData(mpg ~ wt + I(2 * wt), data = mtcars, modelType = "ls"))
+  expect_warning(aliased <- fitModel(createData(mpg ~ wt + I(2 * wt), data = mtcars, modelType = "ls")),
+                 "'I\\(2 \\* wt\\)' cannot be estimated")
   expect_equal(df.residual(aliased), df.residual(lm(mpg ~ wt + I(2 * wt), mtcars)))
   ridge <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"),
                     prior = createPrior("normal", 1, exclude = "(Intercept)"))
