@@ -208,7 +208,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     if (!is.null(stratumId))
       stopf("give the strata once: a strata() term in the formula or 'stratumId', not both")
     strataCall <- attr(tt, "variables")[[strataIndex + 1]]
-    stratumId <- strataValues(strataCall, data, environment(formula) %||% parent.frame())
+    strataParts <- strataVariables(strataCall, data, environment(formula) %||% parent.frame())
+    stratumId <- pasteStrata(strataParts)
     label <- deparse(strataCall, width.cutoff = 500L)
     formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
   }
@@ -244,7 +245,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
-                         survivalStrataOrder(strataCall, data, environment(formula) %||% parent.frame()),
+                         survivalStrataOrder(strataCall, strataParts),
                        time = if (is.null(surv)) timeExpression)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
@@ -271,8 +272,9 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
 
 # The stratum of each row from a strata(a, b, ...) call: one variable's values, or several
 # pasted together.
-strataValues <- function(call, data, env) {
-  pasteStrata(lapply(as.list(call)[-1], function(e) eval(e, data, env)))
+strataValues <- function(call, data, env) pasteStrata(strataVariables(call, data, env))
+strataVariables <- function(call, data, env) {
+  lapply(as.list(call)[-1], function(e) eval(e, data, env))
 }
 pasteStrata <- function(parts) {
   if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
@@ -282,11 +284,10 @@ pasteStrata <- function(parts) {
 # so): each variable's values in level order (a factor's levels, numbers numerically, text
 # sorted), the first variable varying slowest; bare values where every variable is a factor
 # or text, "var=value" otherwise, joined by ", " (strata() also pads some labels with
-# spaces; not here). `keys`: the fit's stratum keys (stratumKey() of strataValues()) in that
-# order; `labels`: their names.
-survivalStrataOrder <- function(call, data, env) {
+# spaces; not here). `parts`: the variables' values (strataVariables()); `keys`: the fit's
+# stratum keys (stratumKey() of strataValues()) in that order; `labels`: their names.
+survivalStrataOrder <- function(call, parts) {
   args <- as.list(call)[-1]
-  parts <- lapply(args, function(e) eval(e, data, env))
   keys <- stratumKey(pasteStrata(parts))
   one <- which(!duplicated(keys))
   ranks <- lapply(parts, function(p) as.integer(if (is.factor(p)) p else factor(p))[one])

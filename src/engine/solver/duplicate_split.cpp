@@ -23,25 +23,22 @@ EndEntries endEntries(const ColumnView& c, std::int64_t rows) {
     }
   };
   const std::int64_t stored = c.kind == ColumnKind::Intercept ? rows : c.nnz;
-  EndEntries out{-1, 0.0, -1, 0.0};
-  for (std::int64_t k = 0; k < stored; ++k) {
-    std::int64_t row = 0;
-    const double x = at(k, &row);
-    if (x != 0.0) {
-      std::get<0>(out) = row;
-      std::get<1>(out) = x;
-      break;
+  // The first nonzero entry met walking from `from` in steps of `by` (row -1 for none).
+  auto firstNonzero = [&](std::int64_t from, std::int64_t by, std::int64_t* row) {
+    *row = -1;
+    for (std::int64_t k = from; k >= 0 && k < stored; k += by) {
+      std::int64_t r = 0;
+      const double x = at(k, &r);
+      if (x != 0.0) {
+        *row = r;
+        return x;
+      }
     }
-  }
-  for (std::int64_t k = stored - 1; k >= 0; --k) {
-    std::int64_t row = 0;
-    const double x = at(k, &row);
-    if (x != 0.0) {
-      std::get<2>(out) = row;
-      std::get<3>(out) = x;
-      break;
-    }
-  }
+    return 0.0;
+  };
+  EndEntries out;
+  std::get<1>(out) = firstNonzero(0, 1, &std::get<0>(out));
+  std::get<3>(out) = firstNonzero(stored - 1, -1, &std::get<2>(out));
   return out;
 }
 
@@ -50,13 +47,15 @@ EndEntries endEntries(const ColumnView& c, std::int64_t rows) {
 DuplicateSplit::DuplicateSplit(const DesignView& design, const CycleState& state) {
   std::vector<std::int32_t> free;
   for (std::size_t j = 0; j < state.beta.size(); ++j)
-    if (!state.fixed[j] && state.prior[j].kind == PriorKind::Normal) free.push_back(static_cast<std::int32_t>(j));
+    if (!state.fixed[j] && state.prior[j].kind == PriorKind::Normal)
+      free.push_back(static_cast<std::int32_t>(j));
   if (free.size() < 2) return;
   // Only columns whose end entries another shares can be duplicates: the hashing of every
   // entry (duplicatesOfEarlier) runs on those alone (a ridge fit of 1000 random sparse
   // columns has none).
   std::vector<std::pair<EndEntries, std::int32_t>> keyed;
-  for (const std::int32_t j : free) keyed.emplace_back(endEntries(design.columns[j], design.nRows), j);
+  for (const std::int32_t j : free)
+    keyed.emplace_back(endEntries(design.columns[j], design.nRows), j);
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::int32_t> normal;
   for (std::size_t i = 0; i < keyed.size(); ++i) {
