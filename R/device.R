@@ -6,13 +6,14 @@
 #' made with `ARGUS_CUDA=emulate`, the emulated device (the device algorithm run on the CPU
 #' through Thrust's OpenMP backend, for testing it without a GPU). `device = "auto"` is always
 #' accepted: it takes a visible GPU where one was measured at least three times faster than
-#' one CPU core (an H100), by the number of stored design entries: SCCS and conditional
-#' Poisson from a million; Cox and Fine-Gray with mostly distinct event times (at least half
-#' the events at a time of their own, as with continuous times) and clr with exact ties from
-#' five million; lr, pr and ls from fifty million. Otherwise (survival with tied times,
-#' `(start, stop]` data, which were slower on the GPU where timed, clr's Breslow and Efron
-#' ties, not timed, smaller designs), or where the GPU has too little free memory for the fit,
-#' it fits on the CPU. `device = "cuda"` asks for the GPU explicitly; every model has a device
+#' one CPU core (an H100 and an H200), by the number of stored design entries: SCCS and
+#' conditional Poisson from a million; clr with exact ties from five million; Cox with mostly
+#' distinct event times (at least half the events at a time of their own, as with continuous
+#' times), lr, pr and ls from fifty million. Otherwise (Fine-Gray, survival with tied times,
+#' `(start, stop]` data, which were slower on the GPU or less than three times faster where
+#' timed, clr's Breslow and Efron ties, not timed, smaller designs), or where the GPU has too
+#' little free memory for the fit, it fits on the CPU. `device = "cuda"` asks for the GPU
+#' explicitly; every model has a device
 #' runner.
 #'
 #' Build with the environment variable `ARGUS_CUDA=on` (or `auto`, the default, which

@@ -140,9 +140,8 @@ bool autoPrefersCuda(const Dataset& data) {
       // timed with exact ties only (compute_device.h)
       return data.ties == TieMethod::Exact && entries >= kAutoConditionalLogisticEntries;
     case ModelType::Cox:
-    case ModelType::FineGray:
       // Counting-process data: slower on the GPU at the one size timed (compute_device.h).
-      return data.outcomes.startTime == nullptr && entries >= kAutoSurvivalEntries &&
+      return data.outcomes.startTime == nullptr && entries >= kAutoCoxEntries &&
              mostlyDistinctEventTimes(data);
     default:
       return false;
