@@ -123,7 +123,12 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
                     else sprintf("log-likelihood %.6g", result$logLikelihood),
                     result$optimality))
   aliased <- seq_along(data$columnNames) %in% result$aliased
-  reportFitProblems(result, data$columnNames)
+  span <- riskSetSpanBeyondRange(result, data)
+  if (!is.null(span)) {
+    result$status <- "ILLCONDITIONED"
+    result$infinite <- integer(0)
+  }
+  reportFitProblems(result, data$columnNames, span)
   # Aliased coefficients are held at 0 in the engine: they stay fixed in everything that
   # refits this model (vcov, confint, profiles, the bootstrap), and coef() shows them as NA.
   fixed <- fixed | aliased
@@ -151,9 +156,25 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   ), cyclopsFitFields(result, data, resolved, cv)), class = "argusFit")
 }
 
+# Survival fits: the risk sets' sums hold a linear predictor that spans up to about 700
+# within a stratum (riskSetShift, src/engine/models/survival_functors.h: hazard ratios of
+# 1e304); beyond that a slot's curvature overflows, and a fit that did not succeed cannot
+# tell a finite optimum from coefficients running off (a tester's x in [0, 800] with
+# coxph's 1.08 ended NO_FINITE_MLE). Returns the largest span where that is so, else NULL.
+riskSetSpanBeyondRange <- function(result, data) {
+  if (!isSurvivalModel(data$modelType) || result$status == "SUCCESS") return(NULL)
+  eta <- .Call(argus_linear_predictor, data, as.double(result$beta))
+  stratum <- if (is.null(data$stratum)) rep(0L, data$nRows) else data$stratum
+  finite <- is.finite(eta)
+  if (!any(finite)) return(NULL)
+  span <- max(vapply(split(eta[finite], stratum[finite]), function(e) max(e) - min(e), 0))
+  if (span > 700) span else NULL
+}
+
 # One warning per problem the engine reported: coefficients it could not identify (aliased),
-# coefficients without a finite estimate, a fit that did not converge.
-reportFitProblems <- function(result, columnNames) {
+# coefficients without a finite estimate, a fit that did not converge. `span`: a survival
+# fit's linear predictor range beyond what its risk sets hold (riskSetSpanBeyondRange).
+reportFitProblems <- function(result, columnNames, span = NULL) {
   listed <- function(at) {
     names <- columnNames[at]
     paste0(paste(sprintf("'%s'", utils::head(names, 8)), collapse = ", "),
@@ -170,6 +191,13 @@ reportFitProblems <- function(result, columnNames) {
                           "group without events); the values reported are where the fit stopped.",
                           "A prior (createPrior(\"normal\" or \"laplace\")) gives finite estimates"),
                     listed(result$infinite)), call. = FALSE)
+  } else if (!is.null(span)) {
+    warning(sprintf(paste("the fit broke down: status ILLCONDITIONED after %d cycles: the linear",
+                          "predictor spans %.0f within a stratum (hazard ratios of exp(%.0f)),",
+                          "beyond the about 700 that the risk sets' sums hold in double precision;",
+                          "whether the estimates are finite cannot be told. Check the scale of",
+                          "covariates and offsets, or use a prior"), result$iterations, span, span),
+            call. = FALSE)
   } else if (result$status == "ILLCONDITIONED") {
     warning(sprintf(paste("the fit broke down: status ILLCONDITIONED after %d cycles (the",
                           "log-likelihood or its derivatives overflowed; look for extreme values",

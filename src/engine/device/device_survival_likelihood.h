@@ -79,13 +79,15 @@ struct GivenStep {
 struct MaxOf {
   ARGUS_HOST_DEVICE double operator()(double a, double b) const { return std::fmax(a, b); }
 };
+struct MinOf {
+  ARGUS_HOST_DEVICE double operator()(double a, double b) const { return std::fmin(a, b); }
+};
 
-// A stratum's shift (its largest eta; 0 where that is not finite: stratumShift's rule).
+// A stratum's shift from its largest (in shift) and smallest eta: riskSetShift's rule.
 struct FinishShift {
   double* shift;
-  ARGUS_HOST_DEVICE void operator()(std::int64_t s) const {
-    if (!std::isfinite(shift[s])) shift[s] = 0.0;
-  }
+  const double* bottom;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t s) const { shift[s] = riskSetShift(shift[s], bottom[s]); }
 };
 
 // Per row from eta: u and the published eta.
@@ -211,6 +213,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     terms_.assign(slots, EventSlotTerms{});
     for (auto* v : {&eta_d_, &u_, &published_, &direction_}) v->assign(n_, 0.0);
     shift_.assign(strata_, 0.0);
+    bottom_.assign(strata_, 0.0);
     competing_.resize(static_cast<std::size_t>(n_ > 0 ? n_ : 1));
     auto atLeastOne = [](std::int64_t k) { return static_cast<std::size_t>(k > 0 ? k : 1); };
     parts_.resize(atLeastOne(plan_.maxChunks()));
@@ -226,7 +229,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return columns_.bytes() + plan_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(inverseG_, events_, eventCount_, slotG_, tiedSlots_, exitRisk_, competingRisk_,
                            tiedRisk_, den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
-                           direction_, shift_, scoreOut_, curvatureOut_, competing_, parts_, staged_, pieceSlot_,
+                           direction_, shift_, bottom_, scoreOut_, curvatureOut_, competing_, parts_, staged_, pieceSlot_,
                            piece_, pieceTotal_, scalars_, moved_);
   }
 
@@ -388,7 +391,9 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     double* shift = thrust::raw_pointer_cast(shift_.data());
     prims_.segmentedReduceTo(device::raw(eta_d_), device::raw(plan_.stratumStart), strata_, -HUGE_VAL,
                              survival_device::MaxOf{}, shift);
-    prims_.forEach(strata_, survival_device::FinishShift{shift});
+    prims_.segmentedReduceTo(device::raw(eta_d_), device::raw(plan_.stratumStart), strata_, HUGE_VAL,
+                             survival_device::MinOf{}, device::raw(bottom_));
+    prims_.forEach(strata_, survival_device::FinishShift{shift, device::raw(bottom_)});
     prims_.forEach(n_, survival_device::RowsFromEta{rows(), device::raw(plan_.rowStratum), shift});
     prims_.forEach(plan_.index.nSlots, survival_device::ClearSlotSums{slotState()});
     prims_.forEach(static_cast<std::int64_t>(plan_.index.runSlot.size()),
@@ -416,7 +421,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   thrust::device_vector<survival_device::StagedEntry> moved_;  // counting process: a step's moved entries
   thrust::device_vector<double> events_, eventCount_, slotG_;
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,
-      tail2_, eta_d_, u_, published_, direction_, shift_, scoreOut_, curvatureOut_;
+      tail2_, eta_d_, u_, published_, direction_, shift_, bottom_, scoreOut_, curvatureOut_;
   mutable thrust::device_vector<EventSlotTerms> terms_;
   mutable thrust::device_vector<CompetingItem> competing_;
   mutable thrust::device_vector<ScanPartial> parts_;

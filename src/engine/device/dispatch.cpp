@@ -79,7 +79,7 @@ double deviceBytesNeeded(const Dataset& data) {
     const double chunks = (visits + n) / 16.0 + p + 1.0;
     bytes += (8.0 * 8.0 + 1.0 + 4.0 + 4.0 + 16.0 + 12.0 + 32.0) * n +
              (12.0 * 8.0 + 40.0 + 4.0 + 1.0 + 4.0) * slots + 8.0 * (chunks + p + 1.0) +
-             (128.0 + 104.0) * (n / 16.0 + 1.0) + 24.0 * strata;
+             (128.0 + 104.0) * (n / 16.0 + 1.0) + 32.0 * strata;
     // Counting-process data: up to two items per entry (exit and entry, 8 bytes each) and
     // their chunks, a second staged entry per row, the moved entries (32), the entry slot and
     // the rows by entry slot (4 + 4 + 8).

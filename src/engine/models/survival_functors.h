@@ -55,6 +55,23 @@ ARGUS_HOST_DEVICE inline double stratumShift(const double* eta, std::int64_t fir
   return std::isfinite(top) ? top : 0.0;
 }
 
+// The survival models' shift, from a stratum's largest (top) and smallest (bottom) eta. Every
+// risk-set term is invariant to a common shift, but a slot's Q0 = d / den^2 is not to the
+// range: with the top as the shift, a late risk set of rows 355 below it has den < 1e-154,
+// Q0 overflows and the curvature with it (a tester's Cox fits with a linear predictor
+// spanning 380-708 ended NO_FINITE_MLE, or SUCCESS short of coxph's optimum, or with every
+// covariate called aliased). Where the span exceeds kTopShiftSpan the shift is its midpoint,
+// so u and Q0 both stay within exp(+-span): spans up to about 700 (a hazard ratio of 1e304
+// within a stratum) are exact. Below it the top, as before (and as the conditional models,
+// whose every risk set holds its top row, keep: stratumShift).
+constexpr double kTopShiftSpan = 300.0;
+ARGUS_HOST_DEVICE inline double riskSetShift(double top, double bottom) {
+  if (!std::isfinite(top)) return 0.0;
+  if (!(top - bottom > kTopShiftSpan) || !std::isfinite(bottom)) return top;
+  return top - 0.5 * (top - bottom);
+}
+ARGUS_HOST_DEVICE inline double runningMin(double bottom, double x) { return x < bottom ? x : bottom; }
+
 // exp(eta - shift) for a row's u: exactly exp() (exp(0) is 1 exactly), skipping the call
 // where eta is its stratum's shift, as for every row of a fit that starts from beta = 0
 // without offsets (SCCS 1e5 cases: 0.5 million calls, 1.5 ms of a 110 ms fit).

@@ -113,8 +113,14 @@ std::vector<std::int32_t> SurvivalLikelihood::entryOrderOf(const ColumnView& c) 
 
 void SurvivalLikelihood::rebuildFromEta() {
   const OutcomeView& o = data_.outcomes;
-  for (std::int32_t s = 0; s < o.nStrata; ++s)
-    shift_[s] = stratumShift(eta_.data(), o.stratumStart[s], o.stratumStart[s + 1]);
+  for (std::int32_t s = 0; s < o.nStrata; ++s) {
+    double top = -INFINITY, bottom = INFINITY;
+    for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r) {
+      top = runningMax(top, eta_[r]);
+      bottom = runningMin(bottom, eta_[r]);
+    }
+    shift_[s] = riskSetShift(top, bottom);
+  }
   for (std::int64_t r = 0; r < nRows(); ++r) {
     RowState& row = state(r);
     row.eta = eta_[r];
