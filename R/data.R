@@ -207,8 +207,10 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   noteApproximateTies(result)
   if (isTRUE(input$unusedStrata))
     warning(sprintf(paste("'outcomes$stratumId' is not used by modelType '%s', which has no",
-                          "baseline per stratum (use 'clr' for a conditional logistic model)"),
-                    modelType), call. = FALSE)
+                          "baseline per stratum (use %s)"), modelType,
+                    switch(modelType, pr = "'cpr' for a conditional Poisson model",
+                           lr = "'clr' for a conditional logistic model",
+                           "'clr' or 'cpr' for a conditional model")), call. = FALSE)
   result$seconds <- proc.time()[["elapsed"]] - started
   result
 }

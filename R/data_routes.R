@@ -13,11 +13,12 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (!streamed && !is.data.frame(covariates))
     stopf("'covariates' must be a data frame or a database table")
   needColumns(outcomes, c("rowId", "y"), "outcomes")
-  warnNearMissColumns(outcomes, c("stratumId", "time", "weights", "offset", "startTime",
-                                  "censoringSurvival"), "outcomes")
+  rejectCyclopsOutcomeColumns(outcomes, modelType)
+  warnNearMissColumns(names(outcomes), c("stratumId", "time", "weights", "offset", "startTime",
+                                         "censoringSurvival"), "outcomes")
   if (!streamed) {
     needColumns(covariates, c("rowId", "covariateId"), "covariates")
-    warnNearMissColumns(covariates, "covariateValue", "covariates")
+    warnNearMissColumns(names(covariates), "covariateValue", "covariates")
   }
   if (nrow(outcomes) == 0) stopf("'outcomes' has no rows")
   if (isConditionalModel(modelType) && is.null(outcomes[["stratumId"]]))
@@ -42,17 +43,31 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
 
 # The optional columns are read by their exact names (`[[`, never `$`, whose partial match
 # once read an 'offsetDays' column as the offset). A column whose name is a near miss of an
-# absent one (another case, or a plural's s: 'weight', 'Offset') is not read: say so, rather
-# than fit without it in silence.
-warnNearMissColumns <- function(table, optional, what) {
-  present <- names(table)
+# absent one (another case, snake_case as in OHDSI's databases, or a plural's s: 'Offset',
+# 'stratum_id', 'covariate_value') is not read: say so, rather than fit without it in
+# silence. `present`: the table's column names.
+warnNearMissColumns <- function(present, optional, what) {
+  key <- function(name) sub("s$", "", gsub("[^a-z0-9]", "", tolower(name)))
   for (name in setdiff(optional, present)) {
-    variants <- tolower(c(name, sub("s$", "", name), paste0(name, "s")))
-    near <- present[tolower(present) %in% variants]
+    near <- present[key(present) == key(name)]
     if (length(near))
       warning(sprintf("%s has a column '%s', which is not read: did you mean '%s'?", what,
                       near[1], name), call. = FALSE)
   }
+}
+
+# Columns the incumbent (Cyclops) reads from an outcomes table under other names: a call
+# written its way either means the same here or stops (vignette "Coming from Cyclops"), so
+# these are errors, not near misses that a warning names and the fit then leaves out.
+rejectCyclopsOutcomeColumns <- function(outcomes, modelType) {
+  if (!is.null(outcomes[["weight"]]) && is.null(outcomes[["weights"]]))
+    stopf(paste("'outcomes' has a column 'weight', which Cyclops reads as the rows' weights",
+                "and Argus does not: rename it 'weights' (or drop it)"))
+  if (modelType == "fgr" && !is.null(outcomes[["censorWeight"]]))
+    stopf(paste("'outcomes' has a column 'censorWeight' (Cyclops's Fine-Gray censoring",
+                "weights), which Argus does not read: it computes the censoring weights itself",
+                "(?createData); give your own censoring survival as 'censoringSurvival', or",
+                "drop the column"))
 }
 
 # The covariate entries of a covariates data frame: 0-based row (in `rowIds`), column and

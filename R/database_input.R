@@ -83,6 +83,7 @@ inStream <- function(expr, offset) {
 streamCovariates <- function(covariates, rowIds, batchSize) {
   needDatabasePackages()
   columns <- tableColumns(covariates, c("rowId", "covariateId"), "covariates")
+  warnNearMissColumns(columns, "covariateValue", "covariates")
   hasValue <- "covariateValue" %in% columns
   distinct <- dplyr::collect(dplyr::distinct(dplyr::select(covariates, "covariateId")))
   covariateIds <- checkIds(distinct[["covariateId"]], "covariates$covariateId")
@@ -140,6 +141,7 @@ streamCovariates <- function(covariates, rowIds, batchSize) {
 streamLinks <- function(fit, covariates, rowIds, batchSize) {
   needDatabasePackages()
   columns <- tableColumns(covariates, c("rowId", "covariateId"), "newdata")
+  warnNearMissColumns(columns, "covariateValue", "newdata")
   hasValue <- "covariateValue" %in% columns
   if (is.null(rowIds)) {
     distinct <- dplyr::collect(dplyr::distinct(dplyr::select(covariates, "rowId")))
@@ -151,6 +153,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
   # held back and summed with the next batch, so each row is summed in one piece (as in a
   # data frame), and a repeated pair is always within one piece.
   held <- NULL
+  unknown <- character(0)
   addUp <- function(entries) {
     if (length(entries$position) == 0) return(invisible())
     checkUniquePairs(entries$position, entries$id, rowIds)
@@ -166,6 +169,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
                else rep(1, length(ids))
     }, offset)
     position <- lookupIds(covRowIds, rowIds)$position
+    unknown <<- unique(c(unknown, ids[!ids %in% names(beta)]))
     b <- unname(beta[ids])
     keep <- !is.na(b) & b != 0 & position >= 0
     entries <- list(position = c(held$position, position[keep]), id = c(held$id, ids[keep]),
@@ -175,5 +179,6 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     addUp(lapply(entries, function(v) v[!lastRow]))
   })
   addUp(held)
+  warnUnknownCovariates(fit, unknown)
   list(rowIds = rowIds, sums = total)
 }

@@ -82,6 +82,8 @@ competingStatus <- function(status, failcode) {
     return(ifelse(is.na(code), NA_real_, ifelse(code == lv[1], 0, ifelse(code == failcode, 1, 2))))
   }
   if (is.null(failcode)) return(status)
+  # bit64's integer64 (a database's bigint): base %in% and == read its bits as doubles
+  if (isInteger64(status)) status <- as.double(status)
   if (!is.numeric(status)) stopf("the status must be numeric or a factor to use 'failcode'")
   if (!(length(failcode) == 1 && failcode %in% status))
     stopf("'failcode' %s does not occur in the status", format(failcode))

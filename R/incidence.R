@@ -14,12 +14,15 @@
 #'   frame for formula fits, a matrix, a long table, an \code{argusData} object).
 #'   \code{NULL}: one curve at the weighted covariate means of the fitted rows (fits without
 #'   strata).
+#' @param times The times at which to give the incidence (any order; repeats kept). Default:
+#'   every distinct event time of the fit.
 #' @param ... For \code{cumulativeIncidence()}: passed to \code{\link{predict.argusFit}}
 #'   (e.g. \code{stratumId} for a matrix \code{newdata}). For \code{plot()}: passed to
 #'   \code{\link[graphics]{matplot}}.
 #' @param x An \code{argusIncidence} object.
 #' @param legend Draw a legend naming the rows (when there are several)?
-#' @return An object of class \code{argusIncidence}: \code{time} (the event times) and
+#' @return An object of class \code{argusIncidence}: \code{time} (the event times, or
+#'   \code{times}) and
 #'   \code{incidence}, a matrix with one row per time and one column per row of
 #'   \code{newdata}. \code{plot()} returns \code{x} invisibly.
 #' @seealso \code{\link{predict.argusFit}}, \code{\link{baselineHazard}}
@@ -32,12 +35,14 @@
 #' incidence <- cumulativeIncidence(fit, matrix(c(-1, 1), 2, 1, dimnames = list(c("low", "high"), "a")))
 #' plot(incidence)
 #' @export
-cumulativeIncidence <- function(fit, newdata = NULL, ...) {
+cumulativeIncidence <- function(fit, newdata = NULL, times = NULL, ...) {
   checkFitForInference(fit, "cumulativeIncidence()")
   if (fit$modelType != "fgr")
     stopf("cumulativeIncidence() is for modelType 'fgr'%s", if (fit$modelType == "cox")
       "; use survival::survfit() or predict(type = \"survival\") for 'cox'" else "")
-  times <- sort(unique(baselineHazard(fit)$time))
+  times <- if (is.null(times)) sort(unique(baselineHazard(fit)$time))
+           else checkNumericVector(times, "times", allowNull = FALSE)
+  if (length(times) == 0) stopf("'times' must hold at least one time")
   incidence <- if (is.null(newdata)) {
     if (fit$data$nStrata > 1) stopf("a stratified fit needs 'newdata' with each row's stratum")
     rejectDots("cumulativeIncidence()", ...)

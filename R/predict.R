@@ -116,6 +116,7 @@ predict.argusFit <- function(object, newdata = NULL,
   rows <- if (is.null(newdata)) {
     argusDataRows(object, object$data)
   } else if (inherits(newdata, "argusData")) {
+    checkNewArgusData(object, newdata)
     argusDataRows(object, newdata)
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
     matrixRows(object, newdata, time, offset, rownames(newdata), stratumId)
@@ -194,6 +195,17 @@ argusDataRows <- function(fit, data) {
   list(link = link, time = time, strata = strata)
 }
 
+# An argusData newdata: ids the model does not have are ignored (said so); a model covariate
+# that a formula-built newdata lacks would be taken as 0 on every row, so that is an error,
+# as for a data frame or a matrix (long-built data leave a covariate out where it is 0).
+checkNewArgusData <- function(fit, data) {
+  columns <- setdiff(data$columnNames, "(Intercept)")
+  warnUnknownCovariates(fit, columns)
+  missing <- setdiff(modelCovariates(fit), columns)
+  if (length(missing) && !is.null(data$formulaTerms))
+    stopf("'newdata' lacks covariate(s) %s of the model", paste(missing, collapse = ", "))
+}
+
 # Covariates of the model other than the intercept, in coef() order.
 modelCovariates <- function(fit) {
   labels <- names(fit$coefficients)
@@ -217,11 +229,37 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
   beta <- fit$coefficients[covariates]
   # A row with a missing covariate value gets NA, as predict.glm's default na.pass gives.
   link <- as.numeric(x[, at, drop = FALSE] %*% beta) + interceptOf(fit)
+  if (is.null(offset)) needNoOffset(fit)
   offset <- checkNumericVector(offset, "offset", n, missingOk = TRUE)
   if (!is.null(offset)) link <- link + offset
   time <- checkNumericVector(time, "time", n, missingOk = TRUE)
   names(link) <- rowNames
   list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"))
+}
+
+# A 0/1 variable given as logical in newdata where the fit saw numbers, or the reverse:
+# model.matrix() names its column after the class ('obstruct' or 'obstructTRUE'), so the
+# model's covariate looked absent; predict.coxph takes either. Other classes are
+# model.frame()'s to judge.
+matchNewdataClasses <- function(terms, newdata) {
+  classes <- attr(terms, "dataClasses")
+  for (v in intersect(names(classes), names(newdata))) {
+    x <- newdata[[v]]
+    if (classes[[v]] == "numeric" && is.logical(x)) {
+      newdata[[v]] <- as.numeric(x)
+    } else if (classes[[v]] == "logical" && is.numeric(x) && all(x %in% c(0, 1, NA))) {
+      newdata[[v]] <- as.logical(x)
+    }
+  }
+  newdata
+}
+
+# A matrix newdata carries no offset: on a fit with one, taking the new rows' at 0 in
+# silence put predictions 0.05-0.4 off, so the caller must say (0 for none).
+needNoOffset <- function(fit) {
+  offset <- fit$data$offset
+  if (!is.null(offset) && any(offset != 0))
+    stopf("the fit has an offset: give 'offset' for the rows of a matrix 'newdata' (0 for none)")
 }
 
 # Stratum labels of new rows (NULL when not given), as createData() labels them.
@@ -236,9 +274,15 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   ft <- fit$data$formulaTerms
   # A formula's strata() term gives the strata of new rows from their own columns (only
   # read when the prediction needs them, so that link and risk do not need those columns).
-  if (needStrata && !is.null(ft$strata))
+  if (needStrata && !is.null(ft$strata)) {
+    lacking <- setdiff(all.vars(ft$strata), names(frame))
+    if (length(lacking))
+      stopf("'newdata' lacks the strata() variable(s) %s: a stratified fit's curves need each row's stratum",
+            paste(lacking, collapse = ", "))
     stratumId <- strataValues(ft$strata, frame, environment(ft$terms) %||% parent.frame())
-  mf <- stats::model.frame(ft$terms, frame, xlev = ft$xlevels, na.action = stats::na.pass)
+  }
+  mf <- stats::model.frame(ft$terms, matchNewdataClasses(ft$terms, frame), xlev = ft$xlevels,
+                           na.action = stats::na.pass)
   x <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
   x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
   total <- stats::model.offset(mf)
@@ -282,6 +326,7 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   } else {
     if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
     needColumns(outcomes, "rowId", "outcomes")
+    warnNearMissColumns(names(outcomes), c("time", "offset", "stratumId"), "outcomes")
     rowIds <- checkIds(outcomes[["rowId"]], "outcomes$rowId")
     time <- checkNumericVector(outcomes[["time"]], "outcomes$time")
     offset <- checkNumericVector(outcomes[["offset"]], "outcomes$offset")
@@ -299,7 +344,9 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
   # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
   found <- lookupIds(covRowIds, rowIds)
+  warnNearMissColumns(names(covariates), "covariateValue", "newdata")
   ids <- idLabel(checkIds(covariates[["covariateId"]], "newdata$covariateId"))
+  warnUnknownCovariates(fit, ids)
   value <- if (is.null(covariates[["covariateValue"]])) rep(1, length(ids))
            else checkNumericVector(covariates[["covariateValue"]], "newdata$covariateValue")
   # NA for covariates the model does not have (the intercept is not a covariate)
@@ -313,6 +360,17 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   link[sums$at] <- link[sums$at] + sums$sum
   names(link) <- idLabel(rowIds)
   list(link = link, time = time, strata = strata)
+}
+
+# Covariate ids of a long newdata table that the model does not have are ignored (a row
+# without an entry of a covariate has it at 0), but a misspelt id ('Age' for 'age') would
+# then go unnoticed: say which.
+warnUnknownCovariates <- function(fit, ids) {
+  unknown <- unique(ids[!ids %in% modelCovariates(fit)])
+  if (length(unknown) == 0) return(invisible())
+  warning(sprintf("'newdata' has %d covariate id(s) the model does not have, which are ignored: %s%s",
+                  length(unknown), paste(sprintf("'%s'", utils::head(unknown, 5)), collapse = ", "),
+                  if (length(unknown) > 5) ", ..." else ""), call. = FALSE)
 }
 
 # Per row (0-based `position`), the sum of value * beta over its entries, added in the order

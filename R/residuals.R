@@ -34,7 +34,10 @@
 #'     stratum and time, named by the event time): the covariates minus their risk-weighted
 #'     mean at the event time;}
 #'   \item{\code{"dfbeta"}}{(cox, lr, pr, ls) the score contributions times the model-based
-#'     covariance: the approximate change in the coefficients when the row is left out.}
+#'     covariance: the one-step approximate change in the coefficients when the row is left
+#'     out, as \code{residuals.coxph(type = "dfbeta")} gives it. For lr, pr and ls it is not
+#'     \code{stats::dfbeta()}'s number, which divides by \eqn{1 - h} (the row's leverage): for
+#'     least squares that one is the exact leave-one-out change.}
 #' }
 #' Cox residuals are unweighted unless \code{weighted = TRUE} (they are then multiplied by
 #' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} is always weighted.

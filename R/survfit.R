@@ -22,14 +22,19 @@
 #' \code{survfit.coxph}: the weighted covariate means of the fitted rows (unweighted for
 #' \code{Surv(start, stop, status)} data, as \code{coxph}), except that a column whose
 #' values are all -1, 0 or 1 (factor levels, 0/1 indicators: \code{coxph}'s default
-#' \code{nocenter}) is taken at 0. A stratified fit gives one curve per stratum and row; when
+#' \code{nocenter}) is taken at 0, and the weighted mean offset of the fitted rows. As
+#' \code{survfit.coxph}, a model with a strata-by-covariate interaction needs \code{newdata},
+#' and a model with other interactions draws this curve with a warning. A stratified fit gives one curve per stratum and row; when
 #' \code{newdata} holds the \code{strata()} variables, each row gets the curve of its own
 #' stratum (as \code{survfit.coxph}).
 #'
 #' @param formula An \code{argusFit} of modelType \code{"cox"} (the generic's first argument
 #'   is called \code{formula}).
-#' @param newdata Covariate values: a data frame (formula fits) or a matrix with the model's
-#'   covariates as columns. \code{NULL}: \code{coxph}'s reference point (Details).
+#' @param newdata Covariate values: a data frame (formula fits; its \code{offset()} terms
+#'   give the offsets) or a matrix with the model's covariates as columns. \code{NULL}:
+#'   \code{coxph}'s reference point (Details).
+#' @param offset The offsets of the rows of a matrix \code{newdata}, needed when the fit has
+#'   an offset (0 for none).
 #' @param se.fit Compute standard errors and intervals?
 #' @param conf.int Level of the intervals.
 #' @param conf.type \code{"log"} (default, as survfit), \code{"log-log"}, \code{"plain"} or
@@ -54,7 +59,7 @@
 #' @name survfit.argusFit
 #' @method survfit argusFit
 survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 0.95,
-                             conf.type = c("log", "log-log", "plain", "none"), ...) {
+                             conf.type = c("log", "log-log", "plain", "none"), offset = NULL, ...) {
   rejectDots("survfit()", ...)
   fit <- formula
   checkFitForInference(fit, "survfit()")
@@ -75,7 +80,11 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   if (se.fit) V <- V[names(fit$coefficients)[columns], names(fit$coefficients)[columns], drop = FALSE]
   X <- designColumns(fit$data, columns)
   rows <- fitRows(fit)
-  new <- newCovariates(fit, newdata, X, rows$weights, reference = coxphReference(X, rows))
+  if (is.null(newdata)) checkDefaultCurve(fit)
+  if (!is.null(offset) && !(is.matrix(newdata) || methods::is(newdata, "sparseMatrix")))
+    stopf("'offset' is for a matrix 'newdata'; a data frame gives its offset() terms")
+  new <- newCovariates(fit, newdata, X, rows$weights, reference = coxphReference(X, rows),
+                       referenceOffset = referenceOffset(fit, rows), offset = offset)
   curves <- stratumCurves(fit, rows, X)
   labels <- curveStratumNames(fit, names(curves))
   # which (stratum, row) pairs: every stratum for every row, or each row in its own stratum
@@ -83,8 +92,9 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
     expand.grid(row = seq_len(nrow(new$z)), stratum = seq_along(curves))
   } else {
     at <- match(new$strata, names(curves))
-    if (anyNA(at)) stopf("'newdata' has strata the fit does not have: %s",
-                         paste(unique(new$strata[is.na(at)]), collapse = ", "))
+    if (anyNA(at)) stopf(paste("'newdata' has strata the fit has no curve for (none of its rows,",
+                               "or dropped for having no events: see fit$dropped): %s"),
+                         paste(displayStrata(unique(new$strata[is.na(at)])), collapse = "; "))
     data.frame(row = seq_len(nrow(new$z)), stratum = at)
   }
   onePerRow <- !is.null(new$strata) && length(curves) > 1
@@ -168,16 +178,40 @@ coxphReference <- function(X, rows) {
 
 columnMeans <- function(X, weights) Matrix::colSums(X * weights) / sum(weights)
 
+# survfit.coxph's offset at its reference point: the mean offset of the fitted rows, weighted
+# when the fit is (for counting-process data too, unlike the covariate means).
+referenceOffset <- function(fit, rows) {
+  offset <- fit$data$offset
+  if (is.null(offset)) return(0)
+  sum(offset * rows$weights) / sum(rows$weights)
+}
+
+# The curve without newdata, where survfit.coxph refuses it (a strata-by-covariate
+# interaction: the means of such a column mix the strata) or warns (other interactions).
+checkDefaultCurve <- function(fit) {
+  terms <- fit$data$formulaTerms$terms
+  if (is.null(terms)) return(invisible())
+  labels <- attr(stats::terms(terms), "term.labels")
+  order <- attr(stats::terms(terms), "order")
+  interactions <- labels[order > 1]
+  if (any(grepl("strata(", interactions, fixed = TRUE)))
+    stopf("a model with a strata-by-covariate interaction needs 'newdata' for its curves (as survfit.coxph)")
+  if (length(interactions))
+    warning(paste("the model contains interactions; the default curve, at the column means of",
+                  "the design, is almost certainly not useful: consider 'newdata'"), call. = FALSE)
+}
+
 # Covariate values (columns of X) and linear predictors of the new rows, and their strata
 # when newdata gives them. NULL: one row at `reference` (default: the weighted means of the
 # fitted rows).
-newCovariates <- function(fit, newdata, X, weights, reference = NULL) {
+newCovariates <- function(fit, newdata, X, weights, reference = NULL, referenceOffset = 0,
+                          offset = NULL) {
   labels <- colnames(X)
   beta <- fit$coefficients[labels]
   if (is.null(newdata)) {
     at <- reference %||% columnMeans(X, weights)
     z <- matrix(at, 1, dimnames = list(NULL, labels))
-    return(list(z = z, link = as.vector(z %*% beta), strata = NULL, names = NULL))
+    return(list(z = z, link = as.vector(z %*% beta) + referenceOffset, strata = NULL, names = NULL))
   }
   strata <- NULL
   if (is.data.frame(newdata) && !is.null(fit$data$formulaTerms)) {
@@ -185,12 +219,14 @@ newCovariates <- function(fit, newdata, X, weights, reference = NULL) {
     newdata <- as.data.frame(newdata)
     if (!is.null(ft$strata) && all(all.vars(ft$strata) %in% names(newdata)))
       strata <- stratumKey(strataValues(ft$strata, newdata, environment(ft$terms) %||% parent.frame()))
-    mf <- stats::model.frame(ft$terms, newdata, xlev = ft$xlevels, na.action = stats::na.pass)
+    mf <- stats::model.frame(ft$terms, matchNewdataClasses(ft$terms, newdata), xlev = ft$xlevels,
+                             na.action = stats::na.pass)
     full <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
     offset <- stats::model.offset(mf) %||% 0
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
     full <- as.matrix(newdata)
-    offset <- 0
+    if (is.null(offset)) needNoOffset(fit)
+    offset <- checkNumericVector(offset, "offset", nrow(full), missingOk = TRUE) %||% 0
   } else {
     stopf("'newdata' must be a data frame (formula fits) or a matrix of the model's covariates")
   }

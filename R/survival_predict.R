@@ -29,8 +29,8 @@
 #' @param fit An `argusFit` of modelType `"cox"` or `"fgr"`.
 #' @return A data frame with one row per distinct event time of each stratum: `time`,
 #'   `hazard` (cumulative, including the jump at `time`) and, when the data have strata,
-#'   `stratum` (the stratum's value as text; the values of several `strata()` variables are
-#'   pasted together).
+#'   `stratum` (the stratum's value as text; for a formula's `strata()` term, the name
+#'   [survfit.argusFit()] and `survfit.coxph` give its curve, e.g. `"sex=1, ph.ecog=0"`).
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -46,7 +46,7 @@ baselineHazard <- function(fit) {
   out <- data.frame(time = jumps$time,
                     hazard = stats::ave(jumps$jump, jumps$stratum, FUN = cumsum))
   labels <- stratumLabelsOf(fit)
-  if (!is.null(labels)) out$stratum <- labels[jumps$stratum]
+  if (!is.null(labels)) out$stratum <- displayStrata(curveStratumNames(fit, labels))[jumps$stratum]
   # Times whose events all have weight 0 add nothing: leave them out, as if those rows
   # were not in the data.
   out <- out[jumps$jump > 0, , drop = FALSE]
@@ -95,9 +95,13 @@ rowStrata <- function(fit, keys, n) {
   unknown <- !is.na(keys) & is.na(at)
   if (any(unknown))
     warning(sprintf("%d row(s) in strata the fit does not have (e.g. '%s'): predictions set to NA",
-                    sum(unknown), keys[unknown][1]), call. = FALSE)
+                    sum(unknown), displayStrata(keys[unknown][1])), call. = FALSE)
   at
 }
+
+# A stratum key as text for people: the values of several strata() variables are kept apart
+# by a carriage return inside the key (pasteStrata), which printed overwrites the line.
+displayStrata <- function(keys) gsub("\r", ", ", keys, fixed = TRUE)
 
 # predict(type = "survival" | "cumulativeIncidence"): one row per row, one column per time.
 survivalScale <- function(fit, rows, times, type) {

@@ -106,6 +106,9 @@ glance.argusFit <- function(x, ...) {
 augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "link",
                              type.residuals = NULL, ...) {
   rejectDots("augment()", ...)
+  if (type.predict %in% c("survival", "cumulativeIncidence"))
+    stopf(paste("augment() gives one .fitted value per row; type.predict = \"%s\" gives a curve",
+                "per row: use predict(fit, type = \"%s\", times = ) or survfit()"), type.predict, type.predict)
   if (!is.null(newdata)) {
     fitted <- predict(x, newdata, type = type.predict)
     base <- if (is.data.frame(newdata) && !all(c("rowId", "covariateId") %in% names(newdata)))
@@ -117,9 +120,18 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
   rowIds <- names(fitted)
   base <- data.frame(.rowId = rowIds, stringsAsFactors = FALSE)
   if (!is.null(data)) {
-    if (!is.data.frame(data) || nrow(data) != length(rowIds))
-      stopf("'data' must be the data frame the fit was made from (%d rows)", length(rowIds))
-    base <- cbind(base, as.data.frame(data))
+    if (!is.data.frame(data)) stopf("'data' must be the data frame the fit was made from")
+    data <- as.data.frame(data)
+    omitted <- length(x$data$naAction)
+    # na.omit left rows out: the fitted ones, by their row names (as the fit names them)
+    if (nrow(data) != length(rowIds) && omitted > 0 && nrow(data) == length(rowIds) + omitted &&
+        !anyNA(at <- match(rowIds, rownames(data))))
+      data <- data[at, , drop = FALSE]
+    if (nrow(data) != length(rowIds))
+      stopf("'data' has %d rows, but the fit has %d%s: give the data frame the fit was made from",
+            nrow(data), length(rowIds),
+            if (omitted > 0) sprintf(" (its na.action left out %d)", omitted) else "")
+    base <- cbind(base, data)
   }
   base$.fitted <- unname(fitted)
   if (x$modelType %in% c("lr", "pr", "ls", "cox"))

@@ -486,12 +486,38 @@ test_that("optional columns are read by their exact names; a near miss is named 
   expect_false(fit$weighted)
   expect_equal(unname(predict(fit, cov, outcomes = out[, c("rowId", "offsetDays")])),
                unname(stats::fitted(ref)), tolerance = 1e-6)
-  # a column named as the incumbent's documentation once did ('weight') is not read, and said so
+  # the incumbent reads a 'weight' column as the weights: here it is an error, not a fit
+  # without them (a warning, then an unweighted fit: intercept -0.104 for the weighted -0.196)
   w <- ifelse(x == 1 & y == 1, 5, 1)
-  expect_warning(createData(data.frame(rowId = 1:n, y = y, weight = w), cov, modelType = "lr"),
-                 "column 'weight', which is not read: did you mean 'weights'")
+  expect_error(createData(data.frame(rowId = 1:n, y = y, weight = w), cov, modelType = "lr"),
+               "column 'weight', which Cyclops reads as the rows' weights.*rename it 'weights'")
+  weighted <- fitModel(createData(data.frame(rowId = 1:n, y = y, weights = w), cov, modelType = "lr"))
+  expect_equal(unname(coef(weighted)),
+               unname(coef(suppressWarnings(stats::glm(y ~ x, family = stats::binomial(), weights = w)))),
+               tolerance = 1e-6)
   expect_warning(createData(data.frame(rowId = 1:n, y = y, Offset = 1), cov, modelType = "lr"),
                  "did you mean 'offset'")
+})
+
+test_that("snake_case names of the optional columns are near misses, said so (OHDSI's database spelling)", {
+  # 'stratum_id' left a Cox fit unstratified in silence (0.331 = coxph without strata, where
+  # coxph with them gives 0.535); 'covariate_value' made every value 1.
+  set.seed(11)
+  n <- 400
+  z <- rnorm(n)
+  stratum <- rep(1:4, each = n / 4)
+  time <- rexp(n, exp(0.5 * z + stratum))
+  out <- data.frame(rowId = 1:n, y = 1, time = time, stratum_id = stratum)
+  cov <- data.frame(rowId = 1:n, covariateId = 1, covariate_value = z)
+  expect_warning(expect_warning(createData(out, cov, modelType = "cox"),
+                                "column 'stratum_id', which is not read: did you mean 'stratumId'"),
+                 "column 'covariate_value', which is not read: did you mean 'covariateValue'")
+  expect_warning(createData(data.frame(rowId = 1:n, y = 1, time = time, start_time = 0), cov[, 1:2],
+                            modelType = "cox"), "did you mean 'startTime'")
+  # a Fine-Gray table with the incumbent's censoring weights is an error
+  expect_error(createData(data.frame(rowId = 1:n, y = rep(0:2, length.out = n), time = time,
+                                     censorWeight = 1), cov[, 1:2], modelType = "fgr"),
+               "'censorWeight'.*does not read")
 })
 
 test_that("weights = an expression mixing columns and other variables is evaluated in data, as lm", {
