@@ -56,16 +56,22 @@ cyclopsControlArguments <- function(...) {
 # value given there (the incumbent's default). Anything else is an error naming the argument
 # and, where there is one, the Argus way.
 cyclopsExtraArguments <- function(call, anyValue, onlyValue = list(), hints = character(0), ...) {
-  given <- list(...)
-  labels <- names(given) %||% rep("", length(given))
+  # by name first, evaluating only the values that are compared: an argument of another
+  # function's (lm's subset = z > 1) is unused, not an "object 'z' not found"
+  n <- ...length()
+  if (n == 0) return(invisible())
+  labels <- ...names() %||% rep("", n)
+  labels[is.na(labels)] <- ""
   if (any(labels == "")) stopf("%s: unused unnamed argument(s)", call)
-  for (name in labels) {
+  for (k in seq_len(n)) {
+    name <- labels[k]
     if (name %in% anyValue) next
-    if (name %in% names(onlyValue) && identical(given[[name]], onlyValue[[name]])) next
+    value <- if (name %in% names(onlyValue)) ...elt(k)
+    if (name %in% names(onlyValue) && identical(value, onlyValue[[name]])) next
     stopf("%s: unused argument %s%s", call,
           if (name %in% names(onlyValue))
             sprintf("%s = %s (the incumbent's; Argus takes only %s)", name,
-                    deparse(given[[name]]), deparse(onlyValue[[name]]))
+                    deparse(value), deparse(onlyValue[[name]]))
           else name,
           if (name %in% names(hints)) paste0(": ", hints[[name]]) else "")
   }

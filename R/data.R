@@ -434,6 +434,10 @@ checkWeightedEvents <- function(y, weights, modelType) {
 assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
   columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
+  ids <- input$covariateIds
+  if (addIntercept && !is.null(ids) && !is.character(ids) && any(as.double(ids) == 0))
+    stopf(paste("covariate id 0 is the intercept's (getCovariateIds(), exclude = 0, as the",
+                "incumbent numbers it): renumber that covariate, or addIntercept = FALSE"))
   if (anyDuplicated(columnNames))
     stopf("two coefficients would share the name '%s': covariate names must be unique",
           columnNames[anyDuplicated(columnNames)])

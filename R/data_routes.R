@@ -200,6 +200,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (nrow(data) == 0) stopf("'data' has no rows")
   # a tibble's `[` and `$<-` differ from a data frame's; the rows are read as a data frame
   data <- as.data.frame(data)
+  # bit64's integer64 (a database's bigint) as numbers: model.matrix() reads its bits as
+  # doubles (a count of 3 became 1.5e-323). Values beyond 2^53 stay, for the checks to name.
+  for (name in names(data)) {
+    column <- data[[name]]
+    if (isInteger64(column) && !any(abs(as.double(column)) > 2^53, na.rm = TRUE))
+      data[[name]] <- as.double(column)
+  }
   formula <- expandDot(formula, data)
   rejectUnsupportedTerms(formula, data, modelType)
   complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,

@@ -142,6 +142,18 @@ test_that("a bit64 status with failcode, and the pr stratumId hint", {
   big <- fitModel(createData(x = cbind(x = x), y = bit64::as.integer64(status), time = time,
                              modelType = "fgr", failcode = 1))  # was "'failcode' 2 does not occur"
   expect_equal(coef(big), coef(plain))
+  # an integer64 covariate in a formula is its numbers (was refused as 3.4e-323 "rescale it")
+  d <- data.frame(y = stats::rbinom(n, 1, 0.5), k = sample(0:5, n, TRUE))
+  d64 <- d
+  d64$k <- bit64::as.integer64(d$k)
+  expect_equal(coef(fitModel(createData(y ~ k, data = d64, modelType = "lr"))),
+               coef(fitModel(createData(y ~ k, data = d, modelType = "lr"))))
+  expect_error(createData(y ~ k, data = d, modelType = "lr", subset = k > 1),
+               "unused argument subset")
+  # a covariate numbered 0 beside the intercept, whose id 0 is (getCovariateIds() had 0 twice)
+  expect_error(createData(data.frame(rowId = 1:n, y = d$y), data.frame(rowId = 1:n, covariateId = 0,
+                                                                       covariateValue = d$k), modelType = "lr"),
+               "covariate id 0 is the intercept's")
   expect_warning(createData(data.frame(rowId = 1:n, y = stats::rpois(n, 1), stratumId = 1),
                             data.frame(rowId = 1:n, covariateId = 1, covariateValue = x), modelType = "pr"),
                  "use 'cpr' for a conditional Poisson model")
