@@ -37,8 +37,11 @@
 #' @return An object of class `argusBootstrap`: `estimates` (one row per replicate, one column
 #'   per coefficient), `summary` (a data frame with, per coefficient, the fit's `estimate`,
 #'   `bias` = mean of the replicates - estimate, `se` = their standard deviation, the
-#'   percentile interval `lower`, `upper`, and `nonzero`, the proportion of replicates in
-#'   which the coefficient is not 0), `status` of each replicate's fit, `counts`, `seed`,
+#'   percentile interval `lower`, `upper`, `nonzero`, the proportion of replicates in
+#'   which the coefficient is not 0, and `estimable`, the number of replicates that could
+#'   estimate it: a replicate in which a factor level or a sparse covariate was not drawn
+#'   cannot, and has `NA` in `estimates` there, with a warning; fixed coefficients have `NA`
+#'   summaries), `status` of each replicate's fit, `counts`, `seed`,
 #'   `level` and `selectorType` (`"byRow"`, `"byPid"` or `"byCluster"`). The summary uses
 #'   every replicate whose fit did not break down (status other than `ILLCONDITIONED`, all
 #'   estimates finite numbers): replicates without a finite maximum-likelihood estimate
@@ -85,6 +88,10 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   seconds <- proc.time()[["elapsed"]] - started
   estimates <- t(result$beta)
   dimnames(estimates) <- list(NULL, names(fit$coefficients))
+  # NaN from the engine: the replicate could not identify the coefficient (its covariate
+  # not drawn, or constant in the resample); NA here, left out of that coefficient's summary
+  unidentified <- is.nan(estimates)
+  estimates[unidentified] <- NA_real_
   failed <- result$status %in% c("MAX_ITERATIONS", "ILLCONDITIONED")
   if (any(failed))
     warning(sprintf("%d of %d bootstrap fits did not converge (see $status)", sum(failed),
@@ -95,12 +102,21 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                           "(NO_FINITE_MLE in $status: separation in the resample); their",
                           "percentile intervals reach out to where those fits stopped"),
                     sum(infinite), replicates), call. = FALSE)
+  missingIn <- colSums(unidentified)
+  if (any(missingIn > 0)) {
+    at <- which(missingIn > 0)
+    warning(sprintf(paste("coefficient(s) %s could not be estimated in some replicates (%s of %d:",
+                          "a level or covariate not drawn, or constant, in the resample); NA",
+                          "there ($estimates), and their summaries use the other replicates"),
+                    paste(sprintf("'%s'", utils::head(names(at), 5)), collapse = ", "),
+                    paste(utils::head(missingIn[at], 5), collapse = ", "), replicates), call. = FALSE)
+  }
   if (control$noiseLevel != "silent")
     message(sprintf("Argus bootstrap: %d replicates (%s) in %.3f s", replicates,
                     result$selectorType, seconds))
   structure(list(
     estimates = estimates,
-    summary = bootstrapSummary(coef(fit), estimates, result$status, level),
+    summary = bootstrapSummary(coef(fit), estimates, result$status, level, fit$fixed),
     status = result$status, counts = userRowCounts(result$counts, result$selectorType, data),
     replicates = as.integer(replicates), level = level, seed = seed,
     selectorType = result$selectorType, seconds = seconds
@@ -108,24 +124,30 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
 }
 
 # The replicates a summary uses: their fit did not break down (NO_FINITE_MLE ones included).
+# NA estimates (a coefficient the replicate could not identify) leave the replicate usable.
 usableRows <- function(status, estimates) {
-  status != "ILLCONDITIONED" & apply(is.finite(estimates), 1, all)
+  status != "ILLCONDITIONED" & !apply(is.nan(estimates) | is.infinite(estimates), 1, any)
 }
 
 # Per coefficient: estimate, bias, standard error, percentile interval and the proportion of
-# nonzero replicates, over the usable replicates.
-bootstrapSummary <- function(estimate, estimates, status, level) {
+# nonzero replicates, over the usable replicates that could identify it (`estimable`: how
+# many). Fixed and aliased coefficients (held in every replicate) have no spread: NA.
+bootstrapSummary <- function(estimate, estimates, status, level, fixed = NULL) {
   kept <- estimates[usableRows(status, estimates), , drop = FALSE]
   if (nrow(kept) < 2) stopf("fewer than 2 bootstrap fits succeeded; nothing to summarize")
   probs <- c((1 - level) / 2, (1 + level) / 2)
-  interval <- apply(kept, 2, stats::quantile, probs = probs, names = FALSE, type = 7)
+  one <- function(v) {
+    v <- v[!is.na(v)]
+    if (length(v) < 2) return(c(NA, NA, NA, NA, NA, length(v)))
+    q <- stats::quantile(v, probs = probs, names = FALSE, type = 7)
+    c(mean(v), stats::sd(v), q, mean(v != 0), length(v))
+  }
+  s <- vapply(seq_len(ncol(kept)), function(j) one(kept[, j]), numeric(6))
   out <- data.frame(covariate = names(estimate), estimate = unname(estimate),
-                    bias = unname(colMeans(kept) - estimate),
-                    se = unname(apply(kept, 2, stats::sd)),
-                    lower = interval[1, ], upper = interval[2, ],
-                    nonzero = unname(colMeans(kept != 0)), stringsAsFactors = FALSE)
-  # Aliased coefficients (NA estimate: not identifiable) were held at 0 in every replicate.
-  out[is.na(out$estimate), c("bias", "se", "lower", "upper", "nonzero")] <- NA
+                    bias = s[1, ] - unname(estimate), se = s[2, ], lower = s[3, ], upper = s[4, ],
+                    nonzero = s[5, ], estimable = as.integer(s[6, ]), stringsAsFactors = FALSE)
+  held <- is.na(out$estimate) | (if (is.null(fixed)) FALSE else fixed)
+  out[held, c("bias", "se", "lower", "upper", "nonzero")] <- NA
   out
 }
 

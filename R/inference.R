@@ -227,7 +227,8 @@ modelVcov <- function(object) {
 
 #' Confidence intervals for the coefficients
 #'
-#' Profile-likelihood (default) or Wald intervals.
+#' Profile-likelihood (default) or Wald intervals (robust by default where the data have a
+#' `cluster()` term).
 #'
 #' **Profile likelihood** (`method = "profile"`): for each coefficient, the limits are where
 #' the profile of the objective, with the other coefficients refitted (warm-started from the
@@ -247,8 +248,11 @@ modelVcov <- function(object) {
 #' confidence interval.
 #'
 #' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
-#' errors from [vcov.argusFit()]; **robust** (`method = "robust"`): the same with the robust
-#' (sandwich) standard errors of `vcov(type = "robust", cluster = cluster)`.
+#' errors from [vcov.argusFit()] (its default: the model-based variance, or the clustered
+#' sandwich where the data have a `cluster()` term); **robust** (`method = "robust"`): the
+#' same with the robust (sandwich) standard errors of `vcov(type = "robust", cluster =
+#' cluster)`. Where the data have a `cluster()` term the default method is `"robust"`, as
+#' `coxph`'s intervals are; a profile then ignores the clusters, and says so.
 #'
 #' **Least squares** (`"ls"`): the log-likelihood is `-RSS / 2` (unit variance), so the
 #' profile drop and the model-based standard errors are scaled by the residual variance
@@ -289,8 +293,15 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
                              includePenalty = TRUE, cluster = NULL, ...) {
   rejectDots("confint()", ..., .allow = "overrideNoRegularization")
   checkFitForInference(object, "confint()")
-  method <- match.arg(method)
+  # A cluster() term: the clustered sandwich, as vcov() and summary() (and coxph) take it;
+  # the model-based profile was 0.77-0.95 times coxph's width on cgd's patients
+  clustered <- !is.null(object$data$cluster)
+  method <- if (missing(method) && clustered) "robust" else match.arg(method)
   if (!is.null(cluster) && method != "robust") stopf("'cluster' is for method = \"robust\"")
+  if (clustered && method == "profile")
+    warning(paste("the data have a cluster() term, which profile-likelihood intervals ignore",
+                  "(they treat the rows as independent); method = \"robust\", the default",
+                  "here, uses it"), call. = FALSE)
   if (method != "robust")
     warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
   checkLevel(level)
@@ -312,7 +323,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
     scale <- if (object$modelType == "ls" && method != "robust") residualScale(object)
     found <- if (method != "profile") {
       waldLimits(object, columns[estimated], level,
-                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object, type = "model"),
+                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object),
                  scale)
     } else {
       profileLimits(object, columns[estimated], level, includePenalty, scale)

@@ -75,8 +75,8 @@ checkRobustSupported <- function(fit) {
   if (isConditionalModel(fit$modelType)) {
     if (!is.null(fit$settings$weights))
       stopf("the robust variance of a weighted conditional model is not implemented; use runBootstrap()")
-    if (fit$modelType == "clr" && data$ties != "breslow" &&
-        (data$ties == "efron" || strataWithSeveralCases(data) > 0))
+    # with one case per set Efron's and the exact likelihood are Breslow's
+    if (fit$modelType == "clr" && data$ties != "breslow" && strataWithSeveralCases(data) > 0)
       stopf(paste("the robust variance of clr is implemented for Breslow's form (ties = \"breslow\",",
                   "or matched sets with one case); use runBootstrap()"))
   } else if (!(fit$modelType %in% c("lr", "pr", "ls", "cox", "fgr"))) {

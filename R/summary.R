@@ -154,6 +154,9 @@ print.summary.argusFit <- function(x, digits = NULL, maxRows = 20, ...) {
   if (!is.na(x$varianceType %||% NA))
     cat(sprintf("  intervals:       %g%% (%s variance; kind per row)\n", 100 * (x$level %||% 0.95),
                 x$varianceType))
+  # cmprsk::crr reports its robust variance; the model-based one is 0.86-0.97 of it on pbc
+  if (identical(x$modelType, "fgr") && identical(x$varianceType, "model"))
+    cat("                   (cmprsk::crr's standard errors are the robust ones: summary(fit, type = \"robust\"))\n")
   shown <- shownRows(table, maxRows)
   cols <- c("covariate", "estimate", "std.error", "lower", "upper", "p.value", "interval", "prior")
   out <- table[shown, cols, drop = FALSE]

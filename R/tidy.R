@@ -225,14 +225,19 @@ confint.argusBootstrap <- function(object, parm, level = object$level,
   }
   kept <- object$estimates[usableReplicates(object), columns, drop = FALSE]
   a <- (1 - level) / 2
+  # each coefficient over the replicates that could estimate it (NA where one could not)
   limits <- if (type == "percentile") {
-    t(apply(kept, 2, stats::quantile, probs = c(a, 1 - a), names = FALSE, type = 7))
+    t(apply(kept, 2, function(v) {
+      v <- v[!is.na(v)]
+      if (length(v) < 2) c(NA_real_, NA_real_)
+      else stats::quantile(v, probs = c(a, 1 - a), names = FALSE, type = 7)
+    }))
   } else {
     est <- object$summary$estimate[columns]
-    se <- apply(kept, 2, stats::sd)
+    se <- apply(kept, 2, function(v) if (sum(!is.na(v)) < 2) NA_real_ else stats::sd(v, na.rm = TRUE))
     cbind(est - stats::qnorm(1 - a) * se, est + stats::qnorm(1 - a) * se)
   }
-  limits[is.na(object$summary$estimate[columns]), ] <- NA  # aliased: held at 0 throughout
+  limits[is.na(object$summary$se[columns]), ] <- NA  # aliased or fixed: held throughout
   dimnames(limits) <- list(labels[columns],
                            paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE,
                                         digits = 3), "%"))

@@ -149,3 +149,38 @@ test_that("a message handler that stops during a threaded bootstrap is an R erro
   expect_identical(boot$selectorType, "byRow")
   expect_equal(unname(colSums(boot$counts)), rep(200, 4))
 })
+
+test_that("a coefficient a replicate cannot estimate is NA there, not 0 in the summaries", {
+  # mtcars' carb has one car at 6 and one at 8: a resample without the car of carb = 8 cannot
+  # estimate carb8, which lm gives as NA. Counting the fit's held 0 gave se 2.89 and the
+  # interval (-8.49, 0) for (-8.98, -2.27) over the replicates that estimate it.
+  d <- mtcars
+  d$carb <- factor(d$carb)
+  f <- mpg ~ wt + carb
+  fit <- fitModel(createData(f, data = d, modelType = "ls"), createPrior("none"))
+  expect_warning(boot <- runBootstrap(fit, replicates = 200, seed = 1, keepCounts = TRUE),
+                 "could not be estimated in some replicates")
+  X <- stats::model.matrix(f, d)
+  byHand <- t(apply(boot$counts, 2, function(cn) {
+    k <- cn > 0
+    stats::coef(stats::lm.wfit(X[k, , drop = FALSE], d$mpg[k], cn[k]))
+  }))
+  colnames(byHand) <- colnames(X)
+  expect_identical(is.na(boot$estimates[, "carb8"]), is.na(byHand[, "carb8"]))
+  expect_gt(sum(is.na(byHand[, "carb8"])), 20)
+  ok <- !is.na(byHand[, "carb8"])
+  expect_equal(boot$estimates[ok, "carb8"], unname(byHand[ok, "carb8"]), tolerance = 1e-8)
+  s <- boot$summary[boot$summary$covariate == "carb8", ]
+  expect_equal(s$se, stats::sd(byHand[ok, "carb8"]), tolerance = 1e-8)
+  expect_equal(c(s$lower, s$upper), unname(stats::quantile(byHand[ok, "carb8"], c(0.025, 0.975))),
+               tolerance = 1e-8)
+  expect_identical(s$estimable, sum(ok))
+  expect_equal(unname(confint(boot, "carb8")[1, ]), c(s$lower, s$upper))
+  # the other coefficients use every replicate
+  expect_identical(boot$summary$estimable[boot$summary$covariate == "wt"], 200L)
+  # a fixed coefficient has no bootstrap spread: NA, as summary() and confint() of the fit
+  held <- fitModel(createData(f, data = d, modelType = "ls"), createPrior("none"),
+                   startingCoefficients = unname(coef(fit)), fixedCoefficients = names(coef(fit)) == "wt")
+  heldBoot <- suppressWarnings(runBootstrap(held, replicates = 20, seed = 2))
+  expect_true(is.na(tidy(heldBoot)$std.error[tidy(heldBoot)$term == "wt"]))
+})

@@ -147,7 +147,16 @@ test_that("robust variance of conditional models: clogit(robust = TRUE) and a fi
 })
 
 test_that("robust variance is refused where it is not implemented", {
-  expect_error(vcov(fitModel(createData(case ~ spontaneous + strata(stratum), data = infert,
+  # infert's sets have one case each: Efron's likelihood is Breslow's, and so is the robust
+  # variance (clogit's); with two cases in a set it is not implemented
+  efron <- fitModel(createData(case ~ spontaneous + strata(stratum), data = infert,
+                               modelType = "clr", ties = "efron"))
+  breslow <- fitModel(createData(case ~ spontaneous + strata(stratum), data = infert,
+                                 modelType = "clr", ties = "breslow"))
+  expect_equal(vcov(efron, type = "robust"), vcov(breslow, type = "robust"), tolerance = 1e-8)
+  twoCases <- infert
+  twoCases$case[which(twoCases$stratum == 1 & twoCases$case == 0)[1]] <- 1
+  expect_error(vcov(fitModel(createData(case ~ spontaneous + strata(stratum), data = twoCases,
                                         modelType = "clr", ties = "efron")), type = "robust"),
                "Breslow")
   set.seed(1)
@@ -192,4 +201,28 @@ test_that("a coefficient running off to infinity has no robust variance (NA, wit
   expect_true(all(is.na(V["factor(edema)1", ])) && all(is.na(V[, "factor(edema)1"])))
   expect_true(all(is.finite(V[-5, -5])))
   expect_equal(dim(V), c(length(coef(fit)), length(coef(fit))))
+})
+
+test_that("confint() of a fit with a cluster() term is coxph's robust interval by default", {
+  skip_if_not_installed("survival")
+  # cgd: a patient's (start, stop] rows. The default was the model-based profile, 0.77-0.95
+  # times coxph's width, and method = "wald" took the model-based variance (steroids' interval
+  # (0.026, 2.09) excluded 0 where the robust one, (-0.092, 2.21), does not).
+  cgd <- survival::cgd
+  f <- Surv(tstart, tstop, status) ~ treat + age + inherit + steroids + cluster(id)
+  ref <- coxRef(f, cgd)
+  fit <- fitModel(createData(f, data = cgd, modelType = "cox"), control = survivalControl())
+  expect_equal(unname(confint(fit)), unname(confint(ref)), tolerance = 1e-7)
+  expect_equal(unname(confint(fit, method = "wald")), unname(confint(ref)), tolerance = 1e-7)
+  expect_warning(profiled <- confint(fit, "steroids", method = "profile"), "cluster\\(\\) term, which profile-likelihood intervals ignore")
+  expect_lt(diff(profiled[1, ]), diff(confint(ref)["steroids", ]))
+})
+
+test_that("a Fine-Gray summary says that crr's standard errors are the robust ones", {
+  set.seed(4)
+  n <- 300
+  x <- cbind(a = stats::rnorm(n))
+  fit <- fitModel(createData(x = x, y = sample(0:2, n, TRUE), time = stats::rexp(n), modelType = "fgr"))
+  expect_output(print(summary(fit)), "cmprsk::crr's standard errors are the robust ones")
+  expect_false(any(grepl("cmprsk", utils::capture.output(print(summary(fit, type = "robust"))))))
 })

@@ -1,6 +1,7 @@
 #include "selection/bootstrap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/errors.h"
@@ -50,6 +51,9 @@ BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* prog
     fitRequest.control.threads = 1;  // the replicates are what runs in parallel
     const FitResult fit = fitCcd(fitRequest, sink);
     std::copy(fit.beta.begin(), fit.beta.end(), result.beta.begin() + b * p);
+    // A coefficient the resample cannot identify (a factor level or sparse covariate not
+    // drawn) is held at 0 by the fit; as an estimate that 0 would enter the summaries.
+    for (const std::int32_t a : fit.aliased) result.beta[b * p + static_cast<std::size_t>(a)] = std::nan("");
     result.status[b] = fit.status;
     if (req.keepCounts)
       std::copy(counts.begin(), counts.end(), result.counts.begin() + b * result.units);

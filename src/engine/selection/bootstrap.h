@@ -35,7 +35,7 @@ struct BootstrapRequest {
 };
 
 struct BootstrapResult {
-  std::vector<double> beta;  // replicates x p, replicate-major
+  std::vector<double> beta;  // replicates x p, replicate-major; NaN where a replicate aliased the column
   std::vector<FitStatus> status;
   std::vector<std::int32_t> counts;  // replicates x units, replicate-major (keepCounts)
   SamplingUnit unit = SamplingUnit::Row;
