@@ -26,7 +26,8 @@
 #'   number generator. The seed used is kept in the result.
 #' @param data The `argusData` the fit was made from, when `fit$data` is `NULL`.
 #' @param keepCounts Keep every replicate's resampling counts (`counts`, an integer matrix
-#'   with one row per row of the user's data, in the user's row order, and one column per
+#'   with one row per row of the data, in the user's row order and named as [fitted()] names
+#'   them (a formula's `na.omit` leaves its incomplete rows out), and one column per
 #'   replicate; 4 bytes per entry).
 #' @param parallel `"threads"` (this process, on `threads` threads) or `"future"`: the
 #'   replicates are spread over the workers of the current `future::plan()` (multisession, a
@@ -168,6 +169,7 @@ userRowCounts <- function(unitCounts, selectorType, data) {
                    unitCounts)
   counts <- matrix(0L, length(data$rowIds), ncol(unitCounts))
   counts[data$order, ] <- perRow
+  rownames(counts) <- rowLabels(data)  # as fitted() names the rows (na.omit leaves some out)
   counts
 }
 

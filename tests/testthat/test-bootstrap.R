@@ -166,6 +166,7 @@ test_that("a coefficient a replicate cannot estimate is NA there, not 0 in the s
     stats::coef(stats::lm.wfit(X[k, , drop = FALSE], d$mpg[k], cn[k]))
   }))
   colnames(byHand) <- colnames(X)
+  expect_identical(rownames(boot$counts), rownames(d))  # the rows, named as fitted() names them
   expect_identical(is.na(boot$estimates[, "carb8"]), is.na(byHand[, "carb8"]))
   expect_gt(sum(is.na(byHand[, "carb8"])), 20)
   ok <- !is.na(byHand[, "carb8"])
