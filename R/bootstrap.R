@@ -44,8 +44,8 @@
 #'   cannot, and has `NA` in `estimates` there, with a warning; fixed coefficients have `NA`
 #'   summaries), `status` of each replicate's fit, `counts`, `seed`,
 #'   `level` and `selectorType` (`"byRow"`, `"byPid"` or `"byCluster"`). The summary uses
-#'   every replicate whose fit did not break down (status other than `ILLCONDITIONED`, all
-#'   estimates finite numbers): replicates without a finite maximum-likelihood estimate
+#'   every replicate whose fit did not break down (status other than `ILLCONDITIONED`, no
+#'   infinite or NaN estimate; `NA` where a coefficient was not estimable): replicates without a finite maximum-likelihood estimate
 #'   (`NO_FINITE_MLE`, separation in the resample) are kept at the values where their fit
 #'   stopped, with a warning, so that the intervals show that instability rather than hide
 #'   it; their count is in `glance()`.
@@ -103,7 +103,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                           "(NO_FINITE_MLE in $status: separation in the resample); their",
                           "percentile intervals reach out to where those fits stopped"),
                     sum(infinite), replicates), call. = FALSE)
-  missingIn <- colSums(unidentified)
+  missingIn <- colSums(unidentified[usableRows(result$status, estimates), , drop = FALSE])
   if (any(missingIn > 0)) {
     at <- which(missingIn > 0)
     warning(sprintf(paste("coefficient(s) %s could not be estimated in some replicates (%s of %d:",
@@ -137,19 +137,22 @@ bootstrapSummary <- function(estimate, estimates, status, level, fixed = NULL) {
   kept <- estimates[usableRows(status, estimates), , drop = FALSE]
   if (nrow(kept) < 2) stopf("fewer than 2 bootstrap fits succeeded; nothing to summarize")
   probs <- c((1 - level) / 2, (1 + level) / 2)
-  one <- function(v) {
-    v <- v[!is.na(v)]
-    if (length(v) < 2) return(c(NA, NA, NA, NA, NA, length(v)))
-    q <- stats::quantile(v, probs = probs, names = FALSE, type = 7)
-    c(mean(v), stats::sd(v), q, mean(v != 0), length(v))
-  }
-  s <- vapply(seq_len(ncol(kept)), function(j) one(kept[, j]), numeric(6))
+  s <- vapply(seq_len(ncol(kept)), function(j) replicateSpread(kept[, j], probs), numeric(6))
   out <- data.frame(covariate = names(estimate), estimate = unname(estimate),
                     bias = s[1, ] - unname(estimate), se = s[2, ], lower = s[3, ], upper = s[4, ],
                     nonzero = s[5, ], estimable = as.integer(s[6, ]), stringsAsFactors = FALSE)
   held <- is.na(out$estimate) | (if (is.null(fixed)) FALSE else fixed)
   out[held, c("bias", "se", "lower", "upper", "nonzero")] <- NA
   out
+}
+
+# One coefficient's replicates, less those that could not estimate it (NA): mean, standard
+# deviation, the quantiles at `probs` (type 7), share not 0 and how many (NA with fewer than 2).
+replicateSpread <- function(v, probs) {
+  v <- v[!is.na(v)]
+  if (length(v) < 2) return(c(NA, NA, rep(NA, length(probs)), NA, length(v)))
+  c(mean(v), stats::sd(v), stats::quantile(v, probs = probs, names = FALSE, type = 7),
+    mean(v != 0), length(v))
 }
 
 # The data's cluster() term as 0-based codes in internal row order (the engine's bootstrap

@@ -103,7 +103,9 @@
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
 #'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`
-#'   column of `x`); never allowed for conditional or survival models.
+#'   column of `x`); never allowed for conditional or survival models. The intercept's
+#'   covariate id is 0 (as the incumbent numbers it), so long data with a covariate 0 need
+#'   `addIntercept = FALSE`.
 #' @param startTime Counting-process entry time of each row (`"cox"`, matrix route; the long
 #'   route reads `outcomes$startTime`, formulas `Surv(start, stop, status)`): the row is at
 #'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.

@@ -201,11 +201,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   # a tibble's `[` and `$<-` differ from a data frame's; the rows are read as a data frame
   data <- as.data.frame(data)
   # bit64's integer64 (a database's bigint) as numbers: model.matrix() reads its bits as
-  # doubles (a count of 3 became 1.5e-323). Values beyond 2^53 stay, for the checks to name.
+  # doubles (a count of 3 became 1.5e-323). Beyond 2^53 a double is not the same number.
   for (name in names(data)) {
     column <- data[[name]]
-    if (isInteger64(column) && !any(abs(as.double(column)) > 2^53, na.rm = TRUE))
-      data[[name]] <- as.double(column)
+    if (!isInteger64(column)) next
+    if (any(column > bit64::as.integer64(2)^53 | column < -bit64::as.integer64(2)^53, na.rm = TRUE))
+      stopf("column '%s' (integer64) has values beyond 2^53, which a double cannot hold exactly", name)
+    data[[name]] <- as.double(column)
   }
   formula <- expandDot(formula, data)
   rejectUnsupportedTerms(formula, data, modelType)

@@ -153,7 +153,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
   # held back and summed with the next batch, so each row is summed in one piece (as in a
   # data frame), and a repeated pair is always within one piece.
   held <- NULL
-  unknown <- character(0)
+  seen <- character(0)
   addUp <- function(entries) {
     if (length(entries$position) == 0) return(invisible())
     checkUniquePairs(entries$position, entries$id, rowIds)
@@ -169,7 +169,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
                else rep(1, length(ids))
     }, offset)
     position <- lookupIds(covRowIds, rowIds)$position
-    unknown <<- unique(c(unknown, ids[!ids %in% names(beta)]))
+    seen <<- unique(c(seen, ids))
     b <- unname(beta[ids])
     keep <- !is.na(b) & b != 0 & position >= 0
     entries <- list(position = c(held$position, position[keep]), id = c(held$id, ids[keep]),
@@ -179,6 +179,6 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     addUp(lapply(entries, function(v) v[!lastRow]))
   })
   addUp(held)
-  warnUnknownCovariates(fit, unknown)
+  warnUnknownCovariates(fit, seen)
   list(rowIds = rowIds, sums = total)
 }

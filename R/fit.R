@@ -123,12 +123,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
                     else sprintf("log-likelihood %.6g", result$logLikelihood),
                     result$optimality))
   aliased <- seq_along(data$columnNames) %in% result$aliased
-  span <- riskSetSpanBeyondRange(result, data)
-  if (!is.null(span)) {
-    result$status <- "ILLCONDITIONED"
-    result$infinite <- integer(0)
-  }
-  reportFitProblems(result, data$columnNames, span)
+  reportFitProblems(result, data$columnNames, riskSetSpanBeyondRange(result, data))
   # Aliased coefficients are held at 0 in the engine: they stay fixed in everything that
   # refits this model (vcov, confint, profiles, the bootstrap), and coef() shows them as NA.
   fixed <- fixed | aliased
@@ -160,7 +155,9 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
 # within a stratum (riskSetShift, src/engine/models/survival_functors.h: hazard ratios of
 # 1e304); beyond that a slot's curvature overflows, and a fit that did not succeed cannot
 # tell a finite optimum from coefficients running off (a tester's x in [0, 800] with
-# coxph's 1.08 ended NO_FINITE_MLE). Returns the largest span where that is so, else NULL.
+# coxph's 1.08 ended NO_FINITE_MLE), nor, since separation itself drives the span past 700,
+# the other way round: the status stays, and a warning says so. Returns the largest span
+# where that is so, else NULL.
 riskSetSpanBeyondRange <- function(result, data) {
   if (!isSurvivalModel(data$modelType) || result$status == "SUCCESS") return(NULL)
   eta <- .Call(argus_linear_predictor, data, as.double(result$beta))
@@ -180,6 +177,12 @@ reportFitProblems <- function(result, columnNames, span = NULL) {
     paste0(paste(sprintf("'%s'", utils::head(names, 8)), collapse = ", "),
            if (length(names) > 8) sprintf(" and %d more", length(names) - 8) else "")
   }
+  if (!is.null(span))
+    warning(sprintf(paste("the linear predictor spans %.0f within a stratum (hazard ratios of",
+                          "exp(%.0f)), beyond the about 700 over which the risk sets' sums are exact",
+                          "in double precision: status %s may come from coefficients running off",
+                          "to infinity or from that overflow. Check the scale of covariates and",
+                          "offsets, or use a prior"), span, span, result$status), call. = FALSE)
   if (length(result$aliased))
     warning(sprintf(paste("covariate(s) %s cannot be estimated: collinear with earlier covariates",
                           "(or duplicates, or constant where the model cannot use a constant),",
@@ -191,13 +194,6 @@ reportFitProblems <- function(result, columnNames, span = NULL) {
                           "group without events); the values reported are where the fit stopped.",
                           "A prior (createPrior(\"normal\" or \"laplace\")) gives finite estimates"),
                     listed(result$infinite)), call. = FALSE)
-  } else if (!is.null(span)) {
-    warning(sprintf(paste("the fit broke down: status ILLCONDITIONED after %d cycles: the linear",
-                          "predictor spans %.0f within a stratum (hazard ratios of exp(%.0f)),",
-                          "beyond the about 700 that the risk sets' sums hold in double precision;",
-                          "whether the estimates are finite cannot be told. Check the scale of",
-                          "covariates and offsets, or use a prior"), result$iterations, span, span),
-            call. = FALSE)
   } else if (result$status == "ILLCONDITIONED") {
     warning(sprintf(paste("the fit broke down: status ILLCONDITIONED after %d cycles (the",
                           "log-likelihood or its derivatives overflowed; look for extreme values",

@@ -64,7 +64,7 @@ cumulativeIncidence <- function(fit, newdata = NULL, times = NULL, ...) {
 #' @export
 print.argusIncidence <- function(x, ...) {
   rejectDots("print()", ...)
-  cat(sprintf("Argus cumulative incidence: %d curve(s) at %d event times\n",
+  cat(sprintf("Argus cumulative incidence: %d curve(s) at %d times\n",
               ncol(x$incidence), length(x$time)))
   at <- unique(round(stats::quantile(seq_along(x$time), c(0.25, 0.5, 0.75, 1), type = 1)))
   shown <- cbind(time = x$time[at], x$incidence[at, , drop = FALSE])
@@ -78,8 +78,9 @@ print.argusIncidence <- function(x, ...) {
 plot.argusIncidence <- function(x, legend = ncol(x$incidence) > 1, ...) {
   checkFlag(legend, "legend")
   n <- ncol(x$incidence)
-  time <- c(min(0, x$time), x$time)  # from 0, or from the first time where times are negative
-  graphics::matplot(time, rbind(0, x$incidence), type = "s", lty = 1, col = seq_len(n),
+  o <- order(x$time)  # times given in any order step in time order
+  time <- c(min(0, x$time), x$time[o])  # from 0, or from the first time where times are negative
+  graphics::matplot(time, rbind(0, x$incidence[o, , drop = FALSE]), type = "s", lty = 1, col = seq_len(n),
                     xlab = "time", ylab = "cumulative incidence", ylim = c(0, max(x$incidence, 0.01)),
                     main = "Cumulative incidence (Fine-Gray)", ...)
   if (legend)

@@ -302,7 +302,8 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
     warning(paste("the data have a cluster() term, which profile-likelihood intervals ignore",
                   "(they treat the rows as independent); method = \"robust\", the default",
                   "here, uses it"), call. = FALSE)
-  if (method != "robust")
+  # (Wald on a cluster() fit takes the clustered sandwich: no frequency reading of weights)
+  if (method == "profile" || (method == "wald" && !clustered))
     warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
   checkLevel(level)
   checkFlag(includePenalty, "includePenalty")

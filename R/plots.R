@@ -178,7 +178,9 @@ plot.argusBootstrap <- function(x, type = c("interval", "histogram"), parm = NUL
     # room for the coefficient names on the left
     old <- graphics::par(mar = c(5.1, max(4.1, 0.5 * max(nchar(rows$covariate)) + 1.5), 4.1, 2.1))
     on.exit(graphics::par(old))
-    graphics::plot(rows$estimate, rev(seq_len(k)), xlim = range(c(rows$lower, rows$upper), finite = TRUE),
+    # fixed or aliased coefficients have no interval (NA): their estimate alone
+    graphics::plot(rows$estimate, rev(seq_len(k)),
+                   xlim = range(c(rows$lower, rows$upper, rows$estimate, 0), finite = TRUE),
                    yaxt = "n", pch = 19, ylab = "", xlab = "coefficient",
                    main = sprintf("Bootstrap: %d replicates, %g%% percentile intervals",
                                   x$replicates, 100 * x$level), ...)
@@ -190,7 +192,9 @@ plot.argusBootstrap <- function(x, type = c("interval", "histogram"), parm = NUL
   old <- graphics::par(mfrow = grDevices::n2mfrow(nrow(rows)))
   on.exit(graphics::par(old))
   for (i in seq_len(nrow(rows))) {
-    graphics::hist(x$estimates[usableReplicates(x), rows$covariate[i]], breaks = 20,
+    values <- x$estimates[usableReplicates(x), rows$covariate[i]]
+    if (!any(is.finite(values))) next
+    graphics::hist(values, breaks = 20,
                    main = rows$covariate[i], xlab = "replicate estimate", ...)
     graphics::abline(v = rows$estimate[i], lwd = 2)
     graphics::abline(v = c(rows$lower[i], rows$upper[i]), lty = 2)

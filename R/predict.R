@@ -195,15 +195,18 @@ argusDataRows <- function(fit, data) {
   list(link = link, time = time, strata = strata)
 }
 
-# An argusData newdata: ids the model does not have are ignored (said so); a model covariate
-# that a formula-built newdata lacks would be taken as 0 on every row, so that is an error,
-# as for a data frame or a matrix (long-built data leave a covariate out where it is 0).
+# An argusData newdata: ids the model does not have are ignored (misspellings said so). A
+# formula-built newdata whose formula lacks a variable of the fit's would have it at 0 on
+# every row, so that is an error, as for a data frame; a factor level it does not hold is 0,
+# as it is (long-built data leave a covariate out where it is 0).
 checkNewArgusData <- function(fit, data) {
-  columns <- setdiff(data$columnNames, "(Intercept)")
-  warnUnknownCovariates(fit, columns)
-  missing <- setdiff(modelCovariates(fit), columns)
-  if (length(missing) && !is.null(data$formulaTerms))
-    stopf("'newdata' lacks covariate(s) %s of the model", paste(missing, collapse = ", "))
+  warnUnknownCovariates(fit, setdiff(data$columnNames, "(Intercept)"))
+  fitTerms <- fit$data$formulaTerms$terms
+  newTerms <- data$formulaTerms$terms
+  if (is.null(fitTerms) || is.null(newTerms)) return(invisible())
+  missing <- setdiff(all.vars(fitTerms), all.vars(newTerms))
+  if (length(missing))
+    stopf("'newdata' was made without the model's variable(s) %s", paste(missing, collapse = ", "))
 }
 
 # Covariates of the model other than the intercept, in coef() order.
@@ -346,7 +349,7 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   found <- lookupIds(covRowIds, rowIds)
   warnNearMissColumns(names(covariates), "covariateValue", "newdata")
   ids <- idLabel(checkIds(covariates[["covariateId"]], "newdata$covariateId"))
-  warnUnknownCovariates(fit, ids)
+  warnUnknownCovariates(fit, unique(ids))
   value <- if (is.null(covariates[["covariateValue"]])) rep(1, length(ids))
            else checkNumericVector(covariates[["covariateValue"]], "newdata$covariateValue")
   # NA for covariates the model does not have (the intercept is not a covariate)
@@ -363,14 +366,23 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
 }
 
 # Covariate ids of a long newdata table that the model does not have are ignored (a row
-# without an entry of a covariate has it at 0), but a misspelt id ('Age' for 'age') would
-# then go unnoticed: say which.
+# without an entry of a covariate has it at 0; OHDSI tables hold many a model leaves out),
+# but a misspelt id ('Age' for 'age', 'bmi_1' for 'bmi1') would then go unnoticed: say so
+# where an unknown id is a model covariate's but for case and punctuation, or where no id
+# of newdata is the model's. `ids`: the distinct ids of newdata.
 warnUnknownCovariates <- function(fit, ids) {
-  unknown <- unique(ids[!ids %in% modelCovariates(fit)])
+  known <- modelCovariates(fit)
+  unknown <- unique(ids[!ids %in% known])
   if (length(unknown) == 0) return(invisible())
-  warning(sprintf("'newdata' has %d covariate id(s) the model does not have, which are ignored: %s%s",
-                  length(unknown), paste(sprintf("'%s'", utils::head(unknown, 5)), collapse = ", "),
-                  if (length(unknown) > 5) ", ..." else ""), call. = FALSE)
+  key <- function(x) gsub("[^a-z0-9]", "", tolower(x))
+  near <- unknown[key(unknown) %in% key(known)]
+  if (length(near) == 0 && any(ids %in% known)) return(invisible())
+  shown <- if (length(near)) near else unknown
+  warning(sprintf("'newdata' has %d covariate id(s) the model does not have, which are ignored%s: %s%s",
+                  length(shown), if (length(near)) " (spelt like the model's but for case or punctuation)"
+                                 else " (none of its ids is the model's)",
+                  paste(sprintf("'%s'", utils::head(shown, 5)), collapse = ", "),
+                  if (length(shown) > 5) ", ..." else ""), call. = FALSE)
 }
 
 # Per row (0-based `position`), the sum of value * beta over its entries, added in the order

@@ -29,8 +29,8 @@
 #' @param fit An `argusFit` of modelType `"cox"` or `"fgr"`.
 #' @return A data frame with one row per distinct event time of each stratum: `time`,
 #'   `hazard` (cumulative, including the jump at `time`) and, when the data have strata,
-#'   `stratum` (the stratum's value as text; for a formula's `strata()` term, the name
-#'   [survfit.argusFit()] and `survfit.coxph` give its curve, e.g. `"sex=1, ph.ecog=0"`).
+#'   `stratum` (the stratum's value as text; the values of several `strata()` variables
+#'   joined by `", "`, e.g. `"1, 0"`).
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -46,7 +46,7 @@ baselineHazard <- function(fit) {
   out <- data.frame(time = jumps$time,
                     hazard = stats::ave(jumps$jump, jumps$stratum, FUN = cumsum))
   labels <- stratumLabelsOf(fit)
-  if (!is.null(labels)) out$stratum <- displayStrata(curveStratumNames(fit, labels))[jumps$stratum]
+  if (!is.null(labels)) out$stratum <- displayStrata(labels)[jumps$stratum]
   # Times whose events all have weight 0 add nothing: leave them out, as if those rows
   # were not in the data.
   out <- out[jumps$jump > 0, , drop = FALSE]

@@ -147,7 +147,7 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
 #' and \code{conf.high} (the percentile interval at \code{conf.level}) and \code{nonzero}
 #' (the share of replicates in which the coefficient is not 0). \code{glance()} gives the
 #' number of replicates, of usable ones (those the summary uses: not ill-conditioned, every
-#' estimate a finite number; replicates without a finite maximum-likelihood estimate are
+#' estimate a number or NA where not estimable; replicates without a finite maximum-likelihood estimate are
 #' among them, at the values where their fit stopped, see \code{\link{runBootstrap}}), of
 #' those that did not converge or had no finite estimate, the level, sampling unit and time.
 #' \code{confint()} gives the percentile interval (the replicates' quantiles, type 7 of
@@ -226,16 +226,12 @@ confint.argusBootstrap <- function(object, parm, level = object$level,
   kept <- object$estimates[usableReplicates(object), columns, drop = FALSE]
   a <- (1 - level) / 2
   # each coefficient over the replicates that could estimate it (NA where one could not)
+  spread <- vapply(seq_len(ncol(kept)), function(j) replicateSpread(kept[, j], c(a, 1 - a)), numeric(6))
   limits <- if (type == "percentile") {
-    t(apply(kept, 2, function(v) {
-      v <- v[!is.na(v)]
-      if (length(v) < 2) c(NA_real_, NA_real_)
-      else stats::quantile(v, probs = c(a, 1 - a), names = FALSE, type = 7)
-    }))
+    t(spread[3:4, , drop = FALSE])
   } else {
     est <- object$summary$estimate[columns]
-    se <- apply(kept, 2, function(v) if (sum(!is.na(v)) < 2) NA_real_ else stats::sd(v, na.rm = TRUE))
-    cbind(est - stats::qnorm(1 - a) * se, est + stats::qnorm(1 - a) * se)
+    cbind(est - stats::qnorm(1 - a) * spread[2, ], est + stats::qnorm(1 - a) * spread[2, ])
   }
   limits[is.na(object$summary$se[columns]), ] <- NA  # aliased or fixed: held throughout
   dimnames(limits) <- list(labels[columns],

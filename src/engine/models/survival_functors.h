@@ -63,12 +63,15 @@ ARGUS_HOST_DEVICE inline double stratumShift(const double* eta, std::int64_t fir
 // covariate called aliased). Where the span exceeds kTopShiftSpan the shift is its midpoint,
 // so u and Q0 both stay within exp(+-span): spans up to about 700 (a hazard ratio of 1e304
 // within a stratum) are exact. Below it the top, as before (and as the conditional models,
-// whose every risk set holds its top row, keep: stratumShift).
+// whose every risk set holds its top row, keep: stratumShift). Beyond 700 the shift stays
+// kMaxShiftBelowTop below the top, so that u itself cannot overflow (exp(350) times weights).
 constexpr double kTopShiftSpan = 300.0;
+constexpr double kMaxShiftBelowTop = 350.0;
 ARGUS_HOST_DEVICE inline double riskSetShift(double top, double bottom) {
   if (!std::isfinite(top)) return 0.0;
   if (!(top - bottom > kTopShiftSpan) || !std::isfinite(bottom)) return top;
-  return top - 0.5 * (top - bottom);
+  const double half = 0.5 * (top - bottom);  // inf where the span overflows: then the cap
+  return top - (half < kMaxShiftBelowTop ? half : kMaxShiftBelowTop);
 }
 ARGUS_HOST_DEVICE inline double runningMin(double bottom, double x) { return x < bottom ? x : bottom; }
 

@@ -193,7 +193,7 @@ class SurvivalLikelihood final : public Likelihood {
   // nearly all).
   RowFlags tiedEventFlags_;
   std::vector<std::int32_t> tiedSlots_;  // Efron: slots with m > 1, ascending
-  std::vector<double> shift_;          // per stratum: max eta, against exp overflow
+  std::vector<double> shift_;          // per stratum: riskSetShift (max eta, or nearer the middle of a wide range)
   std::vector<double> slotG_;          // per slot: G(t_e-) (Fine-Gray)
   std::vector<double> exitRisk_;       // D
   std::vector<double> competingRisk_;  // per slot: sum of u/G of competing rows exiting there

@@ -126,7 +126,11 @@ std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState
     if (state.fixed[j] || state.prior[j].kind != PriorKind::None) continue;
     const std::int32_t column = static_cast<std::int32_t>(j);
     // No curvature at all (no entries where the model has information): nothing to estimate.
-    if (!(likelihood_->gradHess(column).h < 0.0)) {
+    // A curvature that is not a number (overflowed sums: a survival linear predictor beyond
+    // the span its risk sets hold) says nothing about aliasing: the column is kept, and the
+    // fit's checks judge it (it once sent every covariate to NA with SUCCESS).
+    const double h = likelihood_->gradHess(column).h;
+    if (h >= 0.0) {
       out.push_back(column);
       continue;
     }

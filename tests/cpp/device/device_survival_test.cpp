@@ -1,6 +1,8 @@
 // The survival device model (cox: Breslow, Efron, strata, weights, counting process; fgr:
 // censoring per stratum, user-supplied G) against the CPU runner: every case of the survival
 // suite, cycle by cycle and for a whole fit, and many chunks per column.
+#include <algorithm>
+
 #include "device_test_support.h"
 
 namespace argus {
@@ -50,6 +52,27 @@ TEST_P(DeviceSurvival, CyclesAndFitMatchTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Survival, DeviceSurvival, ::testing::ValuesIn(survivalPriors()),
                          [](const ::testing::TestParamInfo<SurvivalPrior>& info) { return survivalName(info.param); });
+
+// A linear predictor spanning 600 within each stratum, falling with time (late risk sets hold
+// only rows 600 below the top): the shift is riskSetShift's midpoint, reduced on the device by
+// a segmented max and min; cycles and whole fits as on the CPU.
+TEST(DeviceRunner, SurvivalWithALinearPredictorSpanning600MatchesTheCpu) {
+  SurvivalScope survival;
+  for (const auto& c : testing_data::survivalCases()) {
+    auto p = testing_data::makeSurvivalProblem(c.spec);
+    for (std::int32_t s = 0; s < p->nStrata; ++s) {
+      const std::int64_t lo = p->stratumStart[s], hi = p->stratumStart[s + 1];
+      if (hi <= lo) continue;
+      const auto [first, last] = std::minmax_element(p->time.begin() + lo, p->time.begin() + hi);
+      const double range = *last - *first > 0.0 ? *last - *first : 1.0;
+      for (std::int64_t r = lo; r < hi; ++r) p->offset[r] = -600.0 * (p->time[r] - *first) / range;
+    }
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Normal, p->data, &prior, &fixed);
+    expectSameCycles(p->data, p->weightPtr(), prior, fixed, true, 3, c.name + " spanning 600");
+  }
+}
 
 // Many chunks per column (N = 3000 in 3 strata, chunks of 16 items): merging the chunks'
 // partial sums carries each stratum's prefix sums across them; with Breslow's integer times
