@@ -437,7 +437,9 @@ assembleData <- function(input, modelType, addIntercept) {
   rows <- checkRows(input, modelType)
   columnNames <- c(if (addIntercept) "(Intercept)", input$columnNames)
   ids <- input$covariateIds
-  if (addIntercept && !is.null(ids) && !is.character(ids) && any(as.double(ids) == 0))
+  # (compared as integer64 where they are: ids beyond 2^53 lose precision as doubles)
+  isZero <- if (isInteger64(ids)) ids == bit64::as.integer64(0L) else ids == 0
+  if (addIntercept && !is.null(ids) && !is.character(ids) && any(isZero))
     stopf(paste("covariate id 0 is the intercept's (getCovariateIds(), exclude = 0, as the",
                 "incumbent numbers it): renumber that covariate, or addIntercept = FALSE"))
   if (anyDuplicated(columnNames))
