@@ -47,7 +47,7 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
 # 'stratum_id', 'covariate_value') is not read: say so, rather than fit without it in
 # silence. `present`: the table's column names.
 warnNearMissColumns <- function(present, optional, what) {
-  key <- function(name) sub("s$", "", gsub("[^a-z0-9]", "", tolower(name)))
+  key <- function(name) sub("s$", "", looseName(name))
   for (name in setdiff(optional, present)) {
     near <- present[key(present) == key(name)]
     if (length(near))
@@ -55,6 +55,9 @@ warnNearMissColumns <- function(present, optional, what) {
                       near[1], name), call. = FALSE)
   }
 }
+
+# A name without case and punctuation: 'stratum_id', 'StratumId' and 'stratumId' are one.
+looseName <- function(name) gsub("[^a-z0-9]", "", tolower(name))
 
 # Columns the incumbent (Cyclops) reads from an outcomes table under other names: a call
 # written its way either means the same here or stops (vignette "Coming from Cyclops"), so

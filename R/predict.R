@@ -374,8 +374,7 @@ warnUnknownCovariates <- function(fit, ids) {
   known <- modelCovariates(fit)
   unknown <- unique(ids[!ids %in% known])
   if (length(unknown) == 0) return(invisible())
-  key <- function(x) gsub("[^a-z0-9]", "", tolower(x))
-  near <- unknown[key(unknown) %in% key(known)]
+  near <- unknown[looseName(unknown) %in% looseName(known)]
   if (length(near) == 0 && any(ids %in% known)) return(invisible())
   shown <- if (length(near)) near else unknown
   warning(sprintf("'newdata' has %d covariate id(s) the model does not have, which are ignored%s: %s%s",

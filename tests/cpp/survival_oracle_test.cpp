@@ -173,13 +173,7 @@ TEST(SurvivalOracle, ExtremeLinearPredictorsDoNotOverflow) {
 TEST(SurvivalOracle, ALinearPredictorSpanning600WithinAStratumStaysExact) {
   for (const SurvivalCase& c : survivalCases()) {
     auto p = makeSurvivalProblem(c.spec);
-    for (std::int32_t s = 0; s < p->nStrata; ++s) {
-      const std::int64_t lo = p->stratumStart[s], hi = p->stratumStart[s + 1];
-      if (hi <= lo) continue;
-      const auto [first, last] = std::minmax_element(p->time.begin() + lo, p->time.begin() + hi);
-      const double range = *last - *first > 0.0 ? *last - *first : 1.0;
-      for (std::int64_t r = lo; r < hi; ++r) p->offset[r] = -600.0 * (p->time[r] - *first) / range;
-    }
+    p->setOffsetsSpanning(600.0);
     auto lik = makeLikelihood(p->data, p->weightPtr());
     const std::vector<double> beta = p->randomBeta(0.5);
     lik->reset(beta);

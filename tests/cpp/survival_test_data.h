@@ -4,6 +4,7 @@
 // Dataset points into and a dense row-major copy of X for naive oracles.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -95,6 +96,18 @@ class SurvivalProblem {
       }
     }
     return g;
+  }
+
+  // Offsets falling linearly with time by `span` within each stratum, so that the late risk
+  // sets hold only rows `span` below the stratum's top (riskSetShift's wide strata).
+  void setOffsetsSpanning(double span) {
+    for (std::int32_t s = 0; s < nStrata; ++s) {
+      const std::int64_t lo = stratumStart[s], hi = stratumStart[s + 1];
+      if (hi <= lo) continue;
+      const auto [first, last] = std::minmax_element(time.begin() + lo, time.begin() + hi);
+      const double range = *last - *first > 0.0 ? *last - *first : 1.0;
+      for (std::int64_t r = lo; r < hi; ++r) offset[r] = -span * (time[r] - *first) / range;
+    }
   }
 
   Dataset data;

@@ -1,8 +1,6 @@
 // The survival device model (cox: Breslow, Efron, strata, weights, counting process; fgr:
 // censoring per stratum, user-supplied G) against the CPU runner: every case of the survival
 // suite, cycle by cycle and for a whole fit, and many chunks per column.
-#include <algorithm>
-
 #include "device_test_support.h"
 
 namespace argus {
@@ -60,13 +58,7 @@ TEST(DeviceRunner, SurvivalWithALinearPredictorSpanning600MatchesTheCpu) {
   SurvivalScope survival;
   for (const auto& c : testing_data::survivalCases()) {
     auto p = testing_data::makeSurvivalProblem(c.spec);
-    for (std::int32_t s = 0; s < p->nStrata; ++s) {
-      const std::int64_t lo = p->stratumStart[s], hi = p->stratumStart[s + 1];
-      if (hi <= lo) continue;
-      const auto [first, last] = std::minmax_element(p->time.begin() + lo, p->time.begin() + hi);
-      const double range = *last - *first > 0.0 ? *last - *first : 1.0;
-      for (std::int64_t r = lo; r < hi; ++r) p->offset[r] = -600.0 * (p->time[r] - *first) / range;
-    }
+    p->setOffsetsSpanning(600.0);
     std::vector<CoordinatePrior> prior;
     std::vector<unsigned char> fixed;
     makePriors(PriorCase::Normal, p->data, &prior, &fixed);
