@@ -7,10 +7,10 @@
 #' \code{residuals()} follows \code{\link[stats]{residuals.glm}} for \code{"lr"}, \code{"pr"}
 #' and \code{"ls"} and \code{residuals.coxph} (package \pkg{survival}) for \code{"cox"}.
 #' \code{fitted()} is \code{predict(object, type = "response")} for the fitted rows.
-#' \code{nobs()} is the number of rows with a positive weight, and for \code{"cox"} and
-#' \code{"fgr"} the number of events with a positive weight (as \code{nobs()} of a
-#' \code{coxph} fit, the count that \code{BIC()} uses). \code{deviance()} (lr, pr, ls) is
-#' \code{glm}'s: the sum of the squared deviance residuals; \code{df.residual()} is
+#' \code{nobs()} is the number of rows with a positive weight, and for \code{"cox"},
+#' \code{"fgr"} and \code{"clr"} the number of events (cases) with a positive weight (as
+#' \code{nobs()} of a \code{coxph} or \code{clogit} fit, the count that \code{BIC()} uses).
+#' \code{deviance()} (lr, pr, ls) is \code{glm}'s: the sum of the squared deviance residuals; \code{df.residual()} is
 #' \code{glm}'s \code{n - rank} (\code{nobs()} less the estimated coefficients) for a fit
 #' without a prior, \code{NA} for a penalized one.
 #'
@@ -171,7 +171,9 @@ nobs.argusFit <- function(object, ...) {
   rejectDots("nobs()", ...)
   w <- object$settings$weights %||% rep(1, object$nRows)
   y <- object$data$y
-  if (isSurvivalModel(object$modelType)) sum(y == 1 & w > 0) else sum(w > 0)
+  # events, as nobs() of coxph and clogit (the count BIC() uses): a case is an event
+  if (isSurvivalModel(object$modelType) || object$modelType == "clr") sum(y == 1 & w > 0)
+  else sum(w > 0)
 }
 
 #' @rdname residuals.argusFit

@@ -153,3 +153,13 @@ test_that("fitModel(weights = ) are in the user's row order, dropped strata incl
   expect_equal(coef(viaData), coef(viaColumn), tolerance = 1e-8)
   expect_true(viaData$weighted)
 })
+
+test_that("nobs() and BIC() of clr count the cases, as clogit's", {
+  skip_if_not_installed("survival")
+  ref <- clogitReference()
+  fit <- fitModel(createData(case ~ spontaneous + induced + strata(stratum), data = datasets::infert,
+                             modelType = "clr"), control = tightControl())
+  expect_equal(nobs(fit), nobs(ref))  # 83 cases of 248 rows
+  expect_equal(nobs(fit), 83)
+  expect_equal(BIC(fit), BIC(ref), tolerance = 1e-6)
+})
