@@ -217,6 +217,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,
                                                   weights = weights,
                                                   censoringSurvival = censoringSurvival), na.action)
+  allRows <- data
   data <- complete$data
   stratumId <- complete$vectors$stratumId
   time <- complete$vectors$time
@@ -256,7 +257,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   # Levels no row uses are dropped, as lm() and glm() drop them: kept, each would be an
   # all-zero column (an NA coefficient), and predict() would price the level as the
   # reference level instead of refusing it as a new level.
-  mf <- model.frame(formula, data, na.action = "na.pass", drop.unused.levels = TRUE)
+  mf <- modelFrameOfKeptRows(formula, data, allRows, complete$naAction)
   y <- model.response(mf)
   if (is.matrix(y)) stopMatrixResponse(sprintf("a matrix response (%s)", deparse(formula[[2]])), modelType)
   if (is.factor(y)) {

@@ -91,6 +91,34 @@ competingStatus <- function(status, failcode) {
   ifelse(status == 0, 0, ifelse(status == failcode, 1, 2))
 }
 
+# The model frame of the kept rows, evaluated as lm() evaluates it: on every row of the data,
+# the rows with missing values left out afterwards. Terms that depend on all of a column's
+# values (ns() and bs() knots at quantiles, poly()'s orthogonal basis, scale()'s centre) are
+# then lm's, and so are the coefficients and predictions (built on the kept rows alone, an
+# ns() basis had other knots: SUCCESS, and another model than lm's). Variables from the
+# formula's environment have the data's length, as lm() takes them. Levels that no kept row
+# uses are dropped (see formulaInput()). `kept`: the kept rows' data, with the response
+# columns formulaInput() adds; `omitted`: omitMissingRows()'s naAction (NULL: none).
+modelFrameOfKeptRows <- function(formula, kept, allRows, omitted) {
+  if (is.null(omitted))
+    return(model.frame(formula, kept, na.action = "na.pass", drop.unused.levels = TRUE))
+  keep <- -as.integer(omitted)
+  for (added in setdiff(names(kept), names(allRows))) {  # the survival response's columns
+    column <- rep(kept[[added]][1], nrow(allRows))
+    column[keep] <- kept[[added]]
+    allRows[[added]] <- column
+  }
+  mf <- model.frame(formula, allRows, na.action = "na.pass", drop.unused.levels = TRUE)
+  terms <- attr(mf, "terms")  # holds the data-dependent terms' parameters (predvars)
+  mf <- mf[keep, , drop = FALSE]
+  for (name in names(mf)) {  # as model.frame()'s drop.unused.levels
+    x <- mf[[name]]
+    if (is.factor(x) && length(unique(x[!is.na(x)])) < nlevels(x)) mf[[name]] <- x[, drop = TRUE]
+  }
+  attr(mf, "terms") <- terms
+  mf
+}
+
 # Rows with a missing value in any variable the formula (or weights, strata, times) uses:
 # kept by default (na.action = NULL or na.fail: the routes' checks then refuse them, naming
 # the column, as Argus has always done: a silent drop changes the population), or dropped

@@ -204,3 +204,34 @@ test_that("createControl() names the argument of a bad choice and bounds gridSte
   expect_equal(createControl(noiseLevel = NULL)$noiseLevel, "silent")  # NULL as match.arg
   expect_error(createControl(cvType = "grid", gridSteps = 1e10), "gridSteps")
 })
+
+test_that("after na.omit, data-dependent terms and outside variables are lm's (model frame of every row)", {
+  aq <- datasets::airquality  # Ozone has 37 missing values, Temp and Wind none
+  set.seed(5)
+  zz <- rnorm(nrow(aq))
+  formulas <- list(Ozone ~ splines::ns(Temp, df = 3), Ozone ~ poly(Temp, 2) + scale(Wind),
+                   Ozone ~ Temp + zz)
+  for (f in formulas) {
+    for (action in c("na.omit", "na.exclude")) {
+      ref <- lm(f, aq, na.action = action)
+      fit <- fitModel(createData(f, data = aq, modelType = "ls", na.action = action))
+      label <- paste(deparse(f), action)
+      expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-8, label = label)
+      expect_equal(unname(fitted(fit)), unname(fitted(ref)), tolerance = 1e-8, label = label)
+    }
+  }
+  # ns() knots from all 153 rows: predictions at new temperatures are lm's (on the 116 complete
+  # rows alone they were 17.09, 25.41, 79.21 against lm's 17.14, 25.22, 79.26)
+  f <- Ozone ~ splines::ns(Temp, df = 3)
+  nd <- data.frame(Temp = c(60, 75, 90))
+  expect_equal(unname(predict(fitModel(createData(f, data = aq, modelType = "ls", na.action = na.omit)), nd)),
+               unname(predict(lm(f, aq, na.action = na.omit), nd)), tolerance = 1e-8)
+  # a Cox model with a spline of age on lung (NAs in ph.ecog)
+  skip_if_not_installed("survival")
+  lung <- survival::lung
+  fc <- survival::Surv(time, status) ~ splines::ns(age, 3) + sex + ph.ecog
+  ref <- survival::coxph(fc, lung, ties = "breslow")
+  fit <- fitModel(createData(fc, data = lung, modelType = "cox", na.action = na.omit),
+                  control = createControl(tolerance = 1e-10))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+})
