@@ -200,7 +200,7 @@ cyclopsBootstrapArguments <- function(...) {
 # Where the objective is the profiled one (includePenalty = TRUE), this is the slope of the
 # profile itself (the others are at their optimum).
 profileDerivatives <- function(fit, column, points, includePenalty) {
-  settings <- engineSettings(fit)
+  settings <- profileSettings(fit, infiniteFlags(fit)[column])
   settings$threads <- 1L
   fixed <- settings$fixed %||% rep(FALSE, length(fit$coefficients))
   fixed[column] <- TRUE

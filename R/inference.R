@@ -238,9 +238,12 @@ modelVcov <- function(object) {
 #' prior they are zero and it makes no difference). Each side is bracketed by steps from the
 #' estimate that start at a Wald-like half-width and grow (guided by a parabola through the
 #' last point), then solved by a Brent-style root search in the engine. When the profile
-#' never drops far enough (separation, a flat likelihood) or rises above its value at the
-#' fit (the fit was not at a maximum), the limit is `NA` with a warning; the work is
-#' bounded, so this never hangs. Parameters are profiled in parallel on
+#' never drops far enough (a flat likelihood) or rises above its value at the fit (the fit
+#' was not at a maximum), the limit is `NA` with a warning; the work is bounded, so this
+#' never hangs. A fit whose status is `"NO_FINITE_MLE"` profiles the limiting likelihood:
+#' the coefficients running off to infinity (`fit$infinite`) stay where the fit left them
+#' while the others are profiled, and their own limit on the side they run to is `Inf` (or
+#' `-Inf`). Parameters are profiled in parallel on
 #' `createControl(threads = )` threads of the fit's control; the results do not depend on
 #' the number of threads. With `includePenalty = FALSE` and penalized other
 #' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
@@ -368,8 +371,28 @@ profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
           else with(waldScale(level, scale), (se * quantile)^2 / 2)
   profile <- list(drop = drop, includePenalty = includePenalty,
                   threads = fit$control$threads, maxExpansions = 10L)
-  out <- .Call(argus_profile_intervals, fit$data, engineSettings(fit), as.integer(columns - 1L),
-               profile)
+  # Coefficients running off to infinity are held where the fit left them (profileSettings())
+  # while the others are profiled; their own profiles move them as any other.
+  infinite <- infiniteFlags(fit)[columns]
+  parts <- lapply(split(seq_along(columns), infinite), function(at) {
+    part <- .Call(argus_profile_intervals, fit$data, profileSettings(fit, infinite[at[1]]),
+                  as.integer(columns[at] - 1L), profile)
+    part$at <- at
+    part
+  })
+  out <- lapply(stats::setNames(nm = names(parts[[1]])), function(name) {
+    value <- unlist(lapply(parts, `[[`, name), use.names = FALSE)
+    value[order(unlist(lapply(parts, `[[`, "at")))]
+  })
+  # The profile of a coefficient that runs off to infinity never falls on that side: its limit
+  # there is infinite (the fit's warning has named it already)
+  toward <- sign(fit$coefficients[columns])
+  out$upper[infinite & toward > 0] <- Inf
+  out$upperStatus[infinite & toward > 0] <- "found"
+  out$lower[infinite & toward < 0] <- -Inf
+  out$lowerStatus[infinite & toward < 0] <- "found"
+  # (refits on that side may stop short; a refit that did on the other side failed its limit)
+  out$unconverged[infinite] <- 0L
   labels <- names(fit$coefficients)[columns]
   reportProfileProblems(labels, out)
   limits <- unname(cbind(out$lower, out$upper))
@@ -481,8 +504,28 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
             maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
 }
 
+# The settings of a profile's refits: the fit's, with the coefficients that run off to
+# infinity (status NO_FINITE_MLE) held where the fit left them, unless `ofInfinite` (their own
+# profile). Refitted, they drift on towards infinity and stop wherever the recession is
+# detected, so each refit's value fell short of the profile's supremum by another amount:
+# a Cox age interval beside a separated indicator came out (-0.0004, 0.0383) against the
+# limiting likelihood's (0.0070, 0.0449). Held at the fit's value (30.7 there), their share of
+# the likelihood is within exp(-30) of its limit.
+profileSettings <- function(fit, ofInfinite = FALSE) {
+  settings <- engineSettings(fit)
+  infinite <- infiniteFlags(fit)
+  if (!ofInfinite && any(infinite)) {
+    fixed <- settings$fixed %||% rep(FALSE, length(infinite))
+    settings["fixed"] <- list(fixed | infinite)
+  }
+  settings
+}
+
+infiniteFlags <- function(fit) names(fit$coefficients) %in% fit$infinite
+
 profileAt <- function(fit, column, points, includePenalty) {
-  out <- .Call(argus_profile_values, fit$data, engineSettings(fit), as.integer(column - 1L),
+  out <- .Call(argus_profile_values, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),
+               as.integer(column - 1L),
                as.double(points), includePenalty, as.integer(fit$control$threads))
   if (!all(out$converged))
     warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!out$converged),

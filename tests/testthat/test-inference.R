@@ -207,19 +207,48 @@ test_that("sccs profile intervals equal the fixed-effects Poisson profile", {
                tolerance = 1e-5)
 })
 
-test_that("a separated coefficient gets NA with a warning, quickly", {
+test_that("a separated coefficient's profile is infinite on its side, quickly", {
   sep <- simulateSeparated()
   fit <- suppressWarnings(fitModel(createData(x = sep$x, y = sep$y, modelType = "lr")))
+  expect_equal(fit$infinite, "sep")
   expect_gt(coef(fit)[["sep"]], 5)
-  elapsed <- system.time(
-    expect_warning(ci <- confint(fit, "sep"), "profile limit set to NA for sep \\(upper\\)")
-  )[["elapsed"]]
+  elapsed <- system.time(expect_no_warning(ci <- confint(fit, "sep")))[["elapsed"]]
   expect_lt(elapsed, 10)
-  expect_identical(ci[1, 2], NA_real_)
+  expect_identical(ci[1, 2], Inf)
   expect_true(is.finite(ci[1, 1]))
   expect_lt(ci[1, 1], coef(fit)[["sep"]])
   # the other coefficient is unaffected
   expect_true(all(is.finite(suppressWarnings(confint(fit, "z")))))
+})
+
+test_that("beside a coefficient running off to infinity, profiles are the limiting likelihood's (coxph offsets)", {
+  skip_if_not_installed("survival")
+  l <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  l$sep <- as.numeric(l$time < 200 & l$status == 2)  # every early death: monotone likelihood
+  fit <- suppressWarnings(fitModel(createData(survival::Surv(time, status) ~ age + sex + sep, data = l,
+                                              modelType = "cox", ties = "efron")))
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_equal(fit$infinite, "sep")
+  # the reference: sep held at 40 (its limit to 1e-17) by an offset, the others refitted
+  limiting <- function(age = NULL, sep = 40) {
+    bAge <- age  # (a formula reads the data's columns first)
+    bSep <- sep
+    f <- if (is.null(age)) survival::Surv(time, status) ~ offset(bSep * l$sep) + age + sex
+         else survival::Surv(time, status) ~ offset(bAge * l$age + bSep * l$sep) + sex
+    survival::coxph(f, l, ties = "efron")$loglik[2]
+  }
+  top <- limiting()
+  root <- function(f, range) stats::uniroot(function(b) f(b) - top + stats::qchisq(0.95, 1) / 2,
+                                            range, tol = 1e-10)$root
+  ageLimits <- c(root(function(b) limiting(age = b), c(-0.05, 0.0257)),
+                 root(function(b) limiting(age = b), c(0.0257, 0.08)))
+  expect_no_warning(ci <- confint(fit))
+  # refitting sep with them gave (-0.0004, 0.0383) without sex: its drift set each value
+  expect_equal(unname(ci["age", ]), ageLimits, tolerance = 1e-5)
+  expect_equal(ci["sep", 1], root(function(b) limiting(sep = b), c(1, 20)), tolerance = 1e-5)
+  expect_identical(ci["sep", 2], Inf)
+  values <- profileLogLikelihood(fit, "age", x = c(0, 0.04))$value
+  expect_equal(values, c(limiting(age = 0), limiting(age = 0.04)), tolerance = 1e-8)
 })
 
 test_that("parm accepts names, positions and covariate ids; fixed ones get NA", {
