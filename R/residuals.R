@@ -138,11 +138,15 @@ zeroForDroppedStrata <- function(fit, values) {
   values
 }
 
-# Events only, sorted by stratum and time (as residuals.coxph), named by the event time.
+# Events only, sorted by stratum (in survival's order of strata) and time, as
+# residuals.coxph, named by the event time.
 schoenfeldResiduals <- function(fit, parts, w) {
   rows <- fitRows(fit)
   at <- which(parts$event)
-  at <- at[order(rows$stratum[at], rows$time[at])]
+  stratum <- rows$stratum[at]
+  position <- survivalStratumPosition(fit)
+  if (!is.null(position)) stratum <- position[stratum + 1L]
+  at <- at[order(stratum, rows$time[at])]
   out <- parts$schoenfeld[at, , drop = FALSE] * (if (length(w) > 1) w[at] else w)
   rownames(out) <- format(rows$time[at], trim = TRUE)
   out

@@ -145,13 +145,28 @@ stratumCurves <- function(fit, rows, X) {
                                            nEvent = nEvent, nCensor = nCensor, cumH = cumH,
                                            cumG = cumG, cumV1 = cumV1)
   }
-  # survival's order: a strata() term's (survivalStrataOrder); otherwise (stratumId) as
-  # factor() orders the labels, numbers numerically, text alphabetically
-  keys <- names(out)
+  out[survivalStrataRank(fit, names(out))]
+}
+
+# The order of strata (by their keys, the data's stratumLabels) in which survival lists them:
+# a strata() term's (survivalStrataOrder(): factor levels, sorted values); otherwise
+# (stratumId) as factor() orders the labels, numbers numerically, text alphabetically.
+# The internal order is the data's first appearance (cgd's hos.cat: "US:other" before
+# "US:NIH"), which survfit(), baselineHazard() and the Schoenfeld residuals do not show.
+survivalStrataRank <- function(fit, keys) {
   strataOrder <- fit$data$formulaTerms$strataOrder
-  if (!is.null(strataOrder)) return(out[order(match(keys, strataOrder$keys))])
+  if (!is.null(strataOrder)) return(order(match(keys, strataOrder$keys)))
   numeric <- suppressWarnings(as.numeric(keys))
-  out[if (!anyNA(numeric)) order(numeric) else order(keys)]
+  if (!anyNA(numeric)) order(numeric) else order(keys)
+}
+
+# Per internal stratum (1-based), its position in survival's order; NULL without strata.
+survivalStratumPosition <- function(fit) {
+  keys <- stratumLabelsOf(fit)
+  if (is.null(keys)) return(NULL)
+  position <- integer(length(keys))
+  position[survivalStrataRank(fit, keys)] <- seq_along(keys)
+  position
 }
 
 # Stratum names as survival writes them (survivalStrataOrder); the bare label when the

@@ -46,10 +46,15 @@ baselineHazard <- function(fit) {
   out <- data.frame(time = jumps$time,
                     hazard = stats::ave(jumps$jump, jumps$stratum, FUN = cumsum))
   labels <- stratumLabelsOf(fit)
-  if (!is.null(labels)) out$stratum <- displayStrata(labels)[jumps$stratum]
+  keep <- jumps$jump > 0
+  if (!is.null(labels)) {
+    out$stratum <- displayStrata(labels)[jumps$stratum]
+    # strata in survival's order (as survfit() lists them), each by time
+    keep <- which(keep)[order(survivalStratumPosition(fit)[jumps$stratum[keep]], jumps$time[keep])]
+  }
   # Times whose events all have weight 0 add nothing: leave them out, as if those rows
   # were not in the data.
-  out <- out[jumps$jump > 0, , drop = FALSE]
+  out <- out[keep, , drop = FALSE]
   rownames(out) <- NULL
   out
 }

@@ -105,3 +105,21 @@ test_that("deviance() and df.residual() are glm's and lm's (they were NULL)", {
   cox <- fitModel(createData(Surv(time, status) ~ age, data = survival::lung, modelType = "cox"))
   expect_error(deviance(cox), "-2 \\* logLik\\(fit\\)")
 })
+
+test_that("strata in survival's order: Schoenfeld rows and baselineHazard() by factor level, not first appearance", {
+  skip_if_not_installed("survival")
+  cgd <- survival::cgd  # hos.cat's first row is "US:other", its first level "US:NIH"
+  f <- survival::Surv(tstart, tstop, status) ~ treat + age + strata(hos.cat)
+  ref <- coxRef(f, cgd, ties = "efron")
+  fit <- fitModel(createData(f, data = cgd, modelType = "cox", ties = "efron"),
+                  control = survivalControl())
+  expect_lt(max(abs(residuals(fit, "schoenfeld") - residuals(ref, "schoenfeld"))), 1e-6)  # 22.4 row by row
+  expect_equal(rownames(residuals(fit, "schoenfeld")), rownames(residuals(ref, "schoenfeld")))
+  hazard <- baselineHazard(fit)
+  expect_equal(unique(hazard$stratum), levels(cgd$hos.cat))
+  base <- survival::basehaz(ref, centered = FALSE)
+  base <- base[c(TRUE, diff(base$hazard) != 0 | base$strata[-1] != base$strata[-nrow(base)]), ]
+  base <- base[base$hazard > 0, ]
+  expect_equal(hazard$time, base$time)
+  expect_equal(hazard$hazard, base$hazard, tolerance = 1e-6)
+})
