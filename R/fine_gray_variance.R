@@ -53,6 +53,9 @@ fineGrayScores <- function(fit, X) {
   eta[competing, ] <- eta[competing, , drop = FALSE] -
     (Z[competing, , drop = FALSE] * Cafter[competing] - Dafter[competing, , drop = FALSE]) *
     (r / GX)[competing]
+  # Without censored rows G is 1 throughout and has no effect to add (the sums below over no
+  # censoring times are empty: R's arithmetic on them stopped with "non-conformable arrays")
+  if (!any(censored)) return(eta)
   # q(u) at the censoring times
   fromU <- findInterval(censorTimes, tk, left.open = TRUE)  # t_k < u: t_k >= u are after
   Ctail <- C[length(C)] - C[fromU + 1]

@@ -185,6 +185,14 @@ test_that("robust variance of a Fine-Gray fit equals cmprsk::crr's var (ties inc
   }
   fitW <- fitModel(createData(x = x, y = code, time = time, weights = rep(1:2, n / 2), modelType = "fgr"))
   expect_error(vcov(fitW, type = "robust"), "runBootstrap")
+  # no row censored (every subject has the event or the competing event): G is 1 throughout
+  # (the robust variance stopped with "non-conformable arrays")
+  uncensored <- code > 0
+  ref <- crrRef(time[uncensored], code[uncensored], x[uncensored, ])
+  fit <- fitModel(createData(x = x[uncensored, ], y = code[uncensored], time = time[uncensored],
+                             modelType = "fgr"), control = survivalControl())
+  expect_lt(max(abs(vcov(fit, type = "robust") - ref$var)), 1e-8)
+  expect_true(all(is.finite(confint(fit, method = "robust"))))
 })
 
 test_that("a coefficient running off to infinity has no robust variance (NA, with a warning)", {
