@@ -138,7 +138,7 @@ interceptAsZero <- function(ids, data) {
   if ("0" %in% data$columnNames)
     stopf(paste("covariate id 0 is ambiguous: these data have a covariate 0 and an intercept",
                 "(the incumbent's id 0); name the intercept \"(Intercept)\""))
-  labels <- idLabel(ids)
+  labels <- userIdLabels(ids, "parm")
   labels[zero] <- "(Intercept)"
   labels
 }

@@ -18,7 +18,10 @@
 #'   also be the incumbent's own `createControl()` and `createPrior()` objects, read as the
 #'   same calls of Argus's (an error names a setting without an equivalent).
 #' @param fixedCoefficients Covariates whose coefficients stay at their starting value: a
-#'   logical vector in `coef()` order, or covariate identifiers / names.
+#'   logical vector in `coef()` order (or named by covariate: the named ones only), or
+#'   covariate identifiers / names. Numbers must be identifiers exactly (whole, and below
+#'   2^53 as doubles: larger ones as `bit64::integer64` or text), as everywhere a covariate
+#'   is named by its identifier (`exclude`, `parm`, ...).
 #' @details With `createPrior(..., useCrossValidation = TRUE)` the prior variance is chosen by
 #'   cross-validation first (settings in [createControl()]: `cvType`, `fold`,
 #'   `cvRepetitions`, `selectorType`, `foldStratification`, `foldIds`, ...): every candidate
@@ -246,7 +249,17 @@ fixedFlags <- function(fixed, data) {
   p <- length(data$columnNames)
   if (is.null(fixed)) return(rep(FALSE, p))
   if (is.logical(fixed)) {
-    if (length(fixed) != p || anyNA(fixed))
+    if (anyNA(fixed)) stopf("'fixedCoefficients' has missing values")
+    # named flags name their covariates (as startingCoefficients' names do): applied by
+    # position, c("(Intercept)" = FALSE, "22" = FALSE, "11" = TRUE) held 22 and fitted 11
+    if (!is.null(names(fixed))) {
+      flags <- rep(FALSE, p)
+      flags[columnsOf(names(fixed), data, "fixedCoefficients")] <- unname(fixed)
+      if (anyDuplicated(names(fixed)))
+        stopf("'fixedCoefficients' names covariate '%s' twice", names(fixed)[anyDuplicated(names(fixed))])
+      return(flags)
+    }
+    if (length(fixed) != p)
       stopf("'fixedCoefficients' as a logical vector needs %d values without NA", p)
     return(fixed)
   }

@@ -84,7 +84,7 @@ resolvePrior <- function(prior, data) {
 # Positions (1-based) of covariates named by identifier or name; errors on unknown ones.
 columnsOf <- function(ids, data, what) {
   if (is.null(ids) || length(ids) == 0) return(integer(0))
-  labels <- idLabel(ids)
+  labels <- userIdLabels(ids, what)
   at <- match(labels, data$columnNames)
   if (anyNA(at))
     stopf("'%s' names covariate(s) not in the data: %s", what,

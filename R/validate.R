@@ -190,6 +190,20 @@ idLabel <- function(ids) {
   as.character(ids)
 }
 
+# Covariate ids a user names (exclude =, parm =, fixedCoefficients = ...) as labels: numbers
+# must be ids exactly, as createData() reads them (whole, within 2^53 as doubles): rounded to
+# the nearest whole number, 21.6 named covariate 22 and 9007199254740993 (a double: ...992)
+# the id ...992. Labels and integer64 are read as they are.
+userIdLabels <- function(ids, what) {
+  if (is.double(ids) && !isInteger64(ids)) {
+    ids <- checkIds(ids, what)
+    # from 2^53 on a double stands for several ids (2^53 + 1 is read as 2^53)
+    if (any(abs(ids) >= 2^53))
+      stopf("'%s' has ids from 2^53 on, which a double cannot tell apart; give them as bit64::integer64 or text", what)
+  }
+  idLabel(ids)
+}
+
 # Arguments given to a method's `...` that it does not use are an error, not silently
 # ignored (predict(fit, newOutcomes = o) would otherwise give the fitted rows). Names in
 # `.allow` are accepted and ignored (`digits` of print()). The arguments are not evaluated.

@@ -548,3 +548,31 @@ test_that("a pr formula fit with time = a column predicts counts from new rows' 
   expect_error(predict(fit, ins[1:5, setdiff(names(ins), "Holders")]),
                "'newdata' has no column 'Holders'")
 })
+
+test_that("covariate ids named by numbers must be ids exactly; named fixed flags name their covariates", {
+  set.seed(1)
+  n <- 300
+  X <- cbind(rbinom(n, 1, 0.3), rnorm(n))
+  y <- rbinom(n, 1, plogis(-0.5 + X %*% c(1, -0.5)))
+  cv <- rbind(data.frame(rowId = 1:n, covariateId = 11, covariateValue = X[, 1]),
+              data.frame(rowId = 1:n, covariateId = 22, covariateValue = X[, 2]))
+  d <- createData(data.frame(rowId = 1:n, y = y), cv[cv$covariateValue != 0, ], modelType = "lr")
+  fit <- fitModel(d)
+  # rounded, 21.5 and 21.6 named covariate 22
+  expect_error(confint(fit, 21.5), "'parm' must hold whole numbers")
+  expect_error(profileLogLikelihood(fit, 21.6, x = 0), "'parm' must hold whole numbers")
+  expect_error(fitModel(d, createPrior("laplace", 0.1, exclude = 21.6)), "'exclude' must hold whole numbers")
+  expect_error(fitModel(d, fixedCoefficients = 11.2), "must hold whole numbers")
+  expect_error(fitModel(d, createPrior("laplace", 0.1, exclude = 2^53)), "2\\^53")
+  expect_equal(fitModel(d, createPrior("laplace", 0.1, exclude = 22))$priorType, c("(Intercept)" = "none", "11" = "laplace", "22" = "none"))
+  # named logical flags were applied by position: 22 held, 11 fitted
+  start <- c("(Intercept)" = 0, "11" = 1, "22" = 0)
+  byName <- fitModel(d, startingCoefficients = start,
+                     fixedCoefficients = c("(Intercept)" = FALSE, "22" = FALSE, "11" = TRUE))
+  byId <- fitModel(d, startingCoefficients = start, fixedCoefficients = "11")
+  expect_equal(unname(byName$fixed), c(FALSE, TRUE, FALSE))
+  expect_equal(coef(byName), coef(byId))
+  expect_equal(coef(byName)[["11"]], 1)
+  expect_error(fitModel(d, fixedCoefficients = c("33" = TRUE)), "not in the data: 33")
+  expect_error(fitModel(d, fixedCoefficients = c(TRUE, FALSE)), "needs 3 values")
+})
