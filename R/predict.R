@@ -77,9 +77,10 @@
 #'   `"cumulativeIncidence"` (fgr). Default: `"response"` for `"ls"`, `"lr"`, `"pr"`;
 #'   `"link"` for `"cox"`, `"fgr"`, `"clr"`, `"cpr"`, `"sccs"`.
 #' @param outcomes For a long covariates table: the rows to predict, with `rowId` and optional
-#'   `time` and `offset`.
-#' @param time,offset Exposure times and offsets of the rows of a matrix or data frame
-#'   `newdata`.
+#'   `time`, `offset` and `stratumId` (an error with any other `newdata`).
+#' @param time,offset Exposure times (positive; `NA` gives `NA`) and offsets of the rows of a
+#'   matrix or a formula fit's data frame `newdata` (an error with other `newdata`, whose rows
+#'   take them from `outcomes` or have their own).
 #' @param batchSize Number of rows read at a time from a database table `newdata`.
 #' @param times Times at which to give survival probabilities or cumulative
 #'   incidences; by default every event time of the fit.
@@ -113,9 +114,17 @@ predict.argusFit <- function(object, newdata = NULL,
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)
+  longTable <- isDatabaseTable(newdata) ||
+    (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
+       all(c("rowId", "covariateId") %in% names(newdata)))
+  if (!is.null(outcomes) && !longTable)
+    stopf(paste("'outcomes' is for newdata in the long format (rowId, covariateId,",
+                "covariateValue); with other newdata give 'time', 'offset' or 'stratumId'"))
   rows <- if (is.null(newdata)) {
+    rejectRowArguments(time, offset, stratumId, "the fitted rows: they have their own")
     argusDataRows(object, object$data)
   } else if (inherits(newdata, "argusData")) {
+    rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
     checkNewArgusData(object, newdata)
     argusDataRows(object, newdata)
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
@@ -125,6 +134,8 @@ predict.argusFit <- function(object, newdata = NULL,
                 needStrata = type %in% c("survival", "cumulativeIncidence"))
   } else if (isDatabaseTable(newdata) ||
              (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata)))) {
+    rejectRowArguments(time, offset, stratumId,
+                       "a long covariates table: give them as columns of 'outcomes' (by rowId)")
     longRows(object, newdata, outcomes, checkBatchSize(batchSize))
   } else if (is.data.frame(newdata)) {
     stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
@@ -145,6 +156,14 @@ predict.argusFit <- function(object, newdata = NULL,
   # for a missing value, as predict.lm (stats::napredict).
   if (is.null(newdata) && !is.null(object$data$naAction)) out <- stats::napredict(object$data$naAction, out)
   out
+}
+
+# time, offset and stratumId are per-row vectors for a matrix or formula data frame; with other
+# newdata they were silently left out (a pr prediction at a time of 2 and 3 came back a rate).
+rejectRowArguments <- function(time, offset, stratumId, why) {
+  given <- c("time", "offset", "stratumId")[!c(is.null(time), is.null(offset), is.null(stratumId))]
+  if (length(given))
+    stopf("predict() does not take %s for %s", paste(sprintf("'%s'", given), collapse = ", "), why)
 }
 
 # Which model types have which prediction scales.
@@ -235,7 +254,7 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
   if (is.null(offset)) needNoOffset(fit)
   offset <- checkNumericVector(offset, "offset", n, missingOk = TRUE)
   if (!is.null(offset)) link <- link + offset
-  time <- checkNumericVector(time, "time", n, missingOk = TRUE)
+  time <- checkExposure(checkNumericVector(time, "time", n, missingOk = TRUE), "time")
   names(link) <- rowNames
   list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"))
 }
@@ -317,6 +336,15 @@ checkUniquePairs <- function(position, ids, rowIds) {
           ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
 }
 
+# New rows' exposure lengths are positive, as createData() has them (a pr "count" of -1.5
+# came from a time of -1); NA gives an NA prediction.
+checkExposure <- function(time, name) {
+  bad <- which(time <= 0)
+  if (length(bad))
+    stopf("'%s' is an exposure length and must be positive (row %d is %g)", name, bad[1], time[bad[1]])
+  time
+}
+
 longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   streamed <- isDatabaseTable(covariates)
   if (!streamed) covRowIds <- checkIds(covariates[["rowId"]], "newdata$rowId")
@@ -331,7 +359,7 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
     needColumns(outcomes, "rowId", "outcomes")
     warnNearMissColumns(names(outcomes), c("time", "offset", "stratumId"), "outcomes")
     rowIds <- checkIds(outcomes[["rowId"]], "outcomes$rowId")
-    time <- checkNumericVector(outcomes[["time"]], "outcomes$time")
+    time <- checkExposure(checkNumericVector(outcomes[["time"]], "outcomes$time"), "outcomes$time")
     offset <- checkNumericVector(outcomes[["offset"]], "outcomes$offset")
     strata <- rowStrataKeys(outcomes[["stratumId"]], length(rowIds), "outcomes$stratumId")
   }

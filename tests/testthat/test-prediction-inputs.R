@@ -167,3 +167,27 @@ test_that("a bit64 status with failcode, and the pr stratumId hint", {
                             data.frame(rowId = 1:n, covariateId = 1, covariateValue = x), modelType = "pr"),
                  "use 'cpr' for a conditional Poisson model")
 })
+
+test_that("per-row arguments that a newdata does not read are errors; exposure times are positive", {
+  set.seed(2)
+  n <- 300
+  x <- rbinom(n, 1, 0.5)
+  t <- rexp(n) + 0.1
+  y <- rpois(n, t * exp(-0.5 + x))
+  fit <- fitModel(createData(data.frame(rowId = 1:n, y = y, time = t),
+                             data.frame(rowId = which(x == 1), covariateId = 1), modelType = "pr"))
+  nd <- data.frame(rowId = c(1, 2), covariateId = 1)
+  # the long table's rows take their time from 'outcomes': time = c(2, 3) gave rates (1.51, 1.51)
+  expect_error(predict(fit, nd, time = c(2, 3)), "does not take 'time' for a long covariates table")
+  expect_error(predict(fit, nd, offset = c(5, 5)), "'offset'")
+  expect_error(predict(fit, time = 2), "the fitted rows")
+  expect_equal(unname(predict(fit, nd, outcomes = data.frame(rowId = 1:2, time = c(2, 3)))),
+               c(2, 3) * exp(sum(coef(fit))), tolerance = 1e-12)
+  expect_error(predict(fit, nd, outcomes = data.frame(rowId = 1:2, time = c(-1, 0))),
+               "exposure length and must be positive \\(row 1 is -1\\)")
+  expect_error(predict(fit, matrix(1, 2, 1, dimnames = list(NULL, "1")), time = c(1, 0)),
+               "'time' is an exposure length")
+  expect_error(predict(fit, matrix(1, 2, 1, dimnames = list(NULL, "1")),
+                       outcomes = data.frame(rowId = 1:2, time = 1)), "'outcomes' is for newdata in the long format")
+  expect_true(is.na(predict(fit, matrix(1, 2, 1, dimnames = list(NULL, "1")), time = c(1, NA))[2]))
+})
