@@ -105,21 +105,29 @@ TEST_P(HessianByDifferences, MatchesAnalyticHessianToOneInTenMillion) {
     const std::vector<double> beta = prob->randomBeta(0.5);
     LikelihoodProbe probe(ComputeDevice{}, prob->data, prob->weightPtr());
     const std::vector<std::int32_t> coords = allCoordinates(p);
-    const SquareMatrix H = hessianAt(probe, beta, coords);
     const std::vector<double> want = analyticHessian(*prob, beta);
+    // The differences, and what inference takes: formed exactly (CycleRunner::exactHessian;
+    // the GLMs in one pass, the conditional models by polarization), rounding only.
+    HessianOptions differences;
+    differences.exactWhereFormed = false;
+    const SquareMatrix D = hessianAt(probe, beta, coords, differences);
+    const SquareMatrix H = hessianAt(probe, beta, coords);
     ASSERT_EQ(H.size, p);
-    const double err = worstRelativeError(H, want, coords, p);
-    EXPECT_LE(err, 1e-7) << modelTypeName(prob->data.model) << " seed " << seed;
-    // The GLMs form it exactly (CycleRunner::exactHessian): rounding only.
-    const bool glm = !hasStratumBaseline(prob->data.model);
-    EXPECT_EQ(H.exact, glm);
-    if (glm) EXPECT_LE(err, 1e-12) << modelTypeName(prob->data.model) << " seed " << seed;
+    ASSERT_EQ(D.size, p);
+    EXPECT_FALSE(D.exact);
+    EXPECT_TRUE(H.exact);
+    EXPECT_LE(worstRelativeError(D, want, coords, p), 1e-7) << modelTypeName(prob->data.model) << " seed " << seed;
+    EXPECT_LE(worstRelativeError(H, want, coords, p), 1e-12) << modelTypeName(prob->data.model) << " seed " << seed;
     // The test can fail: a wrong cross term (here: dropping one) is far outside the bound.
     std::vector<double> broken = want;
     broken[0 * p + 1] = broken[1 * p + 0] = 0.0;
     EXPECT_GT(worstRelativeError(H, broken, coords, p), 1e-4);
+    EXPECT_GT(worstRelativeError(D, broken, coords, p), 1e-4);
     for (std::size_t i = 0; i < p; ++i)
-      for (std::size_t j = 0; j < p; ++j) EXPECT_EQ(H(i, j), H(j, i));
+      for (std::size_t j = 0; j < p; ++j) {
+        EXPECT_EQ(H(i, j), H(j, i));
+        EXPECT_EQ(D(i, j), D(j, i));
+      }
   }
 }
 

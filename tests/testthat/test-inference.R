@@ -407,3 +407,33 @@ test_that("GLM standard errors come from the exact Hessian: uncentred year and i
   se <- expect_no_warning(sqrt(diag(vcov(fit))))
   expect_lt(max(abs(se / sqrt(diag(vcov(glm(y ~ x + x2 + z, binomial, d)))) - 1)), 1e-4)
 })
+
+test_that("survival and conditional standard errors come from an exact Hessian: near-collinear ages as coxph's", {
+  skip_if_not_installed("survival")
+  l <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  set.seed(1)
+  # age in years, and again from dates in days (1 - R^2 ~ 1e-7), then closer still (1e-10)
+  l$fromDays <- round(l$age * 365.25 + stats::runif(nrow(l))) / 365.25
+  l$closer <- l$age + stats::rnorm(nrow(l), 0, 1e-4)
+  for (second in c("fromDays", "closer")) {
+    f <- stats::as.formula(paste("survival::Surv(time, status) ~ age +", second, "+ sex"))
+    ref <- survival::coxph(f, l, ties = "efron", control = survival::coxph.control(eps = 1e-12, iter.max = 50))
+    fit <- fitModel(createData(f, data = l, modelType = "cox", ties = "efron"))
+    expect_equal(fit$status, "SUCCESS")
+    # differences of the gradient: 5e-4 off for fromDays, and the whole matrix NA for closer
+    expect_no_warning(V <- vcov(fit))
+    expect_equal(unname(sqrt(diag(V))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-3, label = second)
+    expect_equal(unname(V["sex", "sex"]), unname(vcov(ref)["sex", "sex"]), tolerance = 1e-4)
+  }
+  # the same for clr, against clogit: the number of spontaneous abortions and a near copy
+  sets <- datasets::infert
+  sets$near <- sets$spontaneous + stats::rnorm(nrow(sets), 0, 1e-3)
+  env <- new.env(parent = asNamespace("survival"))
+  env$sets <- sets
+  ref <- evalq(clogit(case ~ spontaneous + near + induced + strata(stratum), data = sets,
+                      method = "breslow", control = coxph.control(eps = 1e-12)), env)
+  fit <- fitModel(createData(case ~ spontaneous + near + induced + strata(stratum), data = sets,
+                             modelType = "clr", ties = "breslow"))
+  expect_equal(fit$status, "SUCCESS")
+  expect_equal(unname(sqrt(diag(vcov(fit)))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-4)
+})

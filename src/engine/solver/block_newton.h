@@ -68,6 +68,16 @@
 
 namespace argus {
 
+// H off the diagonal over `columns` by polarization of directional second derivatives, given
+// the diagonal (every h_aa < 0) in `h` (row-major k x k): with a_a = x_a / sqrt(-h_aa),
+// C_ab = -h(a_a + a_b) / 2 - 1 and H_ab = -C_ab sqrt(h_aa h_bb). One dense direction
+// (`direction`, scratch of one value per row) and one gradHessAlong() per pair: exact to
+// rounding, where a difference of gradients carries its truncation error (inference's full
+// Hessian of a survival or conditional model: solver/inference.h).
+void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
+                     const std::vector<std::int32_t>& columns, std::vector<double>* h,
+                     std::vector<double>* direction);
+
 class BlockNewton {
  public:
   static constexpr std::size_t kMaxColumns = 128;
@@ -106,9 +116,6 @@ class BlockNewton {
   // The centring shifts of `columns` (those after the intercept), or empty where the block
   // has no intercept or the likelihood does not fuse its Hessian.
   std::vector<double> shiftsFor(const std::vector<std::int32_t>& columns) const;
-  // H off the diagonal by polarization, given the diagonal in `h` (directional path).
-  void polarize(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
-                std::vector<double>* h);
   // out += factor * x_j (a dense vector of one value per row).
   void addColumn(std::int32_t j, double factor, std::vector<double>& out) const;
   // period_ and shift_ for the present candidates.

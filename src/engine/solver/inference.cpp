@@ -155,7 +155,7 @@ SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
   }
   SquareMatrix exact{k, {}, true};
   probe.moveTo(beta);
-  if (probe.exactHessian(coordinates, shifts, &exact.values)) return exact;
+  if (options.exactWhereFormed && probe.exactHessian(coordinates, shifts, &exact.values)) return exact;
   const std::int32_t zero = shifts.empty() ? -1 : coordinates[origin];
   SquareMatrix raw{k, std::vector<double>(k * k)};
   for (std::size_t c = 0; c < k; ++c) {

@@ -51,13 +51,11 @@ class LikelihoodCycleRunner final : public CycleRunner {
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
     return likelihood_->rowScores(score, curvature);
   }
+  // The GLMs' one pass (blockGradHess); survival and conditional models by polarization of
+  // their directional derivatives (polarizeHessian) where that costs at most a few times the
+  // differences inference would take instead (likelihood_cycle_runner.cpp says why).
   bool exactHessian(const std::vector<std::int32_t>& columns, const std::vector<double>& shifts,
-                    std::vector<double>* h) override {
-    if (!likelihood_->fusesBlockHessian()) return false;
-    std::vector<double> g;
-    likelihood_->blockGradHess(columns, shifts, &g, h);
-    return true;
-  }
+                    std::vector<double>* h) override;
 
  private:
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
