@@ -36,6 +36,9 @@
 #' models (`"clr"`, `"cpr"`, `"sccs"`), strata without any event contribute nothing to the
 #' likelihood: they are dropped, and `print()` says how many.
 #'
+#' A two-level factor response of the formula route (`"lr"`, `"clr"`) is read as glm's
+#' binomial family reads it: the first level 0, the second 1; other models refuse factors.
+#'
 #' A `Surv()` response of the formula route is read as `survival::Surv()` reads it for
 #' `"cox"`: a logical status (`TRUE` = event), a two-level factor (second level = event), or
 #' numbers 0/1 (0 censored) or 1/2 (survival's coding, as in `survival::lung`: when the

@@ -261,6 +261,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   y <- model.response(mf)
   if (is.matrix(y)) stopMatrixResponse(sprintf("a matrix response (%s)", deparse(formula[[2]])), modelType)
   if (is.factor(y)) {
+    # as glm's binomial family: the first level is failure (0), the others success (1); a count
+    # or a measurement is not a label (lm and glm's poisson warn and fit garbage)
+    if (!modelType %in% c("lr", "clr"))
+      stopf("a factor response is for modelType \"lr\" and \"clr\" (read as 0/1), not '%s': give numbers",
+            modelType)
     if (nlevels(y) != 2) stopf("a factor response must have exactly two levels")
     y <- as.numeric(y == levels(y)[2])
   }

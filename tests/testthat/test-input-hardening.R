@@ -576,3 +576,12 @@ test_that("covariate ids named by numbers must be ids exactly; named fixed flags
   expect_error(fitModel(d, fixedCoefficients = c("33" = TRUE)), "not in the data: 33")
   expect_error(fitModel(d, fixedCoefficients = c(TRUE, FALSE)), "needs 3 values")
 })
+
+test_that("a factor response is a 0/1 label for lr and clr only", {
+  df <- data.frame(y = factor(rep(c("no", "yes"), 20)), x = rnorm(40))
+  expect_equal(createData(y ~ x, data = df, modelType = "lr")$y, rep(c(0, 1), 20))
+  # ls and pr read it as 0/1 with SUCCESS (a Poisson "count" of a yes/no label)
+  for (model in c("ls", "pr"))
+    expect_error(createData(y ~ x, data = df, modelType = model),
+                 sprintf("a factor response is for modelType \"lr\" and \"clr\".*not '%s'", model))
+})
