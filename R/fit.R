@@ -29,7 +29,8 @@
 #'   weighted fits of the same data (held-out rows get weight 0, the others keep `weights`).
 #'   The returned model is then fitted on all data at the chosen variance, with `weights`.
 #'   The chosen variance applies to every penalized covariate.
-#' @return An object of class `argusFit`: `coef()`, `logLik()`, `nobs()`, `print()`,
+#' @return An object of class `argusFit`: `coef()`, `logLik()` (its `df` the estimated nonzero
+#'   coefficients, `NA` for a penalized fit, so that `AIC()` and `BIC()` are `NA` there), `nobs()`, `print()`,
 #'   [summary.argusFit()], [tidy.argusFit()], `glance()`, `augment()`, [predict.argusFit()],
 #'   `fitted()`, [residuals.argusFit()], [vcov.argusFit()], [confint.argusFit()],
 #'   [profileLogLikelihood()], [runBootstrap()], [baselineHazard()], `survival::survfit()`

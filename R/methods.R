@@ -10,6 +10,9 @@ coef.argusFit <- function(object, ...) {
 logLik.argusFit <- function(object, ...) {
   rejectDots("logLik()", ...)
   free <- sum(object$coefficients != 0 & !object$fixed)
+  # A penalized fit has no honest count of parameters (glance() says NA): df NA, so that AIC()
+  # and BIC() are NA too, not the nonzero coefficients' count (a ridge fit counted them all)
+  if (any(object$priorType[!object$fixed] != "none")) free <- NA_real_
   # nobs as nobs() gives it (events for survival models, as coxph), which BIC() uses
   n <- if (is.null(object$data)) object$nRows else nobs.argusFit(object)
   if (object$modelType == "ls") return(gaussianLogLik(object, free))

@@ -33,7 +33,9 @@
 #' @return A tibble when the \pkg{tibble} package is installed, otherwise a data frame.
 #'   \code{glance()}: \code{modelType}, \code{status}, \code{nobs}, \code{logLik},
 #'   \code{AIC} and \code{BIC} (flat prior only: a penalized fit has no honest count of
-#'   parameters), \code{df} (estimated nonzero coefficients), \code{nonzero},
+#'   parameters), \code{df} (\code{logLik()}'s: the estimated nonzero coefficients, and for
+#'   \code{"ls"} the residual variance, as \code{logLik.lm}; \code{NA} when penalized),
+#'   \code{nonzero},
 #'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
 #'   given; \code{NA} with a flat prior), \code{iterations} and \code{optimality}.
 #'   \code{augment()}: \code{.rowId} (the row identifier; for formula fits the data

@@ -135,3 +135,19 @@ test_that("tidy() and augment() of a weighted Cox fit match summary(coxph(robust
   expect_lt(max(abs(au$.fitted - predict(ref, type = "lp", reference = "zero"))), 1e-6)
   expect_equal(glance(fit)$nobs, ref$nevent)
 })
+
+test_that("a penalized fit has no AIC or BIC, as glance() says (logLik df NA)", {
+  fit <- fitModel(createData(mpg ~ wt + hp + qsec, data = mtcars, modelType = "ls"),
+                  prior = createPrior("normal", variance = 1))
+  # the nonzero coefficients were counted: a ridge fit's AIC 3284.7-like numbers
+  expect_true(is.na(attr(logLik(fit), "df")))
+  expect_true(is.na(AIC(fit)))
+  expect_true(is.na(BIC(fit)))
+  expect_true(is.na(glance(fit)$df))
+  lasso <- fitModel(createData(am ~ wt + hp + qsec, data = mtcars, modelType = "lr"),
+                    prior = createPrior("laplace", variance = 1))
+  expect_true(is.na(AIC(lasso)))
+  flat <- fitModel(createData(mpg ~ wt + hp + qsec, data = mtcars, modelType = "ls"))
+  expect_equal(AIC(flat), AIC(lm(mpg ~ wt + hp + qsec, data = mtcars)), tolerance = 1e-8)
+  expect_equal(glance(flat)$df, 5)  # four coefficients and the variance, as logLik.lm
+})

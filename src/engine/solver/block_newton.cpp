@@ -119,15 +119,20 @@ void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
   std::vector<double> scale(k);
   for (std::size_t a = 0; a < k; ++a) scale[a] = std::sqrt(-(*h)[a * k + a]);
   // Survival and conditional likelihoods do not change when eta moves by a constant, so the
-  // direction is taken about its mean: their risk-set variances are second moments less
-  // squared means, which a mean far from 0 (age in years: mean/sd ~7) cancels digits of
-  // (Cox SEs of two near-collinear ages: 5e-6 -> 1e-6 of coxph's).
+  // direction is taken about its median: their risk-set variances are second moments less
+  // squared means, which a centre far from 0 (age in years: mean/sd ~7) cancels digits of
+  // (Cox SEs of two near-collinear ages: 5e-6 -> 1e-6 of coxph's). Not the mean: a column
+  // of almost no information (a factor level running off to infinity: h ~ 1e-18) enters
+  // scaled by 1e9 on its few rows, and its mean moved every other row by 1e8 (the Hessian
+  // came out singular); the median stays with the bulk of the rows.
   const bool shiftInvariant = hasStratumBaseline(data.model);
-  auto centre = [](std::vector<double>* d) {
-    double mean = 0.0;
-    for (const double v : *d) mean += v;
-    mean /= static_cast<double>(d->size());
-    for (double& v : *d) v -= mean;
+  std::vector<double> sorted;
+  auto centre = [&sorted](std::vector<double>* d) {
+    sorted = *d;
+    const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+    std::nth_element(sorted.begin(), middle, sorted.end());
+    const double median = *middle;
+    for (double& v : *d) v -= median;
   };
   direction->resize(static_cast<std::size_t>(data.nRows()));
   for (std::size_t a = 0; a < k; ++a)
