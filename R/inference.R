@@ -478,7 +478,10 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   checkScalar(maxPoints, "maxPoints", lower = initialGridSize, integer = TRUE)
   checkFlag(includePenalty, "includePenalty")
   checkFlag(returnDerivatives, "returnDerivatives")
-  if (!is.null(x)) x <- checkNumericVector(x, "x")
+  if (!is.null(x)) {
+    x <- checkNumericVector(x, "x")
+    if (length(x) == 0) stopf("'x' is empty: give the values at which to evaluate the profile")
+  }
   if (!is.null(bounds)) {
     bounds <- checkNumericVector(bounds, "bounds", 2)
     if (bounds[1] >= bounds[2]) stopf("'bounds' must be increasing")

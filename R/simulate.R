@@ -30,6 +30,19 @@
 simulateSccs <- function(nCases, nDrugs, minObsDays = 180, maxObsDays = 3 * 365, maxEras = 4,
                          meanEraDays = 60, popularityExponent = 1, nNonzero = 10,
                          effectRange = c(0.2, 1), extraEvents = 0.3, seed = NULL) {
+  checkScalar(nCases, "nCases", lower = 1, integer = TRUE)
+  checkScalar(nDrugs, "nDrugs", lower = 1, integer = TRUE)
+  checkScalar(minObsDays, "minObsDays", lower = 1, integer = TRUE)
+  checkScalar(maxObsDays, "maxObsDays", lower = minObsDays, integer = TRUE)
+  checkScalar(maxEras, "maxEras", lower = 1, integer = TRUE)
+  checkScalar(meanEraDays, "meanEraDays", lower = .Machine$double.xmin)
+  checkScalar(popularityExponent, "popularityExponent")
+  checkScalar(nNonzero, "nNonzero", lower = 0, integer = TRUE)
+  if (!is.numeric(effectRange) || length(effectRange) != 2 || !all(is.finite(effectRange)) ||
+      effectRange[1] > effectRange[2])
+    stopf("'effectRange' must be two finite numbers, the smaller first")
+  checkScalar(extraEvents, "extraEvents", lower = 0)
+  if (!is.null(seed)) checkScalar(seed, "seed", integer = TRUE)
   if (!is.null(seed)) set.seed(seed)
   nCases <- as.integer(nCases)
   nDrugs <- as.integer(nDrugs)

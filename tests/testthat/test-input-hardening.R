@@ -585,3 +585,17 @@ test_that("a factor response is a 0/1 label for lr and clr only", {
     expect_error(createData(y ~ x, data = df, modelType = model),
                  sprintf("a factor response is for modelType \"lr\" and \"clr\".*not '%s'", model))
 })
+
+test_that("simulateSccs() and profileLogLikelihood() check their arguments", {
+  # R's internal errors before ("arguments imply differing number of rows", "invalid 'size'")
+  expect_error(Argus::simulateSccs(0, 5), "'nCases' must be between 1")
+  expect_error(Argus::simulateSccs(NA, 5), "'nCases' must be a single finite number")
+  expect_error(Argus::simulateSccs(10.5, 5), "'nCases' must be a whole number")
+  expect_error(Argus::simulateSccs(10, 0), "'nDrugs' must be between 1")
+  expect_error(Argus::simulateSccs(10, 3, effectRange = 1), "'effectRange'")
+  sim <- Argus::simulateSccs(20, 3, seed = 1)
+  expect_true(all(c("outcomes", "covariates") %in% names(sim)))
+  fit <- fitModel(createData(x = matrix(rnorm(40), 20, 2, dimnames = list(NULL, c("a", "b"))),
+                             y = rbinom(20, 1, 0.5), modelType = "lr"))
+  expect_error(profileLogLikelihood(fit, "a", x = numeric(0)), "'x' is empty")
+})
