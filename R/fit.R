@@ -30,7 +30,11 @@
 #'   The returned model is then fitted on all data at the chosen variance, with `weights`.
 #'   The chosen variance applies to every penalized covariate.
 #' @return An object of class `argusFit`: `coef()`, `logLik()` (its `df` the estimated nonzero
-#'   coefficients, `NA` for a penalized fit, so that `AIC()` and `BIC()` are `NA` there), `nobs()`, `print()`,
+#'   coefficients, `NA` for a penalized fit, so that `AIC()` and `BIC()` are `NA` there; for
+#'   `"cpr"` and `"sccs"` the conditional log-likelihood `sum(y * eta) - sum_s n_s *
+#'   log(sum_{r in s} time_r * exp(eta_r))`, which moves with the unit of `time` by `n *
+#'   log(unit)`: compare fits of the same data, or add `sum(y * log(time) - lfactorial(y))`
+#'   for the incumbent's unit-free value), `nobs()`, `print()`,
 #'   [summary.argusFit()], [tidy.argusFit()], `glance()`, `augment()`, [predict.argusFit()],
 #'   `fitted()`, [residuals.argusFit()], [vcov.argusFit()], [confint.argusFit()],
 #'   [profileLogLikelihood()], [runBootstrap()], [baselineHazard()], `survival::survfit()`

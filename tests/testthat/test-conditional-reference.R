@@ -91,6 +91,12 @@ test_that("sccs log-likelihood equals the conditional Poisson likelihood at the 
   den <- tapply(sim$time * exp(eta), sim$stratumId, sum)
   expected <- sum(sim$y * eta) - sum(n * log(den))
   expect_equal(as.numeric(logLik(fit)), expected, tolerance = 1e-8)
+  # the unit of time moves it by n log(unit); the documented constant takes that out
+  inYears <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time / 365.25, stratumId = sim$stratumId,
+                                 modelType = "sccs"), control = tightControl())
+  expect_equal(as.numeric(logLik(inYears)) - as.numeric(logLik(fit)), sum(sim$y) * log(365.25), tolerance = 1e-8)
+  unitFree <- function(f, time) as.numeric(logLik(f)) + sum(sim$y * log(time) - lfactorial(sim$y))
+  expect_equal(unitFree(inYears, sim$time / 365.25), unitFree(fit, sim$time), tolerance = 1e-10)
 })
 
 test_that("strata without events are dropped and reported", {
