@@ -47,8 +47,10 @@
 #' event, 2 competing event) and is never shifted; since survival's 1/2 coding would then
 #' read as events and competing events without censoring, a `Surv()` status for `"fgr"` with
 #' no 0 is refused (give `y` through the matrix or long route for data without censoring).
-#' For `"cox"`, times that differ by rounding alone (from time arithmetic) are one time, as
-#' in `coxph()` with its default `timefix = TRUE`.
+#' For `"cox"` and `"fgr"`, times that differ by rounding alone (from time arithmetic) are one
+#' time, as in `coxph()` with its default `timefix = TRUE` (and `finegray()` with `coxph()`;
+#' `cmprsk::crr` keeps them apart in its risk sets, so that a difference of 1e-13 moved a
+#' coefficient by 1%).
 #' For `"cox"` the response may also be a `survival::Surv` object already made (a column of
 #' `data`, say), right-censored or `(start, stop]`, as `coxph()` takes it. A matrix response
 #' such as `cbind(successes, failures)` is refused: give one row per outcome with the counts
@@ -320,7 +322,7 @@ checkRows <- function(input, modelType) {
   time <- checkNumericVector(input$time, "time", n)
   weights <- checkWeights(input$weights, "weights", n)
   survival <- if (isSurvivalModel(modelType)) checkSurvivalRows(input, time, y, n, modelType, weights)
-  if (modelType == "cox") {
+  if (modelType %in% c("cox", "fgr")) {
     merged <- mergeNearTies(time, survival$startTime)
     time <- merged$time
     survival$startTime <- merged$start
