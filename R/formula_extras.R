@@ -139,9 +139,13 @@ omitMissingRows <- function(formula, data, vectors, na.action) {
     # weights have their own checks, which name them)
     covariates <- intersect(all.vars(stats::delete.response(stats::terms(formula))), names(data))
     bad <- if (length(covariates)) !stats::complete.cases(data[, covariates, drop = FALSE]) else FALSE
-    if (any(bad))
-      stopf(paste("%d row(s) of 'data' have missing covariate values (first: row %d); drop them",
-                  "with na.action = na.omit or na.exclude"), sum(bad), which(bad)[1])
+    if (any(bad)) {
+      # named: a strata() variable's NA was called a missing covariate value
+      named <- covariates[vapply(covariates, function(v) anyNA(data[[v]]), TRUE)]
+      stopf(paste("%d row(s) of 'data' have missing values in %s (first: row %d); drop them",
+                  "with na.action = na.omit or na.exclude"), sum(bad),
+            paste(sprintf("'%s'", named), collapse = ", "), which(bad)[1])
+    }
     return(list(data = data, vectors = vectors, naAction = NULL))
   }
   used <- intersect(all.vars(formula), names(data))

@@ -32,7 +32,12 @@ test_that("na.action: an error by default, na.omit and na.exclude as in glm", {
   set.seed(7)
   df$y <- rbinom(50, 1, 0.5)
   df$b[3] <- NA
-  expect_error(createData(y ~ a + b, data = df, modelType = "lr"), "2 row\\(s\\).*na.omit")
+  expect_error(createData(y ~ a + b, data = df, modelType = "lr"), "2 row\\(s\\).*in 'a', 'b'.*na.omit")
+  # a strata() variable is named, not called a covariate
+  sets <- datasets::infert
+  sets$stratum[3] <- NA
+  expect_error(createData(case ~ spontaneous + strata(stratum), data = sets, modelType = "clr"),
+               "1 row\\(s\\) of 'data' have missing values in 'stratum'")
   omit <- fitModel(createData(y ~ a + b, data = df, modelType = "lr", na.action = na.omit),
                    control = createControl(tolerance = 1e-12, maxIterations = 1000))
   ref <- glm(y ~ a + b, family = binomial, data = df, na.action = na.omit,
