@@ -131,6 +131,18 @@ internalFoldIds <- function(foldIds, data) {
   foldIds <- rowsOfData(foldIds, data, "foldIds", "labels")
   labels <- sort(unique(foldIds))
   codes <- as.integer((match(foldIds, labels) - 1L)[data$order])
+  # a matched set or a case's eras are one unit: name two of its rows (the engine can only
+  # count strata in its own numbering)
+  if (isConditionalModel(data$modelType) && !is.null(data$stratum)) {
+    first <- codes[match(data$stratum, data$stratum)]
+    split <- which(codes != first)
+    if (length(split)) {
+      other <- match(data$stratum[split[1]], data$stratum)
+      stopf(paste("'foldIds' put rows %s and %s, of one stratum, in different folds: the rows",
+                  "of a stratum must share a fold"),
+            idLabel(data$rowIds[data$order[other]]), idLabel(data$rowIds[data$order[split[1]]]))
+    }
+  }
   # the folds are the user's to choose, but one that splits a cluster() group (a patient's
   # rows in two folds) is said, as the generated folds never do it
   if (!is.null(data$cluster) && any(tapply(codes, data$cluster, function(v) any(v != v[1]))))

@@ -30,8 +30,10 @@
 #' }
 #' `type = "risk"` is `exp(link)` for the conditional and survival models.
 #'
-#' A row of `newdata` with a missing covariate, offset or exposure time gets `NA` (as
-#' `predict.glm` with its default `na.pass`); a fit with `NA` (aliased) coefficients warns
+#' A row of a matrix or data frame `newdata` with a missing covariate, offset or exposure
+#' time gets `NA` (as `predict.glm` with its default `na.pass`); in a long covariates table a
+#' covariate a row lacks is 0 (the long format lists nonzero values only), and an `NA`
+#' `covariateValue` is an error. A fit with `NA` (aliased) coefficients warns
 #' on new data, as `predict.lm`, since new rows need not share the collinearity.
 #'
 #' **Survival probabilities and cumulative incidences.** With `H0` the fit's cumulative

@@ -260,3 +260,18 @@ test_that("auto CV finds the better of two humps when covariate scales differ (b
   expect_gt(auto$cv$score, firstHump + 0.5)
   expect_gt(sum(coef(auto)[-1] != 0), 5)
 })
+
+test_that("user folds that split a stratum of a conditional model name two of its rows", {
+  sim <- simulateSccs(nPatients = 60, nDrugs = 3, seed = 5)
+  data <- createData(sim$outcomes, sim$covariates, modelType = "sccs")
+  folds <- rep(1:3, length.out = nrow(sim$outcomes))  # eras of one case in several folds
+  # the engine said "split stratum 1 (internal numbering)"
+  message <- tryCatch(fitModel(data, createPrior("laplace", useCrossValidation = TRUE),
+                               control = createControl(foldIds = folds)),
+                      error = conditionMessage)
+  expect_match(message, "'foldIds' put rows [0-9]+ and [0-9]+, of one stratum, in different folds")
+  rows <- as.numeric(regmatches(message, gregexpr("[0-9]+", message))[[1]][1:2])
+  at <- match(rows, sim$outcomes$rowId)
+  expect_equal(sim$outcomes$stratumId[at[1]], sim$outcomes$stratumId[at[2]])
+  expect_false(folds[at[1]] == folds[at[2]])
+})
