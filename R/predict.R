@@ -305,6 +305,7 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
             paste(lacking, collapse = ", "))
     stratumId <- strataValues(ft$strata, frame, environment(ft$terms) %||% parent.frame())
   }
+  checkNewLevels(ft$xlevels, frame)
   mf <- stats::model.frame(ft$terms, matchNewdataClasses(ft$terms, frame), xlev = ft$xlevels,
                            na.action = stats::na.pass)
   x <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
@@ -324,6 +325,22 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
     time <- eval(ft$time, frame, env)
   }
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
+}
+
+# A level of a factor that no fitted row had (new, or declared but unused, which the fit
+# dropped as lm() does) has no coefficient: said so, where model.frame() says only "new
+# levels", and a user whose factor declared the level thinks it is not new.
+checkNewLevels <- function(xlevels, frame) {
+  for (name in intersect(names(xlevels), names(frame))) {
+    values <- frame[[name]]
+    if (!(is.factor(values) || is.character(values))) next
+    unseen <- setdiff(unique(as.character(values[!is.na(values)])), xlevels[[name]])
+    if (length(unseen))
+      stopf(paste("'newdata' has level(s) %s of '%s' that no row of the fitted data had, so the",
+                  "model has no coefficient for them (fitted levels: %s)"),
+            paste(sprintf("'%s'", unseen), collapse = ", "), name,
+            paste(sprintf("'%s'", xlevels[[name]]), collapse = ", "))
+  }
 }
 
 # Each (row, covariate) pair at most once in a long newdata table, as createData() requires

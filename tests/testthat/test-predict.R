@@ -154,8 +154,14 @@ test_that("levels no row uses are dropped as glm drops them, and new ones are re
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
   newdata <- mt[c(1, 3), ]
   newdata$cyl <- c("4", "10")
-  expect_error(predict(fit, newdata), "new levels? 10")
+  # glm says "new levels 10", though 10 is a level of the user's factor: Argus says why
+  expect_error(predict(fit, newdata),
+               "level\\(s\\) '10' of 'cyl' that no row of the fitted data had.*fitted levels: '4', '6', '8'")
   expect_error(predict(ref, newdata), "new levels? 10")
+  newdata$cyl <- factor(c("4", "10"), levels = c(4, 6, 8, 10))
+  expect_error(predict(fit, newdata), "'10' of 'cyl' that no row of the fitted data had")
+  newdata$cyl <- factor(c("4", NA), levels = c(4, 6, 8, 10))
+  expect_true(is.na(predict(fit, newdata)[2]))
 })
 
 test_that("a rank-deficient fit warns on new data as predict.lm; missing values give NA", {
