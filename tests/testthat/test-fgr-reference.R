@@ -235,3 +235,22 @@ test_that("Fine-Gray times that differ by rounding alone are one time (crr on th
                       control = createControl(tolerance = 1e-10))
   expect_equal(coef(fit), coef(rounded), tolerance = 1e-12)
 })
+
+test_that("a Fine-Gray row of weight 0 after the last censoring of weight carries nothing", {
+  skip_if_not_installed("cmprsk")
+  set.seed(201)
+  n <- 150
+  df <- data.frame(a = stats::rnorm(n), b = stats::rnorm(n), time = stats::rexp(n),
+                   status = sample(0:2, n, TRUE))
+  o <- order(df$time)
+  df$status[o[n]] <- 2  # the last row a competing event, the one before it censored
+  df$status[o[n - 1]] <- 0
+  w <- rep(1, n)
+  w[o[n]] <- 0  # its G(time-) is 0 once it does not count: 1 / G was inf, every sum NaN
+  x <- as.matrix(df[, c("a", "b")])
+  fit <- fitModel(createData(x = x, y = df$status, time = df$time, modelType = "fgr"),
+                  weights = w, control = createControl(tolerance = 1e-10))
+  expect_equal(fit$status, "SUCCESS")  # MAX_ITERATIONS at beta = 0 before
+  ref <- crrRef(df$time[w > 0], df$status[w > 0], x[w > 0, ])
+  expect_lt(max(abs(coef(fit) - ref$coef)), 1e-6)
+})

@@ -88,7 +88,12 @@ inline SurvivalFitConstants survivalFitConstants(const Dataset& data, const doub
     const std::vector<double> g = censoringSurvivalBefore(data, weights);
     std::vector<unsigned char> seen(slots, 0);
     for (std::int64_t r = 0; r < n; ++r) {
-      if (y[r] == 2.0) c.inverseG[r] = 1.0 / g[r];
+      // A row of weight 0 is not in the estimate of G, so after the last censoring of weight
+      // its G(time-) can be 0: its 1/G was inf, and 0 * inf made every sum NaN (a bootstrap
+      // replicate or a fold holding such a row out ended MAX_ITERATIONS at beta = 0). It
+      // carries nothing; a row of positive weight is at risk at every earlier censoring, so
+      // its G(time-) is positive.
+      if (y[r] == 2.0) c.inverseG[r] = (weights && weights[r] == 0.0) ? 0.0 : 1.0 / g[r];
       if (y[r] != 1.0) continue;
       const std::size_t k = static_cast<std::size_t>(index.exitSlot[r]);
       ARGUS_REQUIRE(!seen[k] || std::fabs(c.slotG[k] - g[r]) <= 1e-12,
