@@ -26,6 +26,12 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
                           "still rises at %g, the best variance tried (the data may prefer",
                           "almost no penalty)"), result$variance), call. = FALSE)
   curve <- result$curve
+  # A variance "chosen" from a curve with no finite point is no choice (a Fine-Gray fold's NaN
+  # once made every point NaN, and the first candidate came back with SUCCESS)
+  if (!any(is.finite(curve$mean)))
+    stopf(paste("cross-validation failed: no candidate variance has a finite held-out",
+                "log-likelihood (%d fold fit(s) did not converge); fit with a given variance,",
+                "or check the data"), sum(curve$notConverged))
   if (any(curve$notConverged > 0))
     warning(sprintf("%d fold fit(s) did not converge during cross-validation",
                     sum(curve$notConverged)), call. = FALSE)
