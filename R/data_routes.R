@@ -282,8 +282,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        time = if (is.null(surv)) timeExpression)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
-  x <- x[, !intercept, drop = FALSE]
-  if (ncol(x) == 0) stopf("the formula has no covariates")
+  # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),
+  # which takes it for Argus's intercept; a model without an intercept needs a covariate
+  interceptOnly <- hasIntercept && ncol(x) == 1 && !hasStratumBaseline(modelType)
+  if (!interceptOnly) x <- x[, !intercept, drop = FALSE]
+  if (ncol(x) == 0)
+    stopf("the formula has no covariates%s", if (hasStratumBaseline(modelType))
+      sprintf(" (a '%s' model has no intercept to fit alone)", modelType) else "")
   input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf), modelType,
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)

@@ -207,3 +207,21 @@ test_that("least squares with an outcome in the hundreds of millions is lm's fit
   expect_equal(through$status, "SUCCESS")
   expect_equal(coef(through)[["ads"]], coef(lm(z ~ 0 + d$ads))[[1]], tolerance = 1e-8)
 })
+
+test_that("a null model (y ~ 1) is glm's and lm's", {
+  bw <- MASS::birthwt
+  ref <- glm(low ~ 1, binomial, bw)
+  fit <- fitModel(createData(low ~ 1, data = bw, modelType = "lr"))  # refused before: "no covariates"
+  expect_equal(fit$status, "SUCCESS")
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-8)
+  expect_equal(as.numeric(logLik(fit)), as.numeric(logLik(ref)), tolerance = 1e-10)
+  expect_equal(unname(sqrt(diag(vcov(fit)))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-6)
+  expect_equal(unname(predict(fit, bw[1:3, ])), unname(predict(ref, bw[1:3, ], type = "response")), tolerance = 1e-8)
+  pr <- fitModel(createData(low ~ 1 + offset(log(age)), data = bw, modelType = "pr"))
+  expect_equal(unname(coef(pr)), unname(coef(glm(low ~ 1 + offset(log(age)), poisson, bw))), tolerance = 1e-8)
+  ls <- fitModel(createData(bwt ~ 1, data = bw, modelType = "ls"))
+  expect_equal(unname(confint(ls)), unname(confint(lm(bwt ~ 1, bw))), tolerance = 1e-8)
+  expect_error(createData(low ~ 0, data = bw, modelType = "lr"), "no covariates")
+  expect_error(createData(survival::Surv(time, status) ~ 1, data = survival::lung, modelType = "cox"),
+               "no intercept to fit alone")
+})
