@@ -129,8 +129,8 @@ test_that("unknown modelType and empty data", {
                "no rows")
   expect_error(createData(x = badX[, 0, drop = FALSE], y = badOutcomes()$y, modelType = "lr"),
                "'x' has no columns")
-  expect_error(createData(y ~ 1, data = badOutcomes(), modelType = "lr"),
-               "the formula has no covariates")
+  expect_error(createData(y ~ 0, data = badOutcomes(), modelType = "lr"),
+               "the formula has no covariates")  # (y ~ 1 is the null model, as glm)
   # no covariates at all and no intercept: nothing to fit (at createData or at fitModel)
   expect_error(fitModel(createData(badOutcomes(stratumId = NULL), cv[0, ], modelType = "lr",
                                    addIntercept = FALSE)), "no covariates|no columns")
