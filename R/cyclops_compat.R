@@ -131,14 +131,14 @@ cyclopsThreads <- function(threads) {
 # The incumbent names the intercept by the covariate id 0 (exclude = c(0) leaves the
 # intercept unpenalized). Where the data have an intercept and no covariate with id 0, a
 # numeric 0 names the intercept; with a covariate 0 as well, the id is ambiguous.
-interceptAsZero <- function(ids, data) {
+interceptAsZero <- function(ids, data, what) {
   if (is.null(ids) || !(is.numeric(ids) || isInteger64(ids)) || !data$hasIntercept) return(ids)
   zero <- which(as.character(ids) == "0")
   if (length(zero) == 0) return(ids)
   if ("0" %in% data$columnNames)
     stopf(paste("covariate id 0 is ambiguous: these data have a covariate 0 and an intercept",
                 "(the incumbent's id 0); name the intercept \"(Intercept)\""))
-  labels <- userIdLabels(ids, "parm")
+  labels <- userIdLabels(ids, what)
   labels[zero] <- "(Intercept)"
   labels
 }

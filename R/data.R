@@ -505,31 +505,6 @@ assembleData <- function(input, modelType, addIntercept) {
   ), class = "argusData")
 }
 
-# Covariate values whose square over- or underflows in the Hessian cannot be fitted
-# reliably: a column whose largest absolute value is above 1e100, or nonzero but below
-# 1e-100, is refused (createData()'s details). `column` is 0-based. The engine's one pass
-# (smallest nonzero and largest |value|) clears the usual case without abs(value) and its
-# comparisons, each a vector as long as the table.
-checkColumnScale <- function(value, column, names) {
-  if (is.null(value) || length(value) == 0) return(invisible())
-  range <- .Call(argus_absolute_range, value)
-  if (range[1] >= 1e-100 && range[2] <= 1e100) return(invisible())
-  column <- column + 1L
-  size <- abs(value)
-  tiny <- size < 1e-100 & size > 0
-  suspects <- column %in% unique(column[size > 1e100 | tiny])
-  checkLargestValues(tapply(size[suspects], column[suspects], max), names)
-}
-
-# `largest`: the largest absolute value of columns, named by column position.
-checkLargestValues <- function(largest, names) {
-  bad <- which(largest > 1e100 | (largest > 0 & largest < 1e-100))
-  if (length(bad))
-    stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
-                "where its square stays finite and nonzero in the fit: rescale it"),
-          names[as.integer(names(largest)[bad[1]])], largest[[bad[1]]])
-}
-
 #' @method print argusData
 #' @export
 print.argusData <- function(x, ...) {

@@ -79,7 +79,7 @@ designColumn <- function(data, j) {
 
 queriedColumns <- function(data, covariates) {
   if (is.null(covariates)) return(seq_along(data$columnNames))
-  columnsOf(interceptAsZero(covariates, data), data, "covariates")
+  columnsOf(interceptAsZero(covariates, data, "covariates"), data, "covariates")
 }
 
 #' Univariable correlation and separability

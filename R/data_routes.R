@@ -213,6 +213,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     data[[name]] <- as.double(column)
   }
   formula <- expandDot(formula, data)
+  data <- withFormulaVariables(formula, data)
   rejectUnsupportedTerms(formula, data, modelType)
   complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,
                                                   weights = weights,

@@ -14,6 +14,23 @@ expandDot <- function(formula, data) {
   expanded
 }
 
+# The formula's variables that live in its environment rather than in `data` (a vector of one
+# value per row, as lm() takes it), brought in as columns: the rows then travel together
+# through na.omit (an NA there drops its row, as glm does; it stopped with "'x' has 1 missing
+# value"), strata(), cluster() and Surv() (which read the kept rows and failed on a vector of
+# every row). Only vectors and factors of one value per row: constants (poly(x, k)) stay.
+withFormulaVariables <- function(formula, data) {
+  env <- environment(formula) %||% parent.frame()
+  for (name in setdiff(all.vars(formula), names(data))) {
+    if (!exists(name, envir = env)) next
+    value <- get(name, envir = env)
+    if ((is.atomic(value) || is.factor(value)) && is.null(dim(value)) && nrow(data) > 1 &&
+        length(value) == nrow(data))
+      data[[name]] <- value
+  }
+  data
+}
+
 # Terms with a meaning Argus does not fit, refused rather than read as plain covariates:
 # survival's penalized and random-effect terms, and strata() where the model has no stratum
 # baseline.
@@ -113,7 +130,11 @@ modelFrameOfKeptRows <- function(formula, kept, allRows, omitted) {
   mf <- mf[keep, , drop = FALSE]
   for (name in names(mf)) {  # as model.frame()'s drop.unused.levels
     x <- mf[[name]]
-    if (is.factor(x) && length(unique(x[!is.na(x)])) < nlevels(x)) mf[[name]] <- x[, drop = TRUE]
+    if (is.factor(x) && length(unique(x[!is.na(x)])) < nlevels(x)) {
+      mf[[name]] <- x[, drop = TRUE]
+      if (!is.null(attr(x, "contrasts")))
+        warning(sprintf("contrasts dropped from factor %s due to missing levels", name), call. = FALSE)
+    }
   }
   attr(mf, "terms") <- terms
   mf

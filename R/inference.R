@@ -36,7 +36,7 @@ parmColumns <- function(fit, parm) {
     return(at)
   }
   # covariate ids; 0 is the intercept, as the incumbent names it
-  if (!is.null(fit$covariateIds)) return(columnsOf(interceptAsZero(parm, fit$data), fit$data, "parm"))
+  if (!is.null(fit$covariateIds)) return(columnsOf(interceptAsZero(parm, fit$data, "parm"), fit$data, "parm"))
   if (!is.numeric(parm) || anyNA(parm) || any(parm != round(parm)) || any(parm < 1) ||
       any(parm > length(labels)))
     stopf("'parm' must name coefficients or give positions between 1 and %d", length(labels))

@@ -134,8 +134,7 @@ predict.argusFit <- function(object, newdata = NULL,
   } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
     formulaRows(object, newdata, time, offset, stratumId,
                 needStrata = type %in% c("survival", "cumulativeIncidence"))
-  } else if (isDatabaseTable(newdata) ||
-             (is.data.frame(newdata) && all(c("rowId", "covariateId") %in% names(newdata)))) {
+  } else if (longTable) {
     rejectRowArguments(time, offset, stratumId,
                        "a long covariates table: give them as columns of 'outcomes' (by rowId)")
     longRows(object, newdata, outcomes, checkBatchSize(batchSize))

@@ -75,7 +75,7 @@ resolvePrior <- function(prior, data) {
   type <- perColumn(prior$priorType, "priorType")
   variance <- perColumn(prior$variance, "variance")
   kind <- match(type, c("none", "laplace", "normal")) - 1L
-  excluded <- columnsOf(interceptAsZero(prior$exclude, data), data, "exclude")
+  excluded <- columnsOf(interceptAsZero(prior$exclude, data, "exclude"), data, "exclude")
   if (data$hasIntercept && !prior$forceIntercept) excluded <- union(excluded, 1L)
   kind[excluded] <- 0L
   list(kind = as.integer(kind), variance = as.double(variance), excluded = sort(excluded))

@@ -42,7 +42,7 @@ simulateSccs <- function(nCases, nDrugs, minObsDays = 180, maxObsDays = 3 * 365,
       effectRange[1] > effectRange[2])
     stopf("'effectRange' must be two finite numbers, the smaller first")
   checkScalar(extraEvents, "extraEvents", lower = 0)
-  if (!is.null(seed)) checkScalar(seed, "seed", integer = TRUE)
+  if (!is.null(seed)) checkScalar(seed, "seed", lower = -.Machine$integer.max, upper = .Machine$integer.max, integer = TRUE)
   if (!is.null(seed)) set.seed(seed)
   nCases <- as.integer(nCases)
   nDrugs <- as.integer(nDrugs)

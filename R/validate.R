@@ -99,7 +99,8 @@ checkIds <- function(x, name) {
   # double copy), and codes and looks them up as the same numbers.
   if (is.integer(x)) return(as.integer(x))
   if (.Call(argus_first_fractional, x) >= 0) stopf("'%s' must hold whole numbers", name)
-  if (max(abs(range)) > 2^53) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
+  # from 2^53 on a double stands for several ids (2^53 + 1 is read as 2^53)
+  if (max(abs(range)) >= 2^53) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
   as.double(x)
 }
 
@@ -171,7 +172,7 @@ stratumCodes <- function(stratumId, n) {
 wholeDoubles <- function(x) {
   if (!is.double(x) || length(x) == 0) return(FALSE)
   range <- c(min(x), max(x))
-  all(is.finite(range)) && max(abs(range)) <= 2^53 && .Call(argus_first_fractional, x) < 0
+  all(is.finite(range)) && max(abs(range)) < 2^53 && .Call(argus_first_fractional, x) < 0
 }
 
 # One text label per stratum value, the same for a stratum however it is given (number,
@@ -195,12 +196,7 @@ idLabel <- function(ids) {
 # the nearest whole number, 21.6 named covariate 22 and 9007199254740993 (a double: ...992)
 # the id ...992. Labels and integer64 are read as they are.
 userIdLabels <- function(ids, what) {
-  if (is.double(ids) && !isInteger64(ids)) {
-    ids <- checkIds(ids, what)
-    # from 2^53 on a double stands for several ids (2^53 + 1 is read as 2^53)
-    if (any(abs(ids) >= 2^53))
-      stopf("'%s' has ids from 2^53 on, which a double cannot tell apart; give them as bit64::integer64 or text", what)
-  }
+  if (is.double(ids) && !isInteger64(ids)) ids <- checkIds(ids, what)
   idLabel(ids)
 }
 
@@ -217,4 +213,29 @@ rejectDots <- function(.caller, ..., .allow = character(0)) {
   described <- ifelse(labels == "", sprintf("unnamed argument %d (%s)", seq_along(extra), unnamed),
                       labels)
   stopf("%s: unused argument(s): %s", .caller, paste(described[unused], collapse = ", "))
+}
+
+# Covariate values whose square over- or underflows in the Hessian cannot be fitted
+# reliably: a column whose largest absolute value is above 1e100, or nonzero but below
+# 1e-100, is refused (createData()'s details). `column` is 0-based. The engine's one pass
+# (smallest nonzero and largest |value|) clears the usual case without abs(value) and its
+# comparisons, each a vector as long as the table.
+checkColumnScale <- function(value, column, names) {
+  if (is.null(value) || length(value) == 0) return(invisible())
+  range <- .Call(argus_absolute_range, value)
+  if (range[1] >= 1e-100 && range[2] <= 1e100) return(invisible())
+  column <- column + 1L
+  size <- abs(value)
+  tiny <- size < 1e-100 & size > 0
+  suspects <- column %in% unique(column[size > 1e100 | tiny])
+  checkLargestValues(tapply(size[suspects], column[suspects], max), names)
+}
+
+# `largest`: the largest absolute value of columns, named by column position.
+checkLargestValues <- function(largest, names) {
+  bad <- which(largest > 1e100 | (largest > 0 & largest < 1e-100))
+  if (length(bad))
+    stopf(paste("covariate '%s' has a largest absolute value of %g, outside [1e-100, 1e100]",
+                "where its square stays finite and nonzero in the fit: rescale it"),
+          names[as.integer(names(largest)[bad[1]])], largest[[bad[1]]])
 }

@@ -121,7 +121,7 @@ void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
   // Survival and conditional likelihoods do not change when eta moves by a constant, so the
   // direction is taken about its median: their risk-set variances are second moments less
   // squared means, which a centre far from 0 (age in years: mean/sd ~7) cancels digits of
-  // (Cox SEs of two near-collinear ages: 5e-6 -> 1e-6 of coxph's). Not the mean: a column
+  // (Cox SEs of two near-collinear ages: 5e-6 -> 1.5e-7 of coxph's). Not the mean: a column
   // of almost no information (a factor level running off to infinity: h ~ 1e-18) enters
   // scaled by 1e9 on its few rows, and its mean moved every other row by 1e8 (the Hessian
   // came out singular); the median stays with the bulk of the rows.

@@ -1,0 +1,103 @@
+# Arguments that name covariates, responses and simulation settings: checked where a user
+# gives them, with errors that name the argument (rounded ids once named another covariate).
+
+test_that("covariate ids named by numbers must be ids exactly; named fixed flags name their covariates", {
+  set.seed(1)
+  n <- 300
+  X <- cbind(rbinom(n, 1, 0.3), rnorm(n))
+  y <- rbinom(n, 1, plogis(-0.5 + X %*% c(1, -0.5)))
+  cv <- rbind(data.frame(rowId = 1:n, covariateId = 11, covariateValue = X[, 1]),
+              data.frame(rowId = 1:n, covariateId = 22, covariateValue = X[, 2]))
+  d <- createData(data.frame(rowId = 1:n, y = y), cv[cv$covariateValue != 0, ], modelType = "lr")
+  fit <- fitModel(d)
+  # rounded, 21.5 and 21.6 named covariate 22
+  expect_error(confint(fit, 21.5), "'parm' must hold whole numbers")
+  expect_error(profileLogLikelihood(fit, 21.6, x = 0), "'parm' must hold whole numbers")
+  expect_error(fitModel(d, createPrior("laplace", 0.1, exclude = 21.6)), "'exclude' must hold whole numbers")
+  expect_error(fitModel(d, fixedCoefficients = 11.2), "must hold whole numbers")
+  expect_error(fitModel(d, createPrior("laplace", 0.1, exclude = 2^53)), "too large for doubles")
+  expect_equal(fitModel(d, createPrior("laplace", 0.1, exclude = 22))$priorType, c("(Intercept)" = "none", "11" = "laplace", "22" = "none"))
+  # named logical flags were applied by position: 22 held, 11 fitted
+  start <- c("(Intercept)" = 0, "11" = 1, "22" = 0)
+  byName <- fitModel(d, startingCoefficients = start,
+                     fixedCoefficients = c("(Intercept)" = FALSE, "22" = FALSE, "11" = TRUE))
+  byId <- fitModel(d, startingCoefficients = start, fixedCoefficients = "11")
+  expect_equal(unname(byName$fixed), c(FALSE, TRUE, FALSE))
+  expect_equal(coef(byName), coef(byId))
+  expect_equal(coef(byName)[["11"]], 1)
+  expect_error(fitModel(d, fixedCoefficients = c("33" = TRUE)), "not in the data: 33")
+  expect_error(fitModel(d, fixedCoefficients = c(TRUE, FALSE)), "needs 3 values")
+})
+
+test_that("a factor response is a 0/1 label for lr and clr only", {
+  df <- data.frame(y = factor(rep(c("no", "yes"), 20)), x = rnorm(40))
+  expect_equal(createData(y ~ x, data = df, modelType = "lr")$y, rep(c(0, 1), 20))
+  # ls and pr read it as 0/1 with SUCCESS (a Poisson "count" of a yes/no label)
+  for (model in c("ls", "pr"))
+    expect_error(createData(y ~ x, data = df, modelType = model),
+                 sprintf("a factor response is for modelType \"lr\" and \"clr\".*not '%s'", model))
+})
+
+test_that("simulateSccs() and profileLogLikelihood() check their arguments", {
+  # R's internal errors before ("arguments imply differing number of rows", "invalid 'size'")
+  expect_error(Argus::simulateSccs(0, 5), "'nCases' must be between 1")
+  expect_error(Argus::simulateSccs(NA, 5), "'nCases' must be a single finite number")
+  expect_error(Argus::simulateSccs(10.5, 5), "'nCases' must be a whole number")
+  expect_error(Argus::simulateSccs(10, 0), "'nDrugs' must be between 1")
+  expect_error(Argus::simulateSccs(10, 3, effectRange = 1), "'effectRange'")
+  sim <- Argus::simulateSccs(20, 3, seed = 1)
+  expect_true(all(c("outcomes", "covariates") %in% names(sim)))
+  fit <- fitModel(createData(x = matrix(rnorm(40), 20, 2, dimnames = list(NULL, c("a", "b"))),
+                             y = rbinom(20, 1, 0.5), modelType = "lr"))
+  expect_error(profileLogLikelihood(fit, "a", x = numeric(0)), "'x' is empty")
+})
+
+test_that("variables of the formula's environment travel with the rows: na.omit, strata(), cluster(), Surv()", {
+  set.seed(3)
+  n <- 100
+  df <- data.frame(y = stats::rbinom(n, 1, 0.4), x = stats::rnorm(n))
+  df$x[7] <- NA
+  envx <- stats::rnorm(n)
+  envx[11] <- NA  # glm drops row 11 as well; Argus stopped with "'x' has 1 missing value"
+  ref <- glm(y ~ x + envx, binomial, df, na.action = na.omit)
+  fit <- fitModel(createData(y ~ x + envx, data = df, modelType = "lr", na.action = na.omit),
+                  control = createControl(tolerance = 1e-12))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-7)
+  expect_equal(nobs(fit), nobs(ref))
+  skip_if_not_installed("survival")
+  tt <- stats::rexp(n)
+  ss <- stats::rbinom(n, 1, 0.7)
+  group <- rep(1:4, 25)
+  id <- rep(1:50, 2)
+  # each read the kept rows against a vector of every row ("'stratumId' has length 100 but
+  # there are 99 rows", "cluster() must give one value per row", a data frame error)
+  env <- environment()
+  f <- survival::Surv(tt, ss) ~ x + strata(group) + cluster(id)
+  environment(f) <- env
+  refEnv <- list2env(list(df = df, tt = tt, ss = ss, group = group, id = id),
+                     parent = asNamespace("survival"))  # coxph's specials by their names
+  ref <- evalq(coxph(Surv(tt, ss) ~ x + strata(group) + cluster(id), df, ties = "breslow"), refEnv)
+  fit <- fitModel(createData(f, data = df, modelType = "cox", na.action = na.omit),
+                  control = createControl(tolerance = 1e-10))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-7)
+  expect_equal(unname(sqrt(diag(vcov(fit)))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-6)
+})
+
+test_that("after na.omit, poly() of a column with missing values stops as lm's does", {
+  aq <- datasets::airquality  # Solar.R has 7 missing values: poly() cannot take them
+  expect_error(lm(Ozone ~ poly(Solar.R, 2), aq, na.action = na.omit), "missing values")
+  expect_error(createData(Ozone ~ poly(Solar.R, 2), data = aq, modelType = "ls", na.action = na.omit),
+               "missing values")
+})
+
+test_that("ids are checked under the argument's own name, doubles below 2^53 throughout", {
+  set.seed(1)
+  n <- 100
+  o <- data.frame(rowId = 1:n, y = stats::rbinom(n, 1, 0.4))
+  cv <- data.frame(rowId = 1:n, covariateId = rep(c(11, 22), 50), covariateValue = stats::rnorm(n))
+  d <- createData(o, cv, modelType = "lr")
+  # a 0 among exclude's ids went through the intercept's path, which said 'parm'
+  expect_error(fitModel(d, createPrior("laplace", 1, exclude = c(0, 21.6))), "'exclude' must hold whole numbers")
+  expect_error(createData(o, transform(cv, covariateId = 2^53), modelType = "lr"), "too large for doubles")
+  expect_error(Argus::simulateSccs(10, 3, seed = 2^40), "'seed' must be between")
+})
