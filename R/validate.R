@@ -13,9 +13,9 @@ checkNumericVector <- function(x, name, length = NULL, allowNull = TRUE, missing
   if (!is.numeric(x)) stopf("'%s' must be numeric, not %s", name, class(x)[1])
   if (!is.null(length) && length(x) != length)
     stopf("'%s' has length %d but %d values are needed", name, length(x), length)
-  # min() and max() are finite exactly when every value is: two passes that allocate nothing,
+  # the engine's one pass (min and max, NA where a value is not finite) allocates nothing,
   # where which(!is.finite(x)) makes two vectors as long as x (millions of covariate values)
-  if (length(x) == 0 || !is.finite(min(x)) || !is.finite(max(x))) {
+  if (length(x) == 0 || anyNA(.Call(argus_value_range, x))) {
     bad <- which(!is.finite(x) & !(missingOk & is.na(x)))
     if (length(bad) > 0)
       stopf("'%s' has %d %s value(s), the first at position %d", name, length(bad),
@@ -87,9 +87,9 @@ checkIds <- function(x, name) {
     stopf("'%s' must be numeric, bit64::integer64, character or a factor, not %s", name,
           class(x)[1])
   # The checks below run on every covariate entry, so none allocates a vector as long as x
-  # (those temporaries once took most of createData()'s time): min/max find non-finite and
-  # too large values, the engine finds fractions, and which() runs only to word an error.
-  range <- if (length(x)) c(min(x), max(x)) else c(0, 0)
+  # (those temporaries once took most of createData()'s time): the engine's range finds
+  # non-finite and too large values and its scan fractions; which() runs only to word an error.
+  range <- .Call(argus_value_range, x)  # NA where a value is missing or not finite
   if (!all(is.finite(range))) {
     bad <- which(!is.finite(x))
     stopf("'%s' has %d missing or non-finite value(s), the first at position %d",
@@ -168,10 +168,10 @@ stratumCodes <- function(stratumId, n) {
 }
 
 # Whether x is doubles that are all whole numbers within 2^53 (exact as identifiers), found
-# without temporaries as long as x: min() and max() for the range, the engine for fractions.
+# without temporaries as long as x: the engine's range and fractions.
 wholeDoubles <- function(x) {
   if (!is.double(x) || length(x) == 0) return(FALSE)
-  range <- c(min(x), max(x))
+  range <- .Call(argus_value_range, x)
   all(is.finite(range)) && max(abs(range)) < 2^53 && .Call(argus_first_fractional, x) < 0
 }
 

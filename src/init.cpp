@@ -11,6 +11,7 @@ SEXP argus_plan_rows(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_build_design(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP argus_first_fractional(SEXP);
 SEXP argus_absolute_range(SEXP);
+SEXP argus_value_range(SEXP);
 SEXP argus_first_outside_outcome_set(SEXP, SEXP);
 SEXP argus_first_below(SEXP, SEXP, SEXP);
 SEXP argus_design_appender(SEXP, SEXP, SEXP);
@@ -36,6 +37,7 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_build_design", (DL_FUNC)&argus_build_design, 7},
     {"argus_first_fractional", (DL_FUNC)&argus_first_fractional, 1},
     {"argus_absolute_range", (DL_FUNC)&argus_absolute_range, 1},
+    {"argus_value_range", (DL_FUNC)&argus_value_range, 1},
     {"argus_first_outside_outcome_set", (DL_FUNC)&argus_first_outside_outcome_set, 2},
     {"argus_first_below", (DL_FUNC)&argus_first_below, 3},
     {"argus_design_appender", (DL_FUNC)&argus_design_appender, 3},

@@ -81,6 +81,19 @@ extern "C" SEXP argus_first_below(SEXP x, SEXP bound, SEXP inclusive) {
   END_RCPP
 }
 
+// c(min, max) of a numeric or integer vector in one pass; c(NA, NA) when a value is missing
+// or not finite (R/validate.R then finds and words it).
+extern "C" SEXP argus_value_range(SEXP x) {
+  BEGIN_RCPP
+  argus::ValueRange r{0.0, 0.0, true};
+  if (TYPEOF(x) == INTSXP) r = argus::valueRange(INTEGER(x), Rf_xlength(x), NA_INTEGER);
+  else if (TYPEOF(x) == REALSXP) r = argus::valueRange(REAL(x), Rf_xlength(x));
+  else Rcpp::stop("a value range needs numbers");
+  if (!r.finite) return NumericVector::create(NA_REAL, NA_REAL);
+  return NumericVector::create(r.min, r.max);
+  END_RCPP
+}
+
 extern "C" SEXP argus_absolute_range(SEXP x) {
   BEGIN_RCPP
   const NumericVector v(x);

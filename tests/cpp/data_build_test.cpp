@@ -241,6 +241,25 @@ TEST(DataBuild, ValueChecksFindWhatRWouldFind) {
   const std::vector<double> zeros = {0, 0};
   EXPECT_EQ(absoluteRange(zeros.data(), 2).smallestNonzero, inf);
   EXPECT_EQ(absoluteRange(zeros.data(), 0).largest, 0);
+  // one pass for min and max, R's min() and max() (not finite: any NaN or infinity)
+  const ValueRange v = valueRange(values.data(), 5);
+  EXPECT_TRUE(v.finite);
+  EXPECT_EQ(v.min, -1e101);
+  EXPECT_EQ(v.max, 2);
+  for (const double bad : {inf, -inf, std::nan("")}) {
+    std::vector<double> withBad = values;
+    withBad[3] = bad;
+    EXPECT_FALSE(valueRange(withBad.data(), 5).finite);
+  }
+  EXPECT_TRUE(valueRange(values.data(), 0).finite);
+  const std::int32_t na = std::numeric_limits<std::int32_t>::min();
+  const std::vector<std::int32_t> ints = {5, -2, 7};
+  const ValueRange vi = valueRange(ints.data(), 3, na);
+  EXPECT_TRUE(vi.finite);
+  EXPECT_EQ(vi.min, -2);
+  EXPECT_EQ(vi.max, 7);
+  const std::vector<std::int32_t> withNa = {5, na, 7};
+  EXPECT_FALSE(valueRange(withNa.data(), 3, na).finite);
 }
 
 // The outcome and time scans against R's one-line forms, written out naively.

@@ -11,6 +11,29 @@ std::int64_t firstFractional(const double* x, std::int64_t n) {
   return -1;
 }
 
+ValueRange valueRange(const double* x, std::int64_t n) {
+  if (n == 0) return {0.0, 0.0, true};
+  double lo = x[0], hi = x[0], bad = 0.0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
+    bad += x[i] - x[i];  // NaN for NaN and +-Inf, 0 otherwise: no branch per value
+  }
+  return {lo, hi, bad == 0.0};
+}
+
+ValueRange valueRange(const std::int32_t* x, std::int64_t n, std::int32_t missing) {
+  if (n == 0) return {0.0, 0.0, true};
+  std::int32_t lo = x[0], hi = x[0];
+  bool absent = false;
+  for (std::int64_t i = 0; i < n; ++i) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
+    absent |= x[i] == missing;
+  }
+  return {static_cast<double>(lo), static_cast<double>(hi), !absent};
+}
+
 AbsoluteRange absoluteRange(const double* x, std::int64_t n) {
   AbsoluteRange r{std::numeric_limits<double>::infinity(), 0.0};
   for (std::int64_t i = 0; i < n; ++i) {

@@ -14,6 +14,18 @@ namespace argus {
 // R's to report before this is asked).
 std::int64_t firstFractional(const double* x, std::int64_t n);
 
+// The smallest and largest value in one pass (R's min() and max() are a pass each, and the
+// slower for their NA handling: 5.4 ms for 2 million doubles against ~1.5). `finite` is false
+// when any value is NaN or infinite (then min and max mean nothing); n = 0 gives 0, 0.
+struct ValueRange {
+  double min;
+  double max;
+  bool finite;
+};
+ValueRange valueRange(const double* x, std::int64_t n);
+// R's integers: `missing` (NA_INTEGER) makes `finite` false.
+ValueRange valueRange(const std::int32_t* x, std::int64_t n, std::int32_t missing);
+
 // The smallest nonzero and the largest absolute value among `x` (smallest = +inf when every
 // value is 0; largest = 0 for no values).
 struct AbsoluteRange {
