@@ -114,7 +114,7 @@ void BlockNewton::addColumn(std::int32_t j, double factor, std::vector<double>& 
 
 void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
                      const std::vector<std::int32_t>& columns, std::vector<double>* h,
-                     std::vector<double>* direction) {
+                     std::vector<double>* direction, bool centred) {
   const std::size_t k = columns.size();
   std::vector<double> scale(k);
   for (std::size_t a = 0; a < k; ++a) scale[a] = std::sqrt(-(*h)[a * k + a]);
@@ -125,7 +125,7 @@ void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
   // of almost no information (a factor level running off to infinity: h ~ 1e-18) enters
   // scaled by 1e9 on its few rows, and its mean moved every other row by 1e8 (the Hessian
   // came out singular); the median stays with the bulk of the rows.
-  const bool shiftInvariant = hasStratumBaseline(data.model);
+  const bool shiftInvariant = centred && hasStratumBaseline(data.model);
   std::vector<double> sorted;
   auto centre = [&sorted](std::vector<double>* d) {
     sorted = *d;
@@ -213,7 +213,7 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
     columns[a] = free[pick[a]];
     for (std::size_t b = 0; b < k; ++b) hk[a * k + b] = h[pick[a] * kf + pick[b]];
   }
-  if (!fused_) polarizeHessian(likelihood, data_, columns, &hk, &direction_);
+  if (!fused_) polarizeHessian(likelihood, data_, columns, &hk, &direction_, /*centred=*/false);
 
   // The penalized quadratic model (block_model.h): smooth priors in c and M, Laplace exact.
   BlockModel model;

@@ -73,10 +73,12 @@ namespace argus {
 // C_ab = -h(a_a + a_b) / 2 - 1 and H_ab = -C_ab sqrt(h_aa h_bb). One dense direction
 // (`direction`, scratch of one value per row) and one gradHessAlong() per pair: exact to
 // rounding, where a difference of gradients carries its truncation error (inference's full
-// Hessian of a survival or conditional model: solver/inference.h).
+// Hessian of a survival or conditional model: solver/inference.h). `centred`: each direction
+// about its median (block_newton.cpp says why), for inference; a fit's block step does without
+// (its iterates are the same, and the median costs about as much as the direction's scan).
 void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
                      const std::vector<std::int32_t>& columns, std::vector<double>* h,
-                     std::vector<double>* direction);
+                     std::vector<double>* direction, bool centred);
 
 class BlockNewton {
  public:

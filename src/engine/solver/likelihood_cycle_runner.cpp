@@ -326,7 +326,7 @@ bool LikelihoodCycleRunner::exactHessian(const std::vector<std::int32_t>& column
     (*h)[a * n + a] = curvature;
   }
   std::vector<double> direction;
-  polarizeHessian(*likelihood_, data_, columns, h, &direction);
+  polarizeHessian(*likelihood_, data_, columns, h, &direction, /*centred=*/true);
   return true;
 }
 
