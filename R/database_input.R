@@ -154,6 +154,8 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
   # data frame), and a repeated pair is always within one piece.
   held <- NULL
   seen <- character(0)
+  entriesRead <- 0
+  entriesMatched <- 0
   addUp <- function(entries) {
     if (length(entries$position) == 0) return(invisible())
     checkUniquePairs(entries$position, entries$id, rowIds)
@@ -169,6 +171,8 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
                else rep(1, length(ids))
     }, offset)
     position <- lookupIds(covRowIds, rowIds)$position
+    entriesRead <<- entriesRead + length(position)
+    entriesMatched <<- entriesMatched + sum(position >= 0)
     seen <<- unique(c(seen, ids))
     b <- unname(beta[ids])
     keep <- !is.na(b) & b != 0 & position >= 0
@@ -179,6 +183,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     addUp(lapply(entries, function(v) v[!lastRow]))
   })
   addUp(held)
+  checkRowsMatched(entriesRead, entriesMatched)
   warnUnknownCovariates(fit, seen)
   list(rowIds = rowIds, sums = total)
 }

@@ -59,7 +59,8 @@
 #'     matched by identifier or name.
 #'   \item a long covariates table (`rowId`, `covariateId`, optional `covariateValue`, as in
 #'     [createData()]): predictions for the rows of `outcomes` (a table with `rowId` and
-#'     optional `time` and `offset`) when given (entries of other rows are ignored), else for
+#'     optional `time` and `offset`) when given (entries of other rows are ignored, but an
+#'     error when no entry is of those rows: the tables number their rows differently), else for
 #'     the sorted distinct `rowId`s; each (rowId, covariateId) pair at most once. Covariates
 #'     the model does not have are ignored.
 #'   \item a database table of covariates (a dplyr table on a DBI connection, as in
@@ -393,6 +394,7 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   # Covariate rows not among the rows asked for are ignored (position -1), so a full table
   # can serve a subset of rows. Labels (character or factor ids) are matched by their text.
   found <- lookupIds(covRowIds, rowIds)
+  checkRowsMatched(length(found$position), sum(found$position >= 0))
   warnNearMissColumns(names(covariates), "covariateValue", "newdata")
   ids <- idLabel(checkIds(covariates[["covariateId"]], "newdata$covariateId"))
   warnUnknownCovariates(fit, unique(ids))
@@ -416,6 +418,17 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
 # but a misspelt id ('Age' for 'age', 'bmi_1' for 'bmi1') would then go unnoticed: say so
 # where an unknown id is a model covariate's but for case and punctuation, or where no id
 # of newdata is the model's. `ids`: the distinct ids of newdata.
+# Covariate rows of a long newdata whose rowId is not among the rows asked for are ignored (a
+# full table may serve a subset of rows), but when none of them is, every row came back the
+# intercept alone (ids renumbered in one table only, or written as text "1e+05" against the
+# number 100000): that is an error, as createData() makes any unmatched row.
+checkRowsMatched <- function(read, matched) {
+  if (read > 0 && matched == 0)
+    stopf(paste("none of newdata's %d covariate row(s) has a rowId among outcomes$rowId, so every",
+                "prediction would be the intercept's: check that the two tables number the rows",
+                "alike"), read)
+}
+
 warnUnknownCovariates <- function(fit, ids) {
   known <- modelCovariates(fit)
   unknown <- unique(ids[!ids %in% known])

@@ -77,6 +77,7 @@ checkIds <- function(x, name) {
     if (length(bad)) stopf("'%s' has %d missing value(s), the first at position %d", name,
                            length(bad), bad[1])
     if (any(x == "")) stopf("'%s' has an empty label (position %d)", name, which(x == "")[1])
+    warnScientificLabels(x, name)
     return(x)
   }
   if (isInteger64(x)) {
@@ -102,6 +103,20 @@ checkIds <- function(x, name) {
   # from 2^53 on a double stands for several ids (2^53 + 1 is read as 2^53)
   if (max(abs(range)) >= 2^53) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
   as.double(x)
+}
+
+# Text ids are labels, matched by their text: "1e+05" (as.character(1e5), a CSV round trip)
+# is not the number 100000 that the other table may hold, and nothing else would say so (a
+# predicted risk silently left the covariate out; createData() made a covariate "1e+05").
+warnScientificLabels <- function(x, name) {
+  labels <- unique(x)
+  sci <- labels[grepl("^[-+]?[0-9]*\\.?[0-9]+[eE][-+]?[0-9]+$", labels)]
+  if (length(sci))
+    warning(sprintf(paste("'%s' has ids written in scientific notation (%s), which as text are",
+                          "labels, not the numbers they write (%s): write the ids with",
+                          "format(x, scientific = FALSE), or give them as numbers"),
+                    name, paste(sprintf("'%s'", utils::head(sci, 3)), collapse = ", "),
+                    format(as.numeric(sci[1]), scientific = FALSE)), call. = FALSE)
 }
 
 # 0-based position of the first repeated identifier, -1 when all are distinct.

@@ -101,3 +101,32 @@ test_that("ids are checked under the argument's own name, doubles below 2^53 thr
   expect_error(createData(o, transform(cv, covariateId = 2^53), modelType = "lr"), "too large for doubles")
   expect_error(Argus::simulateSccs(10, 3, seed = 2^40), "'seed' must be between")
 })
+
+test_that("a long newdata whose rows match none of outcomes' is an error; ids in scientific notation are said", {
+  set.seed(1)
+  n <- 2000
+  x <- stats::rbinom(n, 1, 0.3)
+  y <- stats::rbinom(n, 1, stats::plogis(-2 + 2 * x))
+  fit <- fitModel(createData(data.frame(rowId = 1:n, y = y),
+                             data.frame(rowId = which(x == 1), covariateId = 7), modelType = "lr"))
+  # renumbered in one table: every row came back the intercept's prediction, silently
+  expect_error(predict(fit, data.frame(rowId = 10001:10003, covariateId = 7), outcomes = data.frame(rowId = 1:3)),
+               "none of newdata's 3 covariate row\\(s\\) has a rowId among outcomes\\$rowId")
+  # a full table serving a subset of rows is fine
+  expect_equal(unname(predict(fit, data.frame(rowId = 1:3, covariateId = 7), outcomes = data.frame(rowId = 2))),
+               stats::plogis(sum(coef(fit))), tolerance = 1e-12)
+  # as.character(1e5) is "1e+05": a label, not the number
+  expect_warning(expect_error(predict(fit, data.frame(rowId = as.character(c(1e5, 2e5)), covariateId = 7),
+                                      outcomes = data.frame(rowId = c(1e5, 2e5)))),
+                 "'newdata\\$rowId' has ids written in scientific notation \\('1e\\+05', '2e\\+05'\\)")
+  expect_warning(createData(data.frame(rowId = 1:2, y = c(0, 1)),
+                            data.frame(rowId = 1:2, covariateId = c("7", "1e+05")), modelType = "lr"),
+                 "'covariates\\$covariateId' has ids written in scientific notation.*100000")
+  if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+    con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+    on.exit(DBI::dbDisconnect(con))
+    DBI::dbWriteTable(con, "cov", data.frame(rowId = 10001:10003, covariateId = 7, covariateValue = 1))
+    expect_error(predict(fit, dplyr::tbl(con, "cov"), outcomes = data.frame(rowId = 1:3)),
+                 "none of newdata's 3 covariate row")
+  }
+})
