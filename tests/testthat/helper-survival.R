@@ -134,3 +134,12 @@ simulateCompeting <- function(n = 400, seed = 1, resolution = NULL, nGroups = 1)
   y <- ifelse(censor < pmin(t1, t2), 0, ifelse(t1 < t2, 1, 2))
   list(time = time, y = y, x = x, group = group)
 }
+
+# n times in tenths, half of them recomputed by arithmetic so that they differ from their
+# twins by rounding alone (coxph's timefix merges them); the random stream is left where a
+# test's further draws expect it (set the seed before).
+timesOffByRounding <- function(n) {
+  tenths <- sample(1:40, n, TRUE) / 10
+  again <- (tenths * 10 - 1) / 10 + 0.1  # the same times up to rounding
+  ifelse(stats::runif(n) < 0.5, tenths, again)
+}

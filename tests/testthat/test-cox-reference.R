@@ -319,10 +319,7 @@ test_that("times that differ by rounding alone are one time, as coxph's default 
   skip_if_not_installed("survival")
   set.seed(9)
   n <- 300
-  tenths <- sample(1:40, n, TRUE) / 10
-  again <- (tenths * 10 - 1) / 10 + 0.1  # the same times up to rounding
-  ds <- data.frame(time = ifelse(stats::runif(n) < 0.5, tenths, again), status = stats::rbinom(n, 1, 0.7),
-                   z = stats::rnorm(n))
+  ds <- data.frame(time = timesOffByRounding(n), status = stats::rbinom(n, 1, 0.7), z = stats::rnorm(n))
   expect_gt(length(unique(ds$time)), length(unique(round(ds$time, 8))))  # near-ties present
   for (ties in c("breslow", "efron")) {
     fit <- fitModel(createData(Surv(time, status) ~ z, data = ds, modelType = "cox", ties = ties),

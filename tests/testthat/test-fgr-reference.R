@@ -219,9 +219,7 @@ test_that("Fine-Gray times that differ by rounding alone are one time (crr on th
   skip_if_not_installed("cmprsk")
   set.seed(9)
   n <- 300
-  tenths <- sample(1:40, n, TRUE) / 10
-  again <- (tenths * 10 - 1) / 10 + 0.1  # the same times up to rounding
-  time <- ifelse(stats::runif(n) < 0.5, tenths, again)
+  time <- timesOffByRounding(n)
   expect_gt(length(unique(time)), length(unique(round(time, 8))))  # near-ties present
   code <- sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3))
   x <- cbind(a = stats::rnorm(n), b = stats::rbinom(n, 1, 0.5))
