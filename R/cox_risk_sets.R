@@ -102,8 +102,13 @@ coxResidualParts <- function(fit, X = designColumns(fit$data, estimatedColumns(f
   Xd <- as.matrix(X)
   r <- exp(rows$eta)
   event <- rows$y == 1 & rows$weights > 0
-  martingale <- as.numeric(event)
-  score <- Xd * as.numeric(event)
+  # A row of weight 0 is not in the fit, but its residuals are still its own: its event counts
+  # (martingale 1 - expected, not 0 - expected: residuals of rows held out at weight 0 lost
+  # their events), and it is at risk as any row that is not one of the fit's events at its
+  # time, its own event term against the risk set's mean there (heldOutEventMeans()).
+  heldOut <- rows$y == 1 & rows$weights == 0
+  martingale <- as.numeric(rows$y == 1)
+  score <- Xd * as.numeric(rows$y == 1)
   schoenfeld <- matrix(NA_real_, n, ncol(Xd), dimnames = list(NULL, colnames(Xd)))
   for (tab in table) {
     inS <- tab$rows
@@ -125,9 +130,42 @@ coxResidualParts <- function(fit, X = designColumns(fit$data, estimatedColumns(f
     score[inS[isEvent], ] <- score[inS[isEvent], , drop = FALSE] - tab$xbar[at, , drop = FALSE]
     schoenfeld[inS[isEvent], ] <- Xd[inS[isEvent], , drop = FALSE] - tab$xbar[at, , drop = FALSE]
   }
+  if (any(heldOut)) {
+    held <- which(heldOut)
+    score[held, ] <- score[held, , drop = FALSE] - heldOutEventMeans(rows, Xd, r, table, held)
+  }
   colnames(score) <- colnames(Xd)
   list(martingale = martingale, score = score, schoenfeld = schoenfeld, event = event,
        table = table)
+}
+
+# For rows of weight 0 with an event (`held`), the mean of x that their event is measured
+# against: the fit's own mean at that time where the time is one of its event times (Efron's
+# mean over sub-steps), else the risk set's weighted mean there, sum w r x / sum w r over the
+# rows of the stratum with start < t <= stop. One row per held row.
+heldOutEventMeans <- function(rows, Xd, r, table, held) {
+  out <- matrix(0, length(held), ncol(Xd))
+  wr <- rows$weights * r
+  tableStrata <- vapply(table, function(tab) tab$stratum, 0L)
+  for (s in unique(rows$stratum[held])) {
+    mine <- which(rows$stratum[held] == s)
+    t <- rows$time[held[mine]]
+    inS <- which(rows$stratum == s)
+    # at risk at t: stop >= t, less those entering at t or later (start >= t)
+    s0 <- tailSums(rows$time[inS], wr[inS], t)
+    s1 <- tailSums(rows$time[inS], Xd[inS, , drop = FALSE] * wr[inS], t)
+    if (!is.null(rows$start)) {
+      s0 <- s0 - tailSums(rows$start[inS], wr[inS], t)
+      s1 <- s1 - tailSums(rows$start[inS], Xd[inS, , drop = FALSE] * wr[inS], t)
+    }
+    means <- s1 / ifelse(s0 > 0, s0, NA_real_)
+    means[is.na(means)] <- 0
+    tab <- table[match(s, tableStrata)][[1]]
+    at <- if (is.null(tab)) rep(NA_integer_, length(t)) else match(t, tab$time)
+    if (any(!is.na(at))) means[!is.na(at), ] <- tab$xbar[at[!is.na(at)], , drop = FALSE]
+    out[mine, ] <- means
+  }
+  out
 }
 
 # Estimated (not fixed) coefficients: the columns residuals and variances are about.

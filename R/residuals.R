@@ -25,7 +25,9 @@
 #'   \item{\code{"working"}}{\eqn{(y - \mu) / (d\mu / d\eta)};}
 #'   \item{\code{"martingale"}}{(cox) the event indicator minus the row's cumulative hazard
 #'     over its time at risk, \eqn{\exp(\eta)} times the baseline hazard (Breslow, or Efron's
-#'     with its fractional weights for tied events); the default for cox;}
+#'     with its fractional weights for tied events); the default for cox. Rows of weight 0,
+#'     which the fit leaves out, keep their events and are at risk as any other row, so rows
+#'     held out at weight 0 get their own residuals;}
 #'   \item{\code{"deviance"}}{(cox) \eqn{\mathrm{sign}(m)\sqrt{-2(m + \delta \log(\delta - m))}}
 #'     of the martingale residual \eqn{m};}
 #'   \item{\code{"score"}}{(cox) one row per row and one column per estimated coefficient:

@@ -123,3 +123,26 @@ test_that("strata in survival's order: Schoenfeld rows and baselineHazard() by f
   expect_equal(hazard$time, base$time)
   expect_equal(hazard$hazard, base$hazard, tolerance = 1e-6)
 })
+
+test_that("Cox residuals of rows held out at weight 0 keep their events", {
+  skip_if_not_installed("survival")
+  set.seed(5)
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  n <- nrow(lung)
+  w <- ifelse(seq_len(n) %% 7 == 0, 0, 1)  # every 7th row held out
+  # Breslow only: coxph's Efron counts a row of weight 1e-9 among the tied events (it moves the
+  # other rows' fractions), where weight 0 leaves a row out of the fit
+  for (ties in "breslow") {
+    fit <- fitModel(createData(survival::Surv(time, status) ~ age + sex, data = lung, modelType = "cox",
+                               ties = ties), weights = w, control = survivalControl())
+    # the reference: coxph with those rows at weight 1e-9 and the coefficients held at Argus's
+    ref <- survival::coxph(survival::Surv(time, status) ~ age + sex, data = lung, ties = ties,
+                           weights = pmax(w, 1e-9), init = coef(fit),
+                           control = survival::coxph.control(iter.max = 0))
+    held <- w == 0 & lung$status == 2
+    expect_gt(sum(held), 5)
+    # their events were dropped: 0 - expected where 1 - expected is theirs
+    expect_lt(max(abs(residuals(fit, "martingale") - residuals(ref, "martingale"))), 1e-6, label = ties)
+    expect_lt(max(abs(residuals(fit, "score") - residuals(ref, "score"))), 1e-5, label = ties)
+  }
+})
