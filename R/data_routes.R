@@ -13,6 +13,8 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (!streamed && !is.data.frame(covariates))
     stopf("'covariates' must be a data frame or a database table")
   needColumns(outcomes, c("rowId", "y"), "outcomes")
+  rejectDuplicateColumns(outcomes, "outcomes")
+  if (!streamed) rejectDuplicateColumns(covariates, "covariates")
   rejectCyclopsOutcomeColumns(outcomes, modelType)
   warnNearMissColumns(names(outcomes), c("stratumId", "time", "weights", "offset", "startTime",
                                          "censoringSurvival"), "outcomes")
@@ -118,6 +120,13 @@ checkRouteArguments <- function(route, arguments) {
         switch(route, long = "'outcomes'", matrix = "'x'", formula = "a formula"), hint)
 }
 
+# A table with two columns of one name (cbind(outcomes, y = newY)) was read by its first.
+rejectDuplicateColumns <- function(df, name) {
+  repeated <- names(df)[duplicated(names(df))]
+  if (length(repeated))
+    stopf("'%s' has two columns named '%s': which one is meant is not clear", name, repeated[1])
+}
+
 needColumns <- function(df, columns, name) {
   missing <- setdiff(columns, names(df))
   if (length(missing))
@@ -139,6 +148,11 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
   if (!is.null(stratumId) && !hasStratumBaseline(modelType))
     stopf("'stratumId' %s", withoutStrata(modelType))
   columnNames <- colnames(x) %||% paste0("V", seq_len(ncol(x)))
+  # (cbind(a = u, v + 0) names its second column ""; the fit had a coefficient no newdata
+  # column could name, and predict() gave NA)
+  if (anyNA(columnNames) || any(columnNames == ""))
+    stopf("'x' has a column without a name (column %d): name every column, or none",
+          which(is.na(columnNames) | columnNames == "")[1])
   if (anyDuplicated(columnNames))
     stopf("column names of 'x' must be unique ('%s' repeats)", columnNames[anyDuplicated(columnNames)])
   intercept <- interceptColumn(x, modelType, addIntercept)
@@ -203,15 +217,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (nrow(data) == 0) stopf("'data' has no rows")
   # a tibble's `[` and `$<-` differ from a data frame's; the rows are read as a data frame
   data <- as.data.frame(data)
-  # bit64's integer64 (a database's bigint) as numbers: model.matrix() reads its bits as
-  # doubles (a count of 3 became 1.5e-323). Beyond 2^53 a double is not the same number.
-  for (name in names(data)) {
-    column <- data[[name]]
-    if (!isInteger64(column)) next
-    if (any(column > bit64::as.integer64(2)^53 | column < -bit64::as.integer64(2)^53, na.rm = TRUE))
-      stopf("column '%s' (integer64) has values beyond 2^53, which a double cannot hold exactly", name)
-    data[[name]] <- as.double(column)
-  }
+  data <- integer64ColumnsAsDouble(data)
   formula <- expandDot(formula, data)
   data <- withFormulaVariables(formula, data)
   rejectUnsupportedTerms(formula, data, modelType)
@@ -271,6 +277,12 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     y <- as.numeric(y == levels(y)[2])
   }
   if (is.logical(y)) y <- as.numeric(y)
+  # A model with a baseline per stratum has no intercept to fit, so a "- 1" or "0 +" changes
+  # nothing in its model: as coxph, its factors keep the treatment coding of a formula with an
+  # intercept (with "- 1" every level got a column and the last one was aliased, its first
+  # level no longer the reference)
+  if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
+    attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their

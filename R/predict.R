@@ -237,6 +237,7 @@ modelCovariates <- function(fit) {
 }
 
 matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
+  if (isInteger64(x)) x <- integer64AsDouble(x, "'newdata'")
   covariates <- modelCovariates(fit)
   columnNames <- colnames(x)
   if (is.null(columnNames)) {
@@ -245,6 +246,9 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
             ncol(x), length(covariates))
     columnNames <- covariates
   }
+  doubled <- intersect(columnNames[duplicated(columnNames)], covariates)
+  if (length(doubled))  # (the first of them was used)
+    stopf("'newdata' has two columns named '%s': which one is meant is not clear", doubled[1])
   at <- match(covariates, columnNames)
   if (anyNA(at))
     stopf("'newdata' lacks column(s) for covariate(s) %s",
@@ -296,6 +300,7 @@ rowStrataKeys <- function(stratumId, n, name) {
 
 formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE) {
   ft <- fit$data$formulaTerms
+  frame <- integer64ColumnsAsDouble(frame)  # as createData() reads them
   # A formula's strata() term gives the strata of new rows from their own columns (only
   # read when the prediction needs them, so that link and risk do not need those columns).
   if (needStrata && !is.null(ft$strata)) {

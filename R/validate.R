@@ -65,6 +65,25 @@ checkFlag <- function(x, name) {
 
 isInteger64 <- function(x) inherits(x, "integer64")
 
+# bit64's integer64 (a database's bigint) as the numbers it holds: model.matrix() and %*% read
+# its bits as doubles (a count of 3 became 1.5e-323; a prediction silently the intercept's).
+# Beyond 2^53 a double is not the same number. Keeps dim and dimnames (an integer64 matrix).
+integer64AsDouble <- function(x, what) {
+  if (any(x > bit64::as.integer64(2)^53 | x < -bit64::as.integer64(2)^53, na.rm = TRUE))
+    stopf("%s (integer64) has values beyond 2^53, which a double cannot hold exactly", what)
+  out <- as.double(x)
+  dim(out) <- dim(x)
+  dimnames(out) <- dimnames(x)
+  out
+}
+
+# The integer64 columns of a data frame as doubles (integer64AsDouble()).
+integer64ColumnsAsDouble <- function(data) {
+  for (name in names(data))
+    if (isInteger64(data[[name]])) data[[name]] <- integer64AsDouble(data[[name]], sprintf("column '%s'", name))
+  data
+}
+
 # Identifiers (rowId, covariateId): numbers (whole and exactly representable as doubles),
 # bit64::integer64, or labels (character, or a factor read by its labels, never its codes).
 # Numbers and integer64 are returned as they are for the engine's hashed lookups (int64);

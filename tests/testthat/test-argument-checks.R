@@ -130,3 +130,38 @@ test_that("a long newdata whose rows match none of outcomes' is an error; ids in
                  "none of newdata's 3 covariate row")
   }
 })
+
+test_that("integer64 newdata is read as numbers; unnamed and doubled columns are refused; '- 1' as coxph", {
+  skip_if_not_installed("bit64")
+  set.seed(4)
+  df <- data.frame(k = rpois(50, 2))
+  df$y <- df$k + stats::rnorm(50)
+  fit <- fitModel(createData(y ~ k, data = df, modelType = "ls"))
+  nd <- data.frame(k = bit64::as.integer64(1:3))
+  # its bits were read as doubles: every row the intercept's prediction, silently
+  expect_equal(unname(predict(fit, nd)), unname(predict(lm(y ~ k, df), data.frame(k = 1:3))), tolerance = 1e-8)
+  mfit <- fitModel(createData(x = cbind(k = df$k), y = df$y, modelType = "ls"))
+  big <- bit64::as.integer64(1:3)
+  dim(big) <- c(3L, 1L)  # an integer64 matrix (matrix() would drop the class)
+  dimnames(big) <- list(NULL, "k")
+  expect_equal(unname(predict(mfit, big)), unname(predict(fit, data.frame(k = 1:3))), tolerance = 1e-12)
+  # cbind(a = u, v + 0) names its second column ""
+  expect_error(createData(x = cbind(a = df$k, df$k + 0), y = df$y, modelType = "ls"),
+               "'x' has a column without a name \\(column 2\\)")
+  expect_error(predict(mfit, cbind(k = 1:3, k = 4:6)), "'newdata' has two columns named 'k'")
+  o <- data.frame(rowId = 1:50, y = df$y)
+  expect_error(createData(cbind(o, y = rev(df$y)), data.frame(rowId = 1:50, covariateId = 1, covariateValue = df$k),
+                          modelType = "ls"), "'outcomes' has two columns named 'y'")
+  skip_if_not_installed("survival")
+  # "- 1" changes nothing in a Cox model (coxph ignores it): treatment coding, the first level the reference
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "ph.ecog")])
+  lung$g <- factor(lung$ph.ecog)
+  ref <- survival::coxph(survival::Surv(time, status) ~ g + age, lung, ties = "breslow")
+  for (f in list(survival::Surv(time, status) ~ g + age - 1, survival::Surv(time, status) ~ 0 + g + age)) {
+    fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = createControl(tolerance = 1e-10))
+    expect_equal(names(coef(fit)), names(coef(ref)))
+    expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+    expect_equal(unname(predict(fit, lung[1:3, ], type = "link")),
+                 unname(predict(ref, lung[1:3, ], type = "lp", reference = "zero")), tolerance = 1e-6)
+  }
+})
