@@ -137,6 +137,9 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
                         startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
   if (is.null(y)) stopf("the matrix route needs the outcome 'y'")
+  if (inherits(y, "Surv"))
+    stopf(paste("the matrix route takes the status as 'y' and the times as 'time' (and",
+                "'startTime'), not a Surv object: y = status, time = times; or use the formula route"))
   if (is.matrix(y) && ncol(y) > 1) stopMatrixResponse("a matrix 'y'", modelType)
   if (!(is.matrix(x) || is(x, "sparseMatrix")))
     stopf("'x' must be a matrix or a Matrix::dgCMatrix, not %s", class(x)[1])
@@ -220,6 +223,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   data <- integer64ColumnsAsDouble(data)
   formula <- expandDot(formula, data)
   data <- withFormulaVariables(formula, data)
+  # (complete.cases() and model.frame() stop on them with R's internal messages)
+  for (name in intersect(all.vars(formula), names(data)))
+    if (is.list(data[[name]]))
+      stopf("column '%s' is a list%s: a formula reads columns of one value per row", name,
+            if (inherits(data[[name]], "POSIXlt")) " (POSIXlt; as.POSIXct() makes it one)" else "")
   rejectUnsupportedTerms(formula, data, modelType)
   complete <- omitMissingRows(formula, data, list(stratumId = stratumId, time = time,
                                                   weights = weights,

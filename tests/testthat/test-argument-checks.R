@@ -165,3 +165,15 @@ test_that("integer64 newdata is read as numbers; unnamed and doubled columns are
                  unname(predict(ref, lung[1:3, ], type = "lp", reference = "zero")), tolerance = 1e-6)
   }
 })
+
+test_that("list columns and a Surv y in the matrix route get errors that say what to give", {
+  df <- data.frame(y = stats::rnorm(10), x = stats::rnorm(10))
+  df$lst <- as.list(1:10)
+  expect_error(createData(y ~ x + lst, data = df, modelType = "ls"), "column 'lst' is a list")
+  df$lst <- NULL
+  df$lt <- as.POSIXlt(Sys.time() + 1:10)
+  expect_error(createData(y ~ x + lt, data = df, modelType = "ls"), "POSIXlt; as.POSIXct")
+  skip_if_not_installed("survival")
+  expect_error(createData(x = cbind(z = stats::rnorm(10)), y = survival::Surv(1:10, rep(0:1, 5)), modelType = "cox"),
+               "not a Surv object: y = status, time = times")
+})
