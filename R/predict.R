@@ -313,6 +313,9 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
   checkNewLevels(ft$xlevels, frame)
   mf <- stats::model.frame(ft$terms, matchNewdataClasses(ft$terms, frame), xlev = ft$xlevels,
                            na.action = stats::na.pass)
+  # each variable of the type it was fitted with, as predict.lm checks (a numeric covariate
+  # given as a factor was "lacking"; a factor given as numbers met R's internal messages)
+  if (!is.null(classes <- attr(ft$terms, "dataClasses"))) stats::.checkMFClasses(classes, mf)
   x <- stats::model.matrix(ft$terms, mf, contrasts.arg = ft$contrasts)
   x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
   total <- stats::model.offset(mf)

@@ -177,3 +177,18 @@ test_that("list columns and a Surv y in the matrix route get errors that say wha
   expect_error(createData(x = cbind(z = stats::rnorm(10)), y = survival::Surv(1:10, rep(0:1, 5)), modelType = "cox"),
                "not a Surv object: y = status, time = times")
 })
+
+test_that("predict() checks newdata's types against the fit's, as predict.lm", {
+  set.seed(2)
+  df <- data.frame(k = stats::rnorm(30), g = factor(sample(c("a", "b"), 30, TRUE)))
+  df$y <- df$k + (df$g == "b") + stats::rnorm(30)
+  fit <- fitModel(createData(y ~ k + g, data = df, modelType = "ls"))
+  ref <- lm(y ~ k + g, df)
+  bad <- data.frame(k = factor(c(1, 2)), g = c("a", "b"))
+  # a numeric covariate given as a factor was "lacking" before
+  expect_error(predict(fit, bad), "variable 'k' was fitted with type \"numeric\" but type \"factor\" was supplied")
+  expect_error(predict(ref, bad), "variable 'k' was fitted with type \"numeric\" but type \"factor\" was supplied")
+  expect_error(suppressWarnings(predict(fit, data.frame(k = 1:2, g = c(1, 2)))), "variable 'g' was fitted with type \"factor\"")
+  good <- data.frame(k = c(0.5, 1), g = c("b", "a"))  # character for a factor is fine, as lm
+  expect_equal(unname(predict(fit, good)), unname(predict(ref, good)), tolerance = 1e-8)
+})
