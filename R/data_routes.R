@@ -310,6 +310,9 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (ncol(x) == 0)
     stopf("the formula has no covariates%s", if (hasStratumBaseline(modelType))
       sprintf(" (a '%s' model has no intercept to fit alone)", modelType) else "")
+  if (anyDuplicated(colnames(x)))  # (lm fits two coefficients of one name; none can be named)
+    stopf(paste("two terms of the formula give the coefficient name '%s' (a factor's level and",
+                "a column, say): rename one"), colnames(x)[anyDuplicated(colnames(x))])
   input <- matrixInput(x, y, stratumId, time, weights, model.offset(mf), modelType,
                        addIntercept = hasIntercept && !hasStratumBaseline(modelType),
                        startTime = startTime, censoringSurvival = censoringSurvival)

@@ -48,6 +48,14 @@ rejectUnsupportedTerms <- function(formula, data, modelType) {
       stopf("the formula's %s() term is not supported: %s", name, unsupported[[name]])
   if (!is.null(attr(tt, "specials")$strata) && !hasStratumBaseline(modelType))
     stopf("strata() %s", withoutStrata(modelType))
+  # survival's options of strata() were read as strata variables (na.group = TRUE one more
+  # variable, its NA rows then refused, where coxph keeps them as a stratum of their own)
+  for (at in attr(tt, "specials")$strata) {
+    named <- setdiff(names(as.list(attr(tt, "variables")[[at + 1]])[-1]), "")
+    if (length(named))
+      stopf(paste("strata() takes its variables only, not %s: for na.group = TRUE make NA a",
+                  "level of the variable (addNA())"), paste(sprintf("'%s'", named), collapse = ", "))
+  }
 }
 
 # What to say where strata are given to a model without a baseline per stratum.

@@ -192,3 +192,20 @@ test_that("predict() checks newdata's types against the fit's, as predict.lm", {
   good <- data.frame(k = c(0.5, 1), g = c("b", "a"))  # character for a factor is fine, as lm
   expect_equal(unname(predict(fit, good)), unname(predict(ref, good)), tolerance = 1e-8)
 })
+
+test_that("strata()'s options are refused with the addNA() way; two terms naming one coefficient are said", {
+  skip_if_not_installed("survival")
+  l <- survival::lung
+  # na.group = TRUE was read as one more strata variable and the NA rows refused
+  expect_error(createData(survival::Surv(time, status) ~ age + strata(ph.ecog, na.group = TRUE), data = l,
+                          modelType = "cox"), "strata\\(\\) takes its variables only, not 'na.group'.*addNA")
+  l$g <- addNA(factor(l$ph.ecog))
+  env <- list2env(list(l = l), parent = asNamespace("survival"))
+  ref <- evalq(coxph(Surv(time, status) ~ age + strata(ph.ecog, na.group = TRUE), l, ties = "breslow"), env)
+  fit <- fitModel(createData(survival::Surv(time, status) ~ age + strata(g), data = l, modelType = "cox"),
+                  control = createControl(tolerance = 1e-10))
+  expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+  df <- data.frame(y = stats::rnorm(20), g = factor(rep(c("a", "b"), 10)), gb = stats::rnorm(20))
+  expect_error(createData(y ~ g + gb, data = df, modelType = "ls"),
+               "two terms of the formula give the coefficient name 'gb'")
+})
