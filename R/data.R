@@ -332,8 +332,8 @@ checkRows <- function(input, modelType) {
       warning(sprintf("'time' is not used by modelType '%s' and is ignored", modelType),
               call. = FALSE)
       time <- NULL
-    } else if ((bad <- .Call(argus_first_below, time, 0, TRUE) + 1) > 0) {
-      stopf("'time' is an exposure length and must be positive (row %d is %g)", bad, time[bad])
+    } else {
+      checkExposure(time, "time")
     }
   }
   if (!isSurvivalModel(modelType)) {

@@ -13,8 +13,8 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   if (!streamed && !is.data.frame(covariates))
     stopf("'covariates' must be a data frame or a database table")
   needColumns(outcomes, c("rowId", "y"), "outcomes")
-  rejectDuplicateColumns(outcomes, "outcomes")
-  if (!streamed) rejectDuplicateColumns(covariates, "covariates")
+  rejectDuplicateNames(names(outcomes), "outcomes")
+  if (!streamed) rejectDuplicateNames(names(covariates), "covariates")
   rejectCyclopsOutcomeColumns(outcomes, modelType)
   warnNearMissColumns(names(outcomes), c("stratumId", "time", "weights", "offset", "startTime",
                                          "censoringSurvival"), "outcomes")
@@ -118,13 +118,6 @@ checkRouteArguments <- function(route, arguments) {
                                  "left-hand side)"))
   stopf("createData() does not use %s with %s: %s", paste(sprintf("'%s'", unused), collapse = ", "),
         switch(route, long = "'outcomes'", matrix = "'x'", formula = "a formula"), hint)
-}
-
-# A table with two columns of one name (cbind(outcomes, y = newY)) was read by its first.
-rejectDuplicateColumns <- function(df, name) {
-  repeated <- names(df)[duplicated(names(df))]
-  if (length(repeated))
-    stopf("'%s' has two columns named '%s': which one is meant is not clear", name, repeated[1])
 }
 
 needColumns <- function(df, columns, name) {

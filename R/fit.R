@@ -258,10 +258,10 @@ fixedFlags <- function(fixed, data) {
     # named flags name their covariates (as startingCoefficients' names do): applied by
     # position, c("(Intercept)" = FALSE, "22" = FALSE, "11" = TRUE) held 22 and fitted 11
     if (!is.null(names(fixed))) {
-      flags <- rep(FALSE, p)
-      flags[columnsOf(names(fixed), data, "fixedCoefficients")] <- unname(fixed)
       if (anyDuplicated(names(fixed)))
         stopf("'fixedCoefficients' names covariate '%s' twice", names(fixed)[anyDuplicated(names(fixed))])
+      flags <- rep(FALSE, p)
+      flags[columnsOf(names(fixed), data, "fixedCoefficients")] <- unname(fixed)
       return(flags)
     }
     if (length(fixed) != p)

@@ -246,9 +246,7 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
             ncol(x), length(covariates))
     columnNames <- covariates
   }
-  doubled <- intersect(columnNames[duplicated(columnNames)], covariates)
-  if (length(doubled))  # (the first of them was used)
-    stopf("'newdata' has two columns named '%s': which one is meant is not clear", doubled[1])
+  rejectDuplicateNames(columnNames[columnNames %in% covariates], "newdata")  # (the first was used)
   at <- match(covariates, columnNames)
   if (anyNA(at))
     stopf("'newdata' lacks column(s) for covariate(s) %s",
@@ -361,15 +359,6 @@ checkUniquePairs <- function(position, ids, rowIds) {
   if (length(same))
     stopf("covariate '%s' appears more than once for row %s of 'newdata': each (row, covariate) pair must be unique",
           ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
-}
-
-# New rows' exposure lengths are positive, as createData() has them (a pr "count" of -1.5
-# came from a time of -1); NA gives an NA prediction.
-checkExposure <- function(time, name) {
-  bad <- which(time <= 0)
-  if (length(bad))
-    stopf("'%s' is an exposure length and must be positive (row %d is %g)", name, bad[1], time[bad[1]])
-  time
 }
 
 longRows <- function(fit, covariates, outcomes, batchSize = 100000) {

@@ -124,6 +124,23 @@ checkIds <- function(x, name) {
   as.double(x)
 }
 
+# Exposure lengths are positive (createData()'s rows, and new rows: a pr "count" of -1.5 came
+# from a time of -1); NA passes (a prediction then NA). One engine pass, no temporaries.
+checkExposure <- function(time, name) {
+  if (is.null(time)) return(time)
+  bad <- .Call(argus_first_below, time, 0, TRUE) + 1
+  if (bad > 0)
+    stopf("'%s' is an exposure length and must be positive (row %d is %g)", name, bad, time[bad])
+  time
+}
+
+# Two columns of one name (cbind(outcomes, y = newY), a newdata matrix) were read by their first.
+rejectDuplicateNames <- function(names, what) {
+  repeated <- names[duplicated(names)]
+  if (length(repeated))
+    stopf("'%s' has two columns named '%s': which one is meant is not clear", what, repeated[1])
+}
+
 # Text ids are labels, matched by their text: "1e+05" (as.character(1e5), a CSV round trip)
 # is not the number 100000 that the other table may hold, and nothing else would say so (a
 # predicted risk silently left the covariate out; createData() made a covariate "1e+05").

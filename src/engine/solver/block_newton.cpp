@@ -103,14 +103,11 @@ std::vector<double> BlockNewton::shiftsFor(const std::vector<std::int32_t>& colu
 }
 
 namespace {
+// out += factor * x_j (a dense vector of one value per row).
 void addColumnTo(const Dataset& data, std::int32_t j, double factor, std::vector<double>& out) {
   forEachEntry(data.design.columns[j], data.nRows(), [&](std::int64_t r, double x) { out[r] += factor * x; });
 }
 }  // namespace
-
-void BlockNewton::addColumn(std::int32_t j, double factor, std::vector<double>& out) const {
-  addColumnTo(data_, j, factor, out);
-}
 
 void polarizeHessian(const Likelihood& likelihood, const Dataset& data,
                      const std::vector<std::int32_t>& columns, std::vector<double>* h,
@@ -164,7 +161,7 @@ void BlockNewton::moveTo(Likelihood& likelihood, const std::vector<std::int32_t>
                          const std::vector<double>& target, std::vector<double>* applied) {
   direction_.assign(static_cast<std::size_t>(data_.nRows()), 0.0);
   for (std::size_t a = 0; a < columns.size(); ++a)
-    if (target[a] != (*applied)[a]) addColumn(columns[a], target[a] - (*applied)[a], direction_);
+    if (target[a] != (*applied)[a]) addColumnTo(data_, columns[a], target[a] - (*applied)[a], direction_);
   likelihood.stepAlong(direction_, 1.0);
   *applied = target;
 }

@@ -118,8 +118,6 @@ class BlockNewton {
   // The centring shifts of `columns` (those after the intercept), or empty where the block
   // has no intercept or the likelihood does not fuse its Hessian.
   std::vector<double> shiftsFor(const std::vector<std::int32_t>& columns) const;
-  // out += factor * x_j (a dense vector of one value per row).
-  void addColumn(std::int32_t j, double factor, std::vector<double>& out) const;
   // period_ and shift_ for the present candidates.
   void configure();
   // Moves the likelihood (and `applied`) to the coefficients `target` of `columns`.
