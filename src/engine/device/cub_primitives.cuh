@@ -25,6 +25,7 @@
 #include <vector>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "common/host_device.h"
 #include "device/cub_gated_kernels.cuh"
@@ -128,10 +129,11 @@ class CubPrimitives {
 
   // The ordered fold into *out, then then(0) in one thread that sees *out, all in one launch:
   // the blocks' results are folded by the last block to finish (cub_gated_kernels.cuh,
-  // orderedFoldThen).
+  // orderedFoldThen). One item per thread: an item may be costly (the survival model's items
+  // are its chunks' scans, computed as the fold reads them).
   template <typename It, typename T, typename Op, typename Then>
   void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
-    constexpr std::int64_t kOneLevel = 4 * cub_detail::kThreads;
+    constexpr std::int64_t kOneLevel = cub_detail::kThreads;
     if (n <= kOneLevel) {
       cub_detail::orderedFoldThen<cub_detail::kThreads><<<1, cub_detail::kThreads, 0, stream_>>>(
           first, n, kOneLevel, identity, op, static_cast<T*>(nullptr), static_cast<unsigned*>(nullptr), out, then);
@@ -221,9 +223,10 @@ class CubPrimitives {
 
   // scanByKey where *flag is set; flag null: always, then CUB's own scan beyond one block's
   // reach.
-  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
-  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename Op, typename Out>
+  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
     if (n <= 0) return;
+    using T = std::decay_t<decltype(op(values[0], values[0]))>;
     if constexpr (Descending)
       dispatchScan<Exclusive, T>(flag, thrust::make_reverse_iterator(keys + n),
                                  thrust::make_reverse_iterator(values + n), n, op,

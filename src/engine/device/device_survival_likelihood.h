@@ -7,10 +7,11 @@
 // shared by a cross-validation's fits; device_survival_chunks.h: a GPU thread that walks
 // entries in order waits on memory at each). Per coordinate: the items' row state is staged
 // one thread per item; one thread per chunk runs the CPU's scan over its items
-// (CoordinateScan, models/survival_scan.h) into a ScanPartial; the partials are merged in
-// order in a tree (mergeScanPartials, foldThen) and one thread takes the Newton step, in one
-// launch on a GPU; then one thread per entry moves its row (u, eta), the chunks add the changes
-// into the slot sums, and scans by stratum refresh the slots (device_slot_scans.h); after a
+// (CoordinateScan, models/survival_scan.h) into a ScanPartial, merged in order in a tree
+// (mergeScanPartials, foldThen) and one thread takes the Newton step: scan, merge and step in
+// one launch on a GPU; then one thread per entry moves its row (u, eta), the chunks add the
+// changes into the slot sums (survival_step_slots.h), and scans by stratum refresh the slots
+// (device_slot_scans.h); after a
 // step of 0 the step's kernels and the refresh return at once, reading a device flag. A
 // rebuild from eta runs per row, per exit run (scatterStratumRows, the CPU's; counting-process
 // entries per entry run) and the same scans. The formulas are the CPU's; the partials and
@@ -216,10 +217,10 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     bottom_.assign(strata_, 0.0);
     competing_.resize(static_cast<std::size_t>(n_ > 0 ? n_ : 1));
     auto atLeastOne = [](std::int64_t k) { return static_cast<std::size_t>(k > 0 ? k : 1); };
-    parts_.resize(atLeastOne(plan_.maxChunks()));
-    pieceSlot_.resize(2 * parts_.size());
-    piece_.resize(2 * parts_.size());
-    pieceTotal_.resize(2 * parts_.size());
+    const std::size_t pieces = 2 * atLeastOne(plan_.maxChunks());
+    pieceSlot_.resize(pieces);
+    piece_.resize(pieces);
+    pieceTotal_.resize(pieces);
     staged_.resize(atLeastOne(plan_.maxItems()));
     if (index.countingProcess()) moved_.resize(atLeastOne(plan_.maxEntries()));
     scalars_.resize(1);
@@ -229,7 +230,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     return columns_.bytes() + plan_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(inverseG_, events_, eventCount_, slotG_, tiedSlots_, exitRisk_, competingRisk_,
                            tiedRisk_, den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
-                           direction_, shift_, bottom_, scoreOut_, curvatureOut_, competing_, parts_, staged_, pieceSlot_,
+                           direction_, shift_, bottom_, scoreOut_, curvatureOut_, competing_, staged_, pieceSlot_,
                            piece_, pieceTotal_, scalars_, moved_);
   }
 
@@ -240,10 +241,9 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       prims_.forEach(1, survival_device::ResetMoves{sc});
       for (const std::int32_t j : plan.coordinates) {
         if (state.fixed[j]) continue;
-        enqueueScan(plan_.chunks(j), columns_.entries(j));
-        mergeChunksThen(plan_.chunks(j).count,
-                        survival_device::CombineAndStep{sc, linear_(j), j, device::raw(coef_.beta),
-                                                        device::raw(coef_.bound), device::raw(coef_.prior)});
+        scanThen(plan_.chunks(j), columns_.entries(j),
+                 survival_device::CombineAndStep{sc, linear_(j), j, device::raw(coef_.beta),
+                                                 device::raw(coef_.bound), device::raw(coef_.prior)});
         enqueueStep(plan_.chunks(j), columns_.entries(j));
       }
     });
@@ -336,20 +336,26 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   }
 
   survival_device::StagedEntry* staged() const { return thrust::raw_pointer_cast(staged_.data()); }
-  void enqueueScan(survival_device::ChunkView ch, ColumnEntries col) const {
+  // A coordinate's items staged, then its chunks scanned and merged in order into the
+  // scalars, then `then` (the step) in one thread: the chunks' scans are the fold's items.
+  template <typename Then>
+  void scanThen(survival_device::ChunkView ch, ColumnEntries col, Then then) const {
+    using survival_device::ChunkPartial;
     CompetingItem* competing = thrust::raw_pointer_cast(competing_.data());
-    ScanPartial* parts = thrust::raw_pointer_cast(parts_.data());
     prims_.forEach(ch.items, survival_device::StageScanEntries{col, ch.item, rows(), staged()});
     if (fineGray_)
-      prims_.forEach(ch.count, survival_device::ScanChunks<false, true>{ch, staged(), slotSums(), competing, parts});
+      foldChunksThen(ChunkPartial<false, true>{ch, staged(), slotSums(), competing}, ch.count, then);
     else if (efron_)
-      prims_.forEach(ch.count, survival_device::ScanChunks<true, false>{ch, staged(), slotSums(), competing, parts});
+      foldChunksThen(ChunkPartial<true, false>{ch, staged(), slotSums(), competing}, ch.count, then);
     else
-      prims_.forEach(ch.count, survival_device::ScanChunks<false, false>{ch, staged(), slotSums(), competing, parts});
+      foldChunksThen(ChunkPartial<false, false>{ch, staged(), slotSums(), competing}, ch.count, then);
+  }
+  template <typename Partial, typename Then>
+  void foldChunksThen(Partial partial, std::int64_t count, Then then) const {
+    prims_.foldThen(device::indexed(partial), count, ScanPartial{}, MergeScanPartials{}, &scalars()->merged, then);
   }
   GradHess combined(survival_device::ChunkView ch, ColumnEntries col, double linear) const {
-    enqueueScan(ch, col);
-    mergeChunksThen(ch.count, survival_device::CombineAndStep{scalars(), linear, -1, nullptr, nullptr, nullptr});
+    scanThen(ch, col, survival_device::CombineAndStep{scalars(), linear, -1, nullptr, nullptr, nullptr});
     return hostScalars().gh;
   }
   void enqueueStep(survival_device::ChunkView ch, ColumnEntries col) {
@@ -378,14 +384,13 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     SlotChange* total = device::raw(pieceTotal_);
     prims_.forEach(ch.count, StepChunkSlots<Efron, FineGray>{ch, staged(), slotState(), pieceSlot, piece, scalars()});
     if (ch.crossings == 0) return;  // every slot was added in pass 1
+    if (ch.groups) {
+      prims_.forEach(ch.groupCount, SettleCrossingGroups<Efron, FineGray>{ch.groups, piece, slotState(), scalars()});
+      return;
+    }
     const std::int64_t pieces = 2 * ch.count;
     prims_.template scanByKeyIf<false, false>(&scalars()->stepped, pieceSlot, piece, pieces, SlotChangePlus{}, total);
     prims_.forEach(pieces, SettleSlotPieces<Efron, FineGray>{pieces, pieceSlot, total, slotState(), scalars()});
-  }
-  // The chunks' partials merged in order into the scalars, then `then` (the step) in one thread.
-  template <typename Then>
-  void mergeChunksThen(std::int64_t count, Then then) const {
-    prims_.foldThen(device::raw(parts_), count, ScanPartial{}, MergeScanPartials{}, &scalars()->merged, then);
   }
   void enqueueRebuild() {
     double* shift = thrust::raw_pointer_cast(shift_.data());
@@ -424,7 +429,6 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
       tail2_, eta_d_, u_, published_, direction_, shift_, bottom_, scoreOut_, curvatureOut_;
   mutable thrust::device_vector<EventSlotTerms> terms_;
   mutable thrust::device_vector<CompetingItem> competing_;
-  mutable thrust::device_vector<ScanPartial> parts_;
   mutable thrust::device_vector<SurvivalDeviceScalars> scalars_;
   mutable thrust::device_vector<survival_device::StagedEntry> staged_;
   // A step's pieces: per chunk its first and last slot's share, and their sums by slot.

@@ -31,7 +31,7 @@ namespace argus {
 
 class SurvivalDevicePlan {
  public:
-  static constexpr std::int64_t kChunkItems = 16;
+  static constexpr std::int64_t kChunkItems = kSurvivalChunkItems;
 
   explicit SurvivalDevicePlan(const Dataset& data)
       : index(buildRiskSetIndex(data)), nRows_(data.nRows()), strata_(data.outcomes.nStrata) {
@@ -62,6 +62,7 @@ class SurvivalDevicePlan {
     std::int64_t offset, count, entries;  // its first chunk's index, its chunks, its entries
     std::int64_t itemOffset, items;       // its item list in items (-1: none), its items
     std::int64_t crossings;               // cuts inside a slot
+    std::int64_t groupOffset, groups;     // its crossing groups in groupList (0: scan the pieces)
   };
 
   survival_device::ChunkView chunks(std::int32_t j) const { return chunkView(chunkPlan_[j]); }
@@ -73,7 +74,7 @@ class SurvivalDevicePlan {
   std::int64_t maxEntries() const { return maxEntries_; }
   double bytes() const {
     return device::bytesOf(event, baseSlot, exitSlot, slotStratum, rowStratum, runSlot, entrySlot, entryRunRow,
-                           stratumStart, chunkBegin, runStart, items, entryRunStart);
+                           stratumStart, chunkBegin, runStart, items, entryRunStart, groupList);
   }
 
   RiskSetIndex index;
@@ -84,11 +85,13 @@ class SurvivalDevicePlan {
   // slot and where each slot's run of them starts (EntryRunSums).
   thrust::device_vector<std::int32_t> entrySlot, entryRunRow;
   thrust::device_vector<std::int64_t> items, entryRunStart;
+  thrust::device_vector<CrossingGroup> groupList;  // the walked columns' crossing groups, in order
 
  private:
   void planChunks(const Dataset& data) {
     const DesignView& design = data.design;
     std::vector<std::int64_t> begin, itemCodes;
+    std::vector<CrossingGroup> groups;
     const bool wholeSlots = data.ties == TieMethod::Efron || data.model == ModelType::FineGray;
     const bool counting = index.countingProcess();
     const std::int32_t* stratum = data.outcomes.stratum;
@@ -115,7 +118,11 @@ class SurvivalDevicePlan {
       maxChunks_ = count > maxChunks_ ? count : maxChunks_;
       maxItems_ = n > maxItems_ ? n : maxItems_;
       maxEntries_ = entries > maxEntries_ ? entries : maxEntries_;
-      return ChunkPlan{offset, count, entries, itemOffset, n, crossings};
+      const std::int64_t groupOffset = static_cast<std::int64_t>(groups.size());
+      if (crossings > 0 && crossingGroups(begin.data() + offset, count, slotOf, &groups) > kSurvivalWalkPieces)
+        groups.resize(static_cast<std::size_t>(groupOffset));  // a long span: the scan
+      const std::int64_t groupCount = static_cast<std::int64_t>(groups.size()) - groupOffset;
+      return ChunkPlan{offset, count, entries, itemOffset, n, crossings, groupOffset, groupCount};
     };
     auto everyRow = [](std::int64_t k) { return k; };
     const ItemList allItems = counting ? listItems(design.nRows, everyRow) : ItemList{};
@@ -130,6 +137,7 @@ class SurvivalDevicePlan {
     all_ = plan(design.nRows, everyRow, allItems);
     device::upload(chunkBegin, begin);
     device::upload(items, itemCodes);
+    device::upload(groupList, groups);
   }
   // Counting-process data: the rows entering above their stratum's base slot, by entry slot
   // (stable), one run per slot.
@@ -150,7 +158,8 @@ class SurvivalDevicePlan {
   }
   survival_device::ChunkView chunkView(const ChunkPlan& c) const {
     const std::int64_t* item = c.itemOffset < 0 ? nullptr : device::raw(items) + c.itemOffset;
-    return {device::raw(chunkBegin) + c.offset, c.count, c.entries, item, c.items, c.crossings};
+    const CrossingGroup* group = c.groups > 0 ? device::raw(groupList) + c.groupOffset : nullptr;
+    return {device::raw(chunkBegin) + c.offset, c.count, c.entries, item, c.items, c.crossings, group, c.groups};
   }
 
   std::int64_t nRows_;

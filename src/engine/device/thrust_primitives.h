@@ -18,7 +18,8 @@
 //                                         out[s] = init op first[offsets[s]] op ... up to
 //                                         offsets[s + 1]
 //   scanByKeyIf<Descending, Exclusive>(flag, keys, values, n, op, out)
-//                                         where *flag != 0 (flag null: always), out[k] = the
+//                                         where *flag != 0 (flag null: always), out[k] (a
+//                                         pointer or an output iterator) = the
 //                                         op-sum of values over k's run of equal keys (int32)
 //                                         up to k (from the run's top when Descending; without
 //                                         values[k] when Exclusive: T{}, which must be op's
@@ -47,6 +48,7 @@
 #include <thrust/scan.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/host_device.h"
 
@@ -138,12 +140,13 @@ struct ThrustPrimitives {
 
   static constexpr bool gatedScanPays(std::int64_t) { return true; }
   // The flag is read on the host, as in reduceToIf.
-  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename T, typename Op>
-  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, T* out) const {
+  template <bool Descending, bool Exclusive, typename Keys, typename Values, typename Op, typename Out>
+  void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
     if (n <= 0 || !thrust_detail::flagSet(flag)) return;
-    // Raw pointers (the policy names the system): a device_ptr's element reference binds its
-    // system through a null pointer, which UBSan reports.
-    T* to = out;
+    using T = std::decay_t<decltype(op(values[0], values[0]))>;
+    // Raw pointers or iterators over them (the policy names the system): a device_ptr's
+    // element reference binds its system through a null pointer, which UBSan reports.
+    Out to = out;
     if constexpr (Descending)
       scan<Exclusive, T>(thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n), n, op,
                          thrust::make_reverse_iterator(to + n));

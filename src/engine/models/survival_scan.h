@@ -53,7 +53,7 @@ struct ScanPartial {
 
 // Accumulates one coordinate's g and h from its items (MODELS.md §5), visited per stratum in
 // descending slot order; a rising slot starts a new stratum. Breslow takes each item on its
-// own (visitItem); slot groups matter to the others: Efron's tied-event terms need N1(e)
+// own (visitBreslow); slot groups matter to the others: Efron's tied-event terms need N1(e)
 // once every item of slot e is in, and Fine-Gray's cross term needs the sums over strictly
 // higher slots. Compile-time flags keep the Breslow path free of the other models' branches.
 template <bool Efron, bool FineGray>
@@ -68,8 +68,7 @@ class CoordinateScan {
   // row's exit under Fine-Gray, else 0.
   ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visit(std::int32_t slot, double v, double x, bool event, double inverseG) {
     if constexpr (!Efron && !FineGray) {
-      if (slot > slot_) startStratum(slot);
-      visitItem(slot, v, x);
+      visitBreslow(slot, v, x, c1_[slot], c2_[slot]);
       return;
     }
     if (slot != slot_) {
@@ -105,6 +104,22 @@ class CoordinateScan {
     }
   }
 
+  // Breslow: each item enters the sums on its own, c2 v (2 P + v) with P the stratum's sum
+  // over the items before it; over a slot group (whose items share c1 and c2) that adds up to
+  // the group's c2 V (2 P + V), so Breslow needs no groups. Without them there is no branch
+  // per item: with whole days (gen.R's Cox: ~4 entries of a column per slot) the branch at
+  // each group's end was mispredicted (engine, Cox 1e5 with ~1,400 days: 50 -> 41 ms per
+  // cycle; with the step's per-entry adds in survival_likelihood.cpp, 28).
+  // The slot's c1 and c2 come loaded: a device thread loads a few items' slot sums together
+  // before visiting them, instead of waiting on memory per item.
+  ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visitBreslow(std::int32_t slot, double v, double x, double c1, double c2) {
+    static_assert(!Efron && !FineGray, "Breslow only: the other models visit slot groups");
+    if (slot > slot_) startStratum(slot);
+    sums_.add(v, v * x, c1, c2);
+    c2v_ += c2 * v;
+    slot_ = slot;
+  }
+
   ARGUS_HOST_DEVICE ScanPartial partial() {
     endGroup();
     part_.lastSlot = slot_;
@@ -125,19 +140,6 @@ class CoordinateScan {
   }
 
  private:
-  // Breslow: each item enters the sums on its own, c2 v (2 P + v) with P the stratum's sum
-  // over the items before it; over a slot group (whose items share c1 and c2) that adds up to
-  // the group's c2 V (2 P + V), so Breslow needs no groups. Without them there is no branch
-  // per item: with whole days (gen.R's Cox: ~4 entries of a column per slot) the branch at
-  // each group's end was mispredicted (engine, Cox 1e5 with ~1,400 days: 50 -> 41 ms per
-  // cycle; with the step's per-entry adds in survival_likelihood.cpp, 28).
-  ARGUS_HOST_DEVICE ARGUS_FORCE_INLINE void visitItem(std::int32_t slot, double v, double x) {
-    const double c2 = c2_[slot];
-    sums_.add(v, v * x, c1_[slot], c2);
-    c2v_ += c2 * v;
-    slot_ = slot;
-  }
-
   // The first item, or a rising slot: a new stratum.
   ARGUS_HOST_DEVICE void startStratum(std::int32_t slot) {
     endStratum();

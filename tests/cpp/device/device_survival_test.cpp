@@ -118,13 +118,18 @@ TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
   SurvivalScope scope;
   for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
     for (TieMethod ties : {TieMethod::Breslow, TieMethod::Efron})
-    for (bool counting : {false, true}) {
+    for (bool counting : {false, true})
+    for (bool longSlots : {false, true}) {
       if (m == ModelType::FineGray && (ties == TieMethod::Efron || counting)) continue;
+      // Long slots (2 days, one stratum): Breslow's dense columns cross cuts over more pieces
+      // than a step walks, so their steps scan the pieces (SurvivalStepPieces checks which).
+      if (longSlots && (m != ModelType::Cox || ties != TieMethod::Breslow)) continue;
       testing_data::SurvivalSpec spec;
       spec.model = m;
       spec.ties = ties;
       spec.nRows = 3000;
-      spec.nStrata = 3;
+      spec.nStrata = longSlots ? 1 : 3;
+      if (longSlots) spec.days = 2;
       spec.integerTimes = ties == TieMethod::Breslow || counting;  // counting: Efron with ties too
       spec.countingProcess = counting;
       auto p = testing_data::makeSurvivalProblem(spec);
@@ -132,7 +137,7 @@ TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
       std::vector<unsigned char> fixed;
       makePriors(PriorCase::Normal, p->data, &prior, &fixed);
       const std::string what = modelTypeName(m) + (ties == TieMethod::Efron ? " efron" : " breslow") +
-                               (counting ? " counting" : "");
+                               (counting ? " counting" : "") + (longSlots ? " long slots" : "");
       // Without the cycle extrapolation: whether it accepts its step is a comparison of two
       // nearly equal objectives, which the two sides' rounding (many chunks against the
       // CPU's two) may decide differently (Cox Breslow here, cycle 4). The extrapolation
