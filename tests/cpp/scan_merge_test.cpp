@@ -1,7 +1,8 @@
 // mergeScanPartials (models/survival_scan.h): a coordinate's scan over its entries cut into
 // chunks, the chunks' partials merged in any grouping (the CPU folds left to right, a GPU
-// merges in a tree), gives the g and h of one scan over all entries. Breslow chunks may split
-// a slot's entries (the GPU's cut); Efron and Fine-Gray chunks end where the slot changes.
+// merges in a tree), gives the g and h of one scan over all entries. Breslow and Fine-Gray
+// chunks may split a slot's entries (the GPU's cut); Efron chunks end where the slot changes
+// (its tie terms are quadratic in a slot's sum of events).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -116,6 +117,10 @@ void checkGroupings(bool splitSlots) {
 TEST(ScanMerge, BreslowChunksSplittingSlotsMergeInAnyGrouping) { checkGroupings<false, false>(true); }
 TEST(ScanMerge, EfronChunksOfWholeSlotsMergeInAnyGrouping) { checkGroupings<true, false>(false); }
 TEST(ScanMerge, FineGrayChunksOfWholeSlotsMergeInAnyGrouping) { checkGroupings<false, true>(false); }
+// A Fine-Gray slot group split between chunks: the later chunk's competing items take the
+// earlier chunk's tail sums as their prefix, including the group's own share, whose terms
+// cancel (b (V cumG(e) - cumG(e) V) = 0); the squared terms merge as Breslow's.
+TEST(ScanMerge, FineGrayChunksSplittingSlotsMergeInAnyGrouping) { checkGroupings<false, true>(true); }
 
 }  // namespace
 }  // namespace argus

@@ -92,7 +92,9 @@ class SurvivalDevicePlan {
     const DesignView& design = data.design;
     std::vector<std::int64_t> begin, itemCodes;
     std::vector<CrossingGroup> groups;
-    const bool wholeSlots = data.ties == TieMethod::Efron || data.model == ModelType::FineGray;
+    // Efron's tie terms need a slot's items in one chunk; Breslow's (Cox and Fine-Gray) merge
+    // across a cut inside a slot (tests/cpp/scan_merge_test.cpp).
+    const bool wholeSlots = data.ties == TieMethod::Efron;
     const bool counting = index.countingProcess();
     const std::int32_t* stratum = data.outcomes.stratum;
     struct ItemList {

@@ -2,8 +2,8 @@
 // a plain function of the items' slots, so that the rule is tested without a device.
 //
 // A chunk holds kSurvivalChunkItems items or more and ends where the item's slot changes.
-// Efron's tie terms and Fine-Gray's group sums need a slot's items together, so there nothing
-// else ends a chunk. Breslow may cut inside a slot (the scan's partials merge across it), but
+// Efron's tie terms need a slot's items together, so there nothing else ends a chunk. Breslow
+// (Cox or Fine-Gray) may cut inside a slot (the scan's partials merge across it), but
 // waits up to a quarter chunk for the slot to end first: with distinct times few slots then
 // cross a cut (but late slots, which collect many censored rows, do), and a step needs no
 // piece sums where none does (survival_step_slots.h); whole days, whose slots hold more entries

@@ -37,8 +37,9 @@ struct CompetingItem {
 
 // One chunk's share of a coordinate's g and h: its items' sums, computed as if the chunk's
 // first stratum started with it, plus what combineScans() needs to correct that when the
-// chunk continues the previous chunk's last stratum. Chunks end at slot-group boundaries, so
-// no slot group is split; only the running prefix sums within a stratum cross a boundary.
+// chunk continues the previous chunk's last stratum. The CPU's chunks end at slot-group
+// boundaries; a device's Breslow and Fine-Gray chunks may split a slot group, which merges
+// as well (Efron's may not: its tie terms are quadratic in a slot's sum of events).
 struct ScanPartial {
   double gradient = 0.0, first = 0.0, squared = 0.0, cross = 0.0;
   double tiedGradient = 0.0, tiedSquared = 0.0;
@@ -230,7 +231,9 @@ ARGUS_HOST_DEVICE inline ScanPartial mergeScanPartials(const ScanPartial& a, con
   m.cross = a.cross + b.cross;
   m.tiedGradient = a.tiedGradient + b.tiedGradient;
   m.tiedSquared = a.tiedSquared + b.tiedSquared;
-  // (Equal slots: a device split one slot's entries between chunks, which Breslow allows.)
+  // (Equal slots: a device split one slot's entries between chunks, which Breslow and
+  // Fine-Gray allow: b's competing items then take a's tail sums, a's share of that slot
+  // included, as their prefix, and that share's terms cancel, b (V cumG - cumG V) = 0.)
   const bool continues = b.firstSlot <= a.lastSlot;
   if (continues) {
     m.squared += 2.0 * (a.tailPrefix * b.headC2V + a.tailT2B * b.headB);
