@@ -52,8 +52,10 @@
 #'       counted in its degrees of freedom);}
 #'     \item{`optimality`, `optimalityCovariate`}{the largest optimality violation (standard
 #'       errors) and where;}
-#'     \item{`aliased`, `infinite`, `fixed`}{flags of coefficients that cannot be estimated,
-#'       names of those without a finite estimate, flags of those held fixed;}
+#'     \item{`aliased`, `infinite`, `pinned`, `fixed`}{flags of coefficients that cannot be
+#'       estimated, names of those without a finite estimate and, of those, one per direction
+#'       in which the likelihood keeps rising (what a profile holds where the fit left them:
+#'       [confint.argusFit()]), flags of those held fixed;}
 #'     \item{`modelType`, `priorType`, `priorVariance`, `prior`, `control`}{the model, each
 #'       coefficient's prior kind and variance (named by coefficient; the variance of a
 #'       coefficient whose kind is `"none"` means nothing), the prior and control objects;}
@@ -144,7 +146,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     optimality = result$optimality,
     optimalityCovariate = if (result$worstCoordinate >= 1) data$columnNames[result$worstCoordinate] else NA_character_,
     aliased = stats::setNames(aliased, data$columnNames),
-    infinite = data$columnNames[result$infinite],
+    infinite = data$columnNames[result$infinite], pinned = data$columnNames[result$pinned],
     seconds = result$seconds, modelType = data$modelType,
     priorType = stats::setNames(c("none", "laplace", "normal")[resolved$kind + 1], data$columnNames),
     priorVariance = stats::setNames(resolved$variance, data$columnNames),

@@ -241,9 +241,11 @@ modelVcov <- function(object) {
 #' never drops far enough (a flat likelihood) or rises above its value at the fit (the fit
 #' was not at a maximum), the limit is `NA` with a warning; the work is bounded, so this
 #' never hangs. A fit whose status is `"NO_FINITE_MLE"` profiles the limiting likelihood:
-#' the coefficients running off to infinity (`fit$infinite`) stay where the fit left them
-#' while the others are profiled, and their own limit on the side they run to is `Inf` (or
-#' `-Inf`). Parameters are profiled in parallel on
+#' one coefficient per direction in which the likelihood keeps rising (`fit$pinned`, among
+#' the coefficients running off to infinity, `fit$infinite`) stays where the fit left them
+#' while the others are profiled (finite combinations of infinite coefficients, as the rates
+#' of a factor's other levels where its reference level has no events, stay free), and the
+#' infinite coefficients' own limit on the side they run to is `Inf` (or `-Inf`). Parameters are profiled in parallel on
 #' `createControl(threads = )` threads of the fit's control; the results do not depend on
 #' the number of threads. With `includePenalty = FALSE` and penalized other
 #' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
@@ -371,8 +373,8 @@ profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
           else with(waldScale(level, scale), (se * quantile)^2 / 2)
   profile <- list(drop = drop, includePenalty = includePenalty,
                   threads = fit$control$threads, maxExpansions = 10L)
-  # Coefficients running off to infinity are held where the fit left them (profileSettings())
-  # while the others are profiled; their own profiles move them as any other.
+  # One coefficient per direction of recession is held where the fit left it (profileSettings())
+  # while the others are profiled; the infinite coefficients' own profiles move them as any other.
   infinite <- infiniteFlags(fit)[columns]
   parts <- lapply(split(seq_along(columns), infinite), function(at) {
     part <- .Call(argus_profile_intervals, fit$data, profileSettings(fit, infinite[at[1]]),
@@ -507,19 +509,23 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
             maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
 }
 
-# The settings of a profile's refits: the fit's, with the coefficients that run off to
-# infinity (status NO_FINITE_MLE) held where the fit left them, unless `ofInfinite` (their own
-# profile). Refitted, they drift on towards infinity and stop wherever the recession is
-# detected, so each refit's value fell short of the profile's supremum by another amount:
-# a Cox age interval beside a separated indicator came out (-0.0004, 0.0383) against the
-# limiting likelihood's (0.0070, 0.0449). Held at the fit's value (30.7 there), their share of
-# the likelihood is within exp(-30) of its limit.
+# The settings of a profile's refits: the fit's, with one coefficient per direction in which
+# the likelihood keeps rising (status NO_FINITE_MLE: `fit$pinned`, the engine's pins of
+# solver/recession.h) held where the fit left them, unless `ofInfinite` (their own profile).
+# Refitted free, they drift on towards infinity and stop wherever the recession is detected,
+# so each refit's value fell short of the profile's supremum by another amount: a Cox age
+# interval beside a separated indicator came out (-0.0004, 0.0383) against the limiting
+# likelihood's (0.0070, 0.0449). Held at the fit's value (30.7 there), their share of the
+# likelihood is within exp(-30) of its limit. Only the pins: holding every infinite
+# coefficient froze their finite combinations too (a Poisson rate table whose reference age
+# has no events: intercept and age levels all infinite, their sums the other ages' rates; the
+# exposure's interval came out (0.187, 0.767) against the limiting data's (0.132, 0.836)).
 profileSettings <- function(fit, ofInfinite = FALSE) {
   settings <- engineSettings(fit)
-  infinite <- infiniteFlags(fit)
-  if (!ofInfinite && any(infinite)) {
-    fixed <- settings$fixed %||% rep(FALSE, length(infinite))
-    settings["fixed"] <- list(fixed | infinite)
+  pinned <- names(fit$coefficients) %in% (fit$pinned %||% fit$infinite)
+  if (!ofInfinite && any(pinned)) {
+    fixed <- settings$fixed %||% rep(FALSE, length(pinned))
+    settings["fixed"] <- list(fixed | pinned)
   }
   settings
 }

@@ -26,6 +26,7 @@ extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
                       _["logPrior"] = fit.logPrior, _["seconds"] = fit.seconds,
                       _["optimality"] = fit.optimality,
                       _["worstCoordinate"] = fit.worstCoordinate + 1,
-                      _["aliased"] = oneBased(fit.aliased), _["infinite"] = oneBased(fit.infinite));
+                      _["aliased"] = oneBased(fit.aliased), _["infinite"] = oneBased(fit.infinite),
+                      _["pinned"] = oneBased(fit.pinned));
   END_RCPP
 }

@@ -179,6 +179,31 @@ TEST(Recession, ACombinationOfCoefficientsCanSeparate) {
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
       << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2] << " after " << fit.iterations;
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2}));
+  ASSERT_EQ(fit.pinned.size(), 1u);  // one direction, beta1 - beta2: one pin (a profile's)
+  EXPECT_TRUE(fit.pinned[0] == 1 || fit.pinned[0] == 2);
+}
+
+TEST(Recession, TwoIndependentSeparationsPinOneCoefficientEach) {
+  // x1 = 1 always has y = 1, x2 = 1 always y = 0 (other rows): two directions, each
+  // coefficient receding alone, so a profile holds both.
+  std::mt19937 rng(17);
+  std::vector<double> x1, x2, y;
+  std::bernoulli_distribution coin(0.5);
+  for (int r = 0; r < 120; ++r) {
+    const int group = r % 4;
+    x1.push_back(group == 0 ? 1.0 : 0.0);
+    x2.push_back(group == 1 ? 1.0 : 0.0);
+    y.push_back(group == 0 ? 1.0 : group == 1 ? 0.0 : (coin(rng) ? 1.0 : 0.0));
+  }
+  HandDesign d(ModelType::Logistic, y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Indicator, x1);
+  d.addColumn(ColumnKind::Indicator, x2);
+  d.finish();
+  const FitResult fit = fitFlat(d);
+  EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
+  EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2}));
+  EXPECT_EQ(fit.pinned, (std::vector<std::int32_t>{1, 2}));
 }
 
 TEST(Recession, CoxCovariateWhoseArmHasNoEventsRunsOffToMinusInfinity) {
@@ -202,6 +227,7 @@ TEST(Recession, CoxCovariateWhoseArmHasNoEventsRunsOffToMinusInfinity) {
   const FitResult fit = fitFlat(d);
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0}));
+  EXPECT_EQ(fit.pinned, (std::vector<std::int32_t>{0}));
   EXPECT_LT(fit.beta[0], -5.0);
   EXPECT_LT(std::fabs(fit.beta[1]), 2.0);
 }
@@ -264,6 +290,8 @@ TEST(Recession, AFactorWhoseReferenceLevelHasNoEventsRunsOff) {
     EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
         << modelTypeName(m) << ": " << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2];
     EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{0, 1, 2})) << modelTypeName(m);
+    // one direction (intercept down, both levels up): one pin, the levels' rates stay free
+    EXPECT_EQ(fit.pinned.size(), 1u) << modelTypeName(m);
   }
 }
 
@@ -294,6 +322,7 @@ TEST(Recession, AFiniteCovariateBesideAFactorWithoutEventsIsNotFlagged) {
   const FitResult fit = fitFlat(d);
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle) << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2];
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2})) << fit.beta[0];
+  EXPECT_EQ(fit.pinned.size(), 1u);  // b and c run off together: their difference is finite
   EXPECT_GT(std::fabs(fit.beta[0]) * 80.0, kFarEta);  // age is far, so it was probed
 }
 

@@ -437,3 +437,31 @@ test_that("survival and conditional standard errors come from an exact Hessian: 
   expect_equal(fit$status, "SUCCESS")
   expect_equal(unname(sqrt(diag(vcov(fit)))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-4)
 })
+
+test_that("a factor whose reference level has no events leaves the other levels' rates free in profiles (glm on the limiting data)", {
+  # intercept -> -Inf and every other age level -> +Inf: their sums, the other ages' rates, are
+  # finite; holding all of them fixed gave the exposure's interval (0.187, 0.767)
+  pt <- expand.grid(age = factor(c("40-49", "50-59", "60-69", "70+")), exposed = c(0, 1))
+  pt$py <- c(12000, 9000, 6000, 2500, 3000, 2600, 1800, 700)
+  pt$events <- c(0, 22, 40, 35, 0, 11, 19, 16)
+  fit <- suppressWarnings(fitModel(createData(events ~ age + exposed + offset(log(py)), data = pt,
+                                              modelType = "pr")))
+  expect_equal(fit$status, "NO_FINITE_MLE")
+  expect_setequal(fit$infinite, c("(Intercept)", "age50-59", "age60-69", "age70+"))
+  expect_length(fit$pinned, 1)  # one direction of recession
+  expect_true(fit$pinned %in% fit$infinite)
+  ref <- glm(events ~ age + exposed + offset(log(py)), poisson, subset(pt, age != "40-49"))
+  # glm's profile limits of the limiting data, by its deviance
+  top <- as.numeric(logLik(ref))
+  prof <- function(b) as.numeric(logLik(glm(events ~ age + offset(log(py) + b * exposed), poisson,
+                                            subset(pt, age != "40-49"))))
+  root <- function(range) stats::uniroot(function(b) prof(b) - top + stats::qchisq(0.95, 1) / 2,
+                                         range, tol = 1e-10)$root
+  expect_equal(unname(confint(fit)["exposed", ]), c(root(c(0, 0.48)), root(c(0.48, 1.5))), tolerance = 1e-5)
+  # the same with the reference level re-levelled (a single infinite coefficient)
+  pt$age2 <- stats::relevel(pt$age, "50-59")
+  fit2 <- suppressWarnings(fitModel(createData(events ~ age2 + exposed + offset(log(py)), data = pt,
+                                               modelType = "pr")))
+  expect_equal(fit2$pinned, "age240-49")
+  expect_equal(unname(confint(fit2, "exposed")[1, ]), unname(confint(fit, "exposed")[1, ]), tolerance = 1e-5)
+})

@@ -241,7 +241,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
       // more precision (go on), or coefficients are running off to infinity, which moves
       // them by a constant amount per cycle forever (stop there).
       result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant,
-                                      &req.data->design);
+                                      &req.data->design, &result.pinned);
       if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
     } else if (ruleMet) {
       ++failedChecks;
@@ -268,7 +268,7 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   }
   if (canRecede && (result.status == FitStatus::Success || result.status == FitStatus::MaxIterations)) {
     result.infinite = findRecession(*runner, state, maxAbs, recentMove(), intercept, shiftInvariant,
-                                      &req.data->design);
+                                      &req.data->design, &result.pinned);
     if (!result.infinite.empty()) result.status = FitStatus::NoFiniteMle;
   }
   if (req.keepLinearPredictor) result.eta = runner->linearPredictor();

@@ -107,6 +107,7 @@ struct FitResult {
   std::int32_t worstCoordinate = -1;
   std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)
   std::vector<std::int32_t> infinite;  // coordinates running off to infinity (NoFiniteMle)
+  std::vector<std::int32_t> pinned;    // of those, one per direction of recession (recession.h)
 };
 
 // The request of a run of many fits of one data set (cross-validation, bootstrap: a type

@@ -87,20 +87,68 @@ double scaleToReach(CycleRunner& runner, const CycleState& state, const std::vec
 // coordinate's move (`share`: each one's move of eta, |d_j| max|x_j|; judged on the correlation
 // scale, a rare level that runs off with the others looked small; flagging every coordinate
 // that moved named pbc's age, settling beside a factor level without events).
-void flagShares(const std::vector<std::int32_t>& at, const std::vector<double>& share,
-                std::vector<std::int32_t>* flagged) {
+struct Direction {
+  std::vector<std::int32_t> at;
+  std::vector<double> d;  // per coordinate of `at`, in the columns' units
+};
+// What the probes found: the coordinates flagged, those receding alone, and the receding
+// combinations (pinsOf() picks the pins from them).
+struct Flags {
+  std::vector<std::int32_t> flagged, alone;
+  std::vector<Direction> combinations;
+};
+
+void flagShares(const std::vector<std::int32_t>& at, const std::vector<double>& share, Flags* flags) {
   constexpr double kShare = 0.05;
   double largest = 0.0;
   for (const double v : share) largest = std::fmax(largest, v);
   for (std::size_t i = 0; i < at.size(); ++i)
-    if (share[i] >= kShare * largest) flagged->push_back(at[i]);
+    if (share[i] >= kShare * largest) flags->flagged.push_back(at[i]);
 }
 
 void flagMovers(const std::vector<std::int32_t>& at, const std::vector<double>& d,
-                const std::vector<double>& maxAbs, std::vector<std::int32_t>* flagged) {
+                const std::vector<double>& maxAbs, Flags* flags) {
   std::vector<double> share(at.size());
   for (std::size_t i = 0; i < at.size(); ++i) share[i] = std::fabs(d[i]) * maxAbs[at[i]];
-  flagShares(at, share, flagged);
+  flagShares(at, share, flags);
+}
+
+// One pin per independent direction (recession.h), by elimination: a coordinate receding
+// alone pins itself; each combination, less its components along the pins' directions so far,
+// pins the coordinate that moves eta most, or nothing where nothing is left (the recent move
+// along a direction an eigenvector found already).
+std::vector<std::int32_t> pinsOf(const Flags& flags, const std::vector<double>& maxAbs) {
+  const std::size_t p = maxAbs.size();
+  std::vector<std::int32_t> pins;
+  std::vector<std::vector<double>> along;  // each pin's direction, reduced
+  for (const std::int32_t j : flags.alone) {
+    pins.push_back(j);
+    along.emplace_back(p, 0.0);
+    along.back()[j] = 1.0;
+  }
+  for (const Direction& c : flags.combinations) {
+    std::vector<double> v(p, 0.0);
+    for (std::size_t i = 0; i < c.at.size(); ++i) v[c.at[i]] = c.d[i];
+    double before = 0.0;
+    for (std::size_t j = 0; j < p; ++j) before = std::fmax(before, std::fabs(v[j]) * maxAbs[j]);
+    for (std::size_t k = 0; k < pins.size(); ++k) {
+      const double factor = v[pins[k]] / along[k][pins[k]];
+      if (factor == 0.0) continue;
+      for (std::size_t j = 0; j < p; ++j) v[j] -= factor * along[k][j];
+      v[pins[k]] = 0.0;
+    }
+    std::int32_t pin = -1;
+    double largest = 1e-6 * before;
+    for (std::size_t j = 0; j < p; ++j)
+      if (std::fabs(v[j]) * maxAbs[j] > largest) {
+        largest = std::fabs(v[j]) * maxAbs[j];
+        pin = static_cast<std::int32_t>(j);
+      }
+    if (pin < 0) continue;
+    pins.push_back(pin);
+    along.push_back(std::move(v));
+  }
+  return pins;
 }
 
 // Whether the log-likelihood recedes along +d (returns 1), -d (-1) or neither (0), for a move
@@ -189,8 +237,7 @@ std::vector<double> farInformation(CycleRunner& runner, const CycleState& state,
 void probeFlatDirections(CycleRunner& runner, const CycleState& state,
                          const std::vector<std::int32_t>& far, const std::vector<double>& curvature,
                          const std::vector<double>& baseEta, bool shiftInvariant,
-                         double logLikelihood, const ProbeBasis& basis,
-                         std::vector<std::int32_t>* flagged) {
+                         double logLikelihood, const ProbeBasis& basis, Flags* flags) {
   constexpr double kFlat = 1e-3;
   constexpr std::size_t kMaxDirections = 8;
   constexpr double kDiagonalAgreement = 0.1;
@@ -222,7 +269,8 @@ void probeFlatDirections(CycleRunner& runner, const CycleState& state,
     basis.toColumns(far, &d);
     if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) continue;
     if (recedesAlong(runner, state, far, d, logLikelihood) == 0) continue;
-    flagShares(far, share, flagged);
+    flagShares(far, share, flags);
+    flags->combinations.push_back({far, d});
   }
 }
 
@@ -232,7 +280,7 @@ void probeFlatDirections(CycleRunner& runner, const CycleState& state,
 void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& far,
                      const std::vector<double>& maxAbs, const std::vector<double>& recentMove,
                      const std::vector<double>& baseEta, bool shiftInvariant, double logLikelihood,
-                     std::vector<std::int32_t>* flagged) {
+                     Flags* flags) {
   double reach = 0.0;  // an upper bound of max_r |sum_j x_rj move_j|
   for (const std::int32_t j : far) reach += std::fabs(recentMove[j]) * maxAbs[j];
   if (!(reach > 0.0)) return;
@@ -241,7 +289,8 @@ void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::ve
   if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) return;
   // either way: the move's sign says where the fit went, not where the supremum lies
   if (recedesAlong(runner, state, far, d, logLikelihood) == 0) return;
-  flagMovers(far, d, maxAbs, flagged);
+  flagMovers(far, d, maxAbs, flags);
+  flags->combinations.push_back({far, d});
 }
 
 }  // namespace
@@ -256,7 +305,7 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
                                         const std::vector<double>& maxAbs,
                                         const std::vector<double>& recentMove,
                                         std::int32_t intercept, bool shiftInvariant,
-                                        const DesignView* design) {
+                                        const DesignView* design, std::vector<std::int32_t>* pinned) {
   // Each far coordinate costs a reset; more than this many (a factor with hundreds of levels
   // without events) keep the farthest. 20 once left six of Boston's 26 such levels unnamed.
   constexpr std::size_t kMaxProbes = 200;
@@ -290,13 +339,16 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
     return std::isfinite(value) && value >= logLikelihood - allowed;
   };
-  std::vector<std::int32_t> flagged;
+  Flags flags;
   for (const std::int32_t j : far) {
     const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
     trial.beta = state.beta;
     trial.beta[j] += t;
-    if (doesNotDrop(0.5 * curvature[j] * t * t)) flagged.push_back(j);
+    if (!doesNotDrop(0.5 * curvature[j] * t * t)) continue;
+    flags.flagged.push_back(j);
+    flags.alone.push_back(j);
   }
+  const std::vector<std::int32_t>& flagged = flags.flagged;
   // Combinations among the far coordinates no single probe flagged: the flat eigen-directions
   // of their block (a coordinate receding alone once hid a factor's levels receding together:
   // birthwt's race beside a lone ftv level); and the fit's recent move over all far
@@ -313,14 +365,18 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
     if (rest.size() >= 2) {
       const ProbeBasis basis(design, rest, maxAbs, intercept, shiftInvariant);
       probeFlatDirections(runner, state, rest, curvature, baseEta, shiftInvariant, logLikelihood, basis,
-                          &flagged);
+                          &flags);
     }
-    probeRecentMove(runner, state, far, maxAbs, recentMove, baseEta, shiftInvariant, logLikelihood, &flagged);
+    probeRecentMove(runner, state, far, maxAbs, recentMove, baseEta, shiftInvariant, logLikelihood, &flags);
   }
   runner.reset(state);
-  std::sort(flagged.begin(), flagged.end());
-  flagged.erase(std::unique(flagged.begin(), flagged.end()), flagged.end());
-  return flagged;
+  auto sorted = [](std::vector<std::int32_t> v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  if (pinned) *pinned = sorted(pinsOf(flags, maxAbs));
+  return sorted(flags.flagged);
 }
 
 }  // namespace argus

@@ -27,6 +27,14 @@
 // curvature) were set aside before the fit (CycleRunner::aliasedColumns), so a flat likelihood
 // here means recession, not indifference. Cost: one reset per far coefficient (at most 200),
 // and with two or more, one per coefficient of the block and four per direction probed.
+//
+// Pins: one flagged coordinate per direction of recession found (a coordinate receding alone
+// is its own; a combination's is the coordinate that moves eta most, not already a pin). A
+// profile holds only the pins where the fit left them: that stops every receding direction
+// while finite combinations of the flagged coordinates stay free (a factor whose reference
+// level has no events: the intercept and every other level run off together, and their sums,
+// the other levels' rates, are finite; holding all of them fixed froze those rates, and a
+// covariate's profile interval beside them came out too narrow).
 #pragma once
 
 #include <cstdint>
@@ -53,10 +61,12 @@ bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAb
 // with no events among whites and weight + 700: intercept -1.4, x -0.015), and the direction
 // of recession that needs it went unseen. `design` (optional): there, beside the intercept, a
 // dense column with a large mean is probed centred (see ProbeBasis in recession.cpp).
+// `pinned` (optional): the pins (above), ascending.
 std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& state,
                                         const std::vector<double>& maxAbs,
                                         const std::vector<double>& recentMove,
                                         std::int32_t intercept = -1, bool shiftInvariant = false,
-                                        const DesignView* design = nullptr);
+                                        const DesignView* design = nullptr,
+                                        std::vector<std::int32_t>* pinned = nullptr);
 
 }  // namespace argus
