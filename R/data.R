@@ -171,6 +171,10 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   time <- fromData(substitute(time), time)
   stratumId <- fromData(substitute(stratumId), stratumId)
   censoringSurvival <- fromData(substitute(censoringSurvival), censoringSurvival)
+  # (the formula route refuses these with its own message, which a column name, read as a
+  # variable of the caller, never reached: "object 'z' not found")
+  offset <- fromData(substitute(offset), offset)
+  startTime <- fromData(substitute(startTime), startTime)
   if (inherits(outcomes, "formula")) {
     formula <- outcomes
     outcomes <- NULL

@@ -215,6 +215,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   data <- as.data.frame(data)
   data <- integer64ColumnsAsDouble(data)
   formula <- expandDot(formula, data)
+  userFormula <- formula  # formula() of the fit: as given, `.` expanded
   data <- withFormulaVariables(formula, data)
   # (complete.cases() and model.frame() stop on them with R's internal messages)
   for (name in intersect(all.vars(formula), names(data)))
@@ -293,7 +294,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
                          survivalStrataOrder(strataCall, strataParts),
-                       time = if (is.null(surv)) timeExpression)
+                       time = if (is.null(surv)) timeExpression, formula = userFormula)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),

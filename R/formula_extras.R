@@ -46,6 +46,17 @@ rejectUnsupportedTerms <- function(formula, data, modelType) {
   for (name in names(unsupported))
     if (!is.null(attr(tt, "specials")[[name]]))
       stopf("the formula's %s() term is not supported: %s", name, unsupported[[name]])
+  # Written survival::pspline(age), a special is no special to terms(): it was fitted as plain
+  # covariates (a spline basis unpenalized, frailty groups as fixed effects), SUCCESS and no
+  # warning. strata() and cluster() so written would be covariates too.
+  for (variable in as.list(attr(tt, "variables"))[-1]) {
+    name <- prefixedSurvivalCall(variable)
+    if (is.null(name)) next
+    if (name %in% names(unsupported))
+      stopf("the formula's survival::%s() term is not supported: %s", name, unsupported[[name]])
+    if (name %in% c("strata", "cluster"))
+      stopf("write %s() without 'survival::' in the formula: Argus reads the term by its name", name)
+  }
   if (!is.null(attr(tt, "specials")$strata) && !hasStratumBaseline(modelType))
     stopf("strata() %s", withoutStrata(modelType))
   # survival's options of strata() were read as strata variables (na.group = TRUE one more
@@ -56,6 +67,15 @@ rejectUnsupportedTerms <- function(formula, data, modelType) {
       stopf(paste("strata() takes its variables only, not %s: for na.group = TRUE make NA a",
                   "level of the variable (addNA())"), paste(sprintf("'%s'", named), collapse = ", "))
   }
+}
+
+# The function's name of a call survival::f(...) or survival:::f(...), else NULL.
+prefixedSurvivalCall <- function(expr) {
+  if (!is.call(expr) || !is.call(expr[[1]])) return(NULL)
+  head <- expr[[1]]
+  if (!(identical(head[[1]], as.name("::")) || identical(head[[1]], as.name(":::")))) return(NULL)
+  if (!identical(as.character(head[[2]]), "survival")) return(NULL)
+  as.character(head[[3]])
 }
 
 # What to say where strata are given to a model without a baseline per stratum.

@@ -240,3 +240,53 @@ test_that("after na.omit, data-dependent terms and outside variables are lm's (m
                   control = createControl(tolerance = 1e-10))
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
 })
+
+test_that("formula(), update(), sigma(), weights() and model.frame() answer as lm's do (or refuse)", {
+  aq <- airquality
+  aq$w <- rep(c(1, 2, 3), length.out = nrow(aq))
+  fit <- fitModel(createData(Ozone ~ Solar.R + Wind + Temp, data = aq, modelType = "ls",
+                             na.action = na.omit, weights = w))
+  ref <- lm(Ozone ~ Solar.R + Wind + Temp, data = aq, na.action = na.omit, weights = w)
+  expect_equal(formula(fit), Ozone ~ Solar.R + Wind + Temp, ignore_attr = TRUE)
+  # update() with a formula refits through the call's createData() ("invalid formula" before)
+  smaller <- update(fit, . ~ . - Wind)
+  expect_equal(unname(coef(smaller)), unname(coef(update(ref, . ~ . - Wind))), tolerance = 1e-8)
+  expect_equal(formula(smaller), Ozone ~ Solar.R + Temp, ignore_attr = TRUE)
+  # sigma(): stats' default passed use.fallback to nobs(), which refused it
+  expect_equal(sigma(fit), sigma(ref), tolerance = 1e-8)
+  # weights given to createData() (weights() said NULL)
+  expect_equal(unname(weights(fit)[!is.na(weights(fit))]), unname(weights(ref)))
+  expect_null(weights(fitModel(createData(Ozone ~ Wind, data = aq, modelType = "ls", na.action = na.omit))))
+  # model.frame() returned fit$modelType ("ls"), `$` matching "model" partially
+  expect_error(model.frame(fit), "keeps the fit's design")
+  expect_error(model.frame(fit$data), "keeps the fit's design")
+  built <- createData(Ozone ~ Wind, data = aq, modelType = "ls", na.action = na.omit)
+  expect_error(update(fitModel(built), . ~ . - Wind), "needs the fit's data built in its call")
+  expect_error(formula(fitModel(createData(x = cbind(a = 1:4), y = c(1, 3, 2, 5), modelType = "ls"))),
+               "not built from a formula")
+})
+
+test_that("survival's specials written with 'survival::' are refused, not fitted as covariates", {
+  skip_if_not_installed("survival")
+  v <- survival::veteran
+  # survival::pspline(karno) was an unpenalized spline basis (karno -0.0357 against coxph's
+  # penalized -0.0332), SUCCESS and no warning; frailty() fixed effects
+  for (term in c("survival::pspline(age)", "survival::ridge(age)", "survival::frailty(celltype)",
+                 "survival:::pspline(age)"))
+    expect_error(createData(stats::as.formula(paste("survival::Surv(time, status) ~ karno +", term)),
+                           data = v, modelType = "cox"), "is not supported", label = term)
+  expect_error(createData(survival::Surv(time, status) ~ karno + survival::strata(celltype), data = v,
+                          modelType = "cox"), "without 'survival::'")
+  expect_error(createData(survival::Surv(time, status) ~ karno + survival::cluster(trt), data = v,
+                          modelType = "cox"), "without 'survival::'")
+})
+
+test_that("createData() with a formula reads a column name given to offset or startTime, then refuses it with its own message", {
+  ins <- MASS::Insurance
+  ins$z <- log(ins$Holders)
+  # "object 'z' not found" before: R evaluated the name outside the data
+  expect_error(createData(Claims ~ Age, data = ins, modelType = "pr", offset = z), "offset")
+  expect_error(createData(Claims ~ Age, data = ins, modelType = "pr", offset = log(Holders)), "offset")
+  expect_false(any(grepl("not found", tryCatch(createData(Claims ~ Age, data = ins, modelType = "pr",
+                                                          offset = z), error = conditionMessage))))
+})

@@ -1,0 +1,94 @@
+# R's model-object accessors for a fit: formula(), update() with a formula, weights() and
+# model.frame(), as lm, glm and coxph answer them. Without these, stats' defaults read the fit
+# as a plain list: formula() said "invalid formula", model.frame() returned fit$modelType
+# (`$` matched "model" to "modelType" partially), weights() forgot weights given to
+# createData().
+
+#' Model-object accessors of a fit
+#'
+#' `formula()` gives the formula a fit (or an `argusData` object) was made with;
+#' `update(fit, . ~ . - x)` refits with an updated formula where the fit's call built its data
+#' with `createData()` in place (`fitModel(createData(y ~ ., data = d, ...))`), and with other
+#' arguments (`update(fit, prior = ...)`) as [stats::update()] does. `weights()` gives the
+#' row weights of the fit (those of `createData()` and of `fitModel()` together, in the
+#' data's row order; `NULL` for an unweighted fit). `model.frame()` is refused: Argus keeps
+#' the design, not the data frame; `model.frame(formula(fit), data)` rebuilds it.
+#'
+#' @param x,object A fit from [fitModel()] (`formula()`: or an `argusData` object).
+#' @param formula. For `update()`: changes to the formula, as in [stats::update.formula()].
+#' @param ... `update()`: arguments of `fitModel()` to change; others: none.
+#' @param evaluate For `update()`: `FALSE` returns the updated call.
+#' @return `formula()`: a formula; `update()`: a fit (or a call); `weights()`: a numeric
+#'   vector or `NULL`.
+#' @name modelAccessors
+#' @examples
+#' fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"))
+#' formula(fit)
+#' coef(update(fit, . ~ . - hp))
+NULL
+
+#' @rdname modelAccessors
+#' @method formula argusFit
+#' @export
+formula.argusFit <- function(x, ...) {
+  rejectDots("formula()", ...)
+  formula.argusData(x$data)
+}
+
+#' @rdname modelAccessors
+#' @method formula argusData
+#' @export
+formula.argusData <- function(x, ...) {
+  rejectDots("formula()", ...)
+  f <- x$formulaTerms$formula
+  if (is.null(f)) stopf("formula(): the data were not built from a formula (createData(formula, data))")
+  f
+}
+
+#' @rdname modelAccessors
+#' @method update argusFit
+#' @export
+update.argusFit <- function(object, formula., ..., evaluate = TRUE) {
+  call <- object$call
+  if (is.null(call)) stopf("update(): the fit has no call to update")
+  if (!missing(formula.)) {
+    built <- call$data
+    if (!is.call(built) || !identical(deparse(built[[1]]), "createData") &&
+        !identical(deparse(built[[1]]), "Argus::createData"))
+      stopf(paste("update() with a formula needs the fit's data built in its call",
+                  "(fitModel(createData(formula, data, ...))): rebuild the data with",
+                  "createData(update(formula(fit), ...), ...)"))
+    built <- as.call(as.list(built))
+    at <- if ("formula" %in% names(built)) "formula" else if (length(built) >= 2 && names(built)[2] %in% c("", "outcomes")) 2L
+    if (is.null(at)) stopf("update(): the call's createData() has no formula to update")
+    built[[at]] <- stats::update.formula(formula(object), formula.)
+    call$data <- built
+  }
+  extras <- match.call(expand.dots = FALSE)$...
+  for (name in names(extras)) call[[name]] <- extras[[name]]
+  if (evaluate) eval(call, parent.frame()) else call
+}
+
+#' @rdname modelAccessors
+#' @method weights argusFit
+#' @export
+weights.argusFit <- function(object, ...) {
+  rejectDots("weights()", ...)
+  if (!isTRUE(object$weighted)) return(NULL)
+  w <- object$settings$weights
+  if (is.null(w)) return(NULL)
+  toUserOrder(object, w)
+}
+
+#' @rdname modelAccessors
+#' @method model.frame argusFit
+#' @export
+model.frame.argusFit <- function(formula, ...) {
+  stopf(paste("model.frame(): Argus keeps the fit's design, not its data frame;",
+              "model.frame(formula(fit), data) rebuilds it from the data"))
+}
+
+#' @rdname modelAccessors
+#' @method model.frame argusData
+#' @export
+model.frame.argusData <- function(formula, ...) model.frame.argusFit(formula, ...)
