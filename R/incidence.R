@@ -12,8 +12,8 @@
 #' @param fit An \code{argusFit} of modelType \code{"fgr"}.
 #' @param newdata Rows to predict, in any form \code{\link{predict.argusFit}} takes (a data
 #'   frame for formula fits, a matrix, a long table, an \code{argusData} object).
-#'   \code{NULL}: one curve at the weighted covariate means of the fitted rows (fits without
-#'   strata).
+#'   \code{NULL}: one curve at the weighted covariate means (and mean offset) of the fitted
+#'   rows (fits without strata), as \code{survfit()}'s default curve.
 #' @param times The times at which to give the incidence (any order; repeats kept). Default:
 #'   every distinct event time of the fit.
 #' @param ... For \code{cumulativeIncidence()}: passed to \code{\link{predict.argusFit}}
@@ -48,7 +48,9 @@ cumulativeIncidence <- function(fit, newdata = NULL, times = NULL, ...) {
     rejectDots("cumulativeIncidence()", ...)
     rows <- fitRows(fit)
     columns <- estimatedColumns(fit)
-    means <- newCovariates(fit, NULL, designColumns(fit$data, columns), rows$weights)
+    # at the weighted mean offset too, as survfit()'s default curve (offset 0 was another curve)
+    means <- newCovariates(fit, NULL, designColumns(fit$data, columns), rows$weights,
+                           referenceOffset = referenceOffset(fit, rows))
     matrix(-expm1(-baselineAt(fit, times)[1, ] * exp(means$link)), ncol = 1,
            dimnames = list(NULL, "mean"))
   } else {

@@ -81,9 +81,13 @@
 #'   `"link"` for `"cox"`, `"fgr"`, `"clr"`, `"cpr"`, `"sccs"`.
 #' @param outcomes For a long covariates table: the rows to predict, with `rowId` and optional
 #'   `time`, `offset` and `stratumId` (an error with any other `newdata`).
-#' @param time,offset Exposure times (positive; `NA` gives `NA`) and offsets of the rows of a
-#'   matrix or a formula fit's data frame `newdata` (an error with other `newdata`, whose rows
-#'   take them from `outcomes` or have their own).
+#' @param time,offset Exposure times (positive; `NA` gives `NA`; modelType `"pr"` only) and
+#'   offsets of the rows of a matrix or a formula fit's data frame `newdata` (an error with
+#'   other `newdata`, whose rows take them from `outcomes` or have their own). With a formula
+#'   fit, `offset` is added to the formula's own `offset()` terms, which are evaluated on
+#'   `newdata` (an `offset(log(py))` term already takes the new rows' `py`: give `offset`
+#'   only for what the formula does not hold), and `time` replaces an exposure the fit read
+#'   from a column (`createData(time = py)`).
 #' @param batchSize Number of rows read at a time from a database table `newdata`.
 #' @param times Times at which to give survival probabilities or cumulative
 #'   incidences; by default every event time of the fit.
@@ -117,6 +121,11 @@ predict.argusFit <- function(object, newdata = NULL,
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)
+  # `time` is a Poisson prediction's exposure; elsewhere it was read for its checks and
+  # dropped (type = "survival", time = 365 gave the whole curve, not S(365))
+  if (!is.null(time) && object$modelType != "pr")
+    stopf("predict() reads 'time' (an exposure) for modelType 'pr' only, not '%s'%s", object$modelType,
+          if (type %in% c("survival", "cumulativeIncidence")) "; the curve's times are 'times'" else "")
   longTable <- isDatabaseTable(newdata) ||
     (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
        all(c("rowId", "covariateId") %in% names(newdata)))
@@ -329,6 +338,10 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
                   "or give 'time'"), paste(sprintf("'%s'", missingVars), collapse = ", "),
             deparse(ft$time, width.cutoff = 500L))
     time <- eval(ft$time, frame, env)
+    if (length(time) != nrow(frame))
+      stopf(paste("the fit's exposure time (%s) does not read the new rows' own columns (%d values for",
+                  "%d rows): give predict() 'time'"), deparse(ft$time, width.cutoff = 500L), length(time),
+            nrow(frame))
   }
   matrixRows(fit, x, time, total, rownames(frame), stratumId)
 }

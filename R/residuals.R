@@ -47,6 +47,8 @@
 #' @param object An \code{argusFit} from \code{\link{fitModel}}.
 #' @param type The kind of residual, see Details.
 #' @param weighted Cox residuals multiplied by the row weights?
+#' @param use.fallback Ignored (stats' \code{sigma()} passes it to \code{nobs()}): a fit
+#'   always has its count.
 #' @param ... Not used: an argument given here is an error.
 #' @return \code{residuals()}: a vector named by row identifier (formula fits: the data
 #'   frame's row names, as \code{glm}; user row order), or a
@@ -122,7 +124,9 @@ coxResiduals <- function(fit, type, weighted) {
          martingale = zeroForDroppedStrata(fit, toUserOrder(fit, parts$martingale * w)),
          deviance = {
            m <- parts$martingale
-           d <- as.numeric(parts$event)
+           # every event, those of weight-0 rows too: their martingale residuals keep them
+           # (the fit's events alone gave those rows NaN or a wrong residual)
+           d <- as.numeric(fitRows(fit)$y == 1)
            dev <- sign(m) * sqrt(-2 * (m + ifelse(d > 0, d * log(pmax(d - m, .Machine$double.xmin)), 0)))
            zeroForDroppedStrata(fit, toUserOrder(fit, dev * w))
          },
@@ -173,7 +177,8 @@ fitted.argusFit <- function(object, ...) {
 #' @rdname residuals.argusFit
 #' @method nobs argusFit
 #' @export
-nobs.argusFit <- function(object, ...) {
+nobs.argusFit <- function(object, use.fallback = FALSE, ...) {
+  # (use.fallback: stats' sigma() passes it; a fit's count is always there)
   rejectDots("nobs()", ...)
   w <- object$settings$weights %||% rep(1, object$nRows)
   y <- object$data$y

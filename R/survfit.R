@@ -129,7 +129,9 @@ stratumCurves <- function(fit, rows, X) {
   w <- rows$weights
   out <- list()
   for (tab in table) {
-    inS <- tab$rows
+    # the rows of the fit: those of weight 0 are not in it (coxph refuses them), and counted
+    # they made n larger and ran the curve on past the fit's last time at risk
+    inS <- tab$rows[w[tab$rows] > 0]
     times <- sort(unique(rows$time[inS]))
     nRisk <- tailSums(rows$time[inS], w[inS], times)
     if (!is.null(rows$start)) nRisk <- nRisk - tailSums(rows$start[inS], w[inS], times)

@@ -144,5 +144,8 @@ test_that("Cox residuals of rows held out at weight 0 keep their events", {
     # their events were dropped: 0 - expected where 1 - expected is theirs
     expect_lt(max(abs(residuals(fit, "martingale") - residuals(ref, "martingale"))), 1e-6, label = ties)
     expect_lt(max(abs(residuals(fit, "score") - residuals(ref, "score"))), 1e-5, label = ties)
+    # and their deviance residuals too (NaN, or a wrong number, with the fit's events alone)
+    expect_false(anyNA(residuals(fit, "deviance")))
+    expect_lt(max(abs(residuals(fit, "deviance") - residuals(ref, "deviance"))), 1e-6, label = ties)
   }
 })

@@ -186,3 +186,38 @@ test_that("survfit() lists and names strata as survival's strata() does: factor 
     expectSurvfitMatch(curves, expected, label = strata)
   }
 })
+
+test_that("survfit() leaves rows of weight 0 out of n and of the curve's times (coxph on the others)", {
+  skip_if_not_installed("survival")
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  set.seed(5)
+  lung$w <- sample(0:2, nrow(lung), TRUE)
+  fo <- survival::Surv(time, status) ~ age + sex
+  fit <- fitModel(createData(fo, data = lung, modelType = "cox", weights = w), control = survivalControl())
+  kept <- lung[lung$w > 0, ]
+  ref <- survival::survfit(survival::coxph(fo, data = kept, ties = "breslow", weights = w),
+                           newdata = data.frame(age = 60, sex = 1))
+  curve <- survival::survfit(fit, newdata = data.frame(age = 60, sex = 1))
+  # n counted the 0-weight rows (228 against 150) and the curve ran on past the last time at risk
+  expect_equal(curve$n, ref$n)
+  expect_equal(curve$time, ref$time)
+  expect_equal(as.vector(curve$surv), as.vector(ref$surv), tolerance = 1e-6)
+})
+
+test_that("cumulativeIncidence() without newdata is at the mean offset, as survfit()'s default curve", {
+  skip_if_not_installed("survival")
+  m <- stats::na.omit(survival::mgus2[, c("age", "sex", "ptime", "pstat", "futime", "death", "hgb")])
+  # as survival's competing-risks vignette: progression (1) first, else death (2), else censored
+  m$etime <- ifelse(m$pstat == 1, m$ptime, m$futime)
+  m$status <- ifelse(m$pstat == 1, 1, 2 * m$death)
+  m$o <- 0.01 * (m$hgb - 13)
+  fit <- fitModel(createData(survival::Surv(etime, status) ~ age + sex + offset(o), data = m,
+                             modelType = "fgr"), control = survivalControl())
+  at <- cumulativeIncidence(fit, times = c(100, 300))$incidence[, 1]
+  # the same curve by predict() at the mean covariates and the mean offset (offset 0 before)
+  X <- stats::model.matrix(~ age + sex, m)[, -1]
+  lp <- sum(colMeans(X) * coef(fit)[colnames(X)]) + mean(m$o)
+  H <- baselineHazard(fit)
+  expected <- 1 - exp(-stats::stepfun(H$time, c(0, H$hazard))(c(100, 300)) * exp(lp))
+  expect_equal(unname(at), expected, tolerance = 1e-10)
+})

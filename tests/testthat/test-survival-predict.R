@@ -258,3 +258,13 @@ test_that("predict() defaults to the link for survival and conditional models, a
   expect_equal(predict(lr), predict(lr, type = "response"))
   expect_equal(predict(lr, type = NULL), predict(lr, type = "response"))
 })
+
+test_that("predict() refuses 'time' where it reads no exposure (type = \"survival\", time = 365 gave the whole curve)", {
+  skip_if_not_installed("survival")
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
+  fit <- fitModel(createData(survival::Surv(time, status) ~ age + sex, data = lung, modelType = "cox"))
+  nd <- data.frame(age = 60, sex = 1)
+  expect_error(predict(fit, nd, type = "survival", time = 365), "the curve's times are 'times'")
+  expect_error(predict(fit, nd, time = 2), "modelType 'pr' only")
+  expect_equal(dim(predict(fit, nd, type = "survival", times = 365)), c(1L, 1L))
+})
