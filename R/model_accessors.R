@@ -15,6 +15,7 @@
 #' the design, not the data frame; `model.frame(formula(fit), data)` rebuilds it.
 #'
 #' @param x,object A fit from [fitModel()] (`formula()`: or an `argusData` object).
+#' @param formula For `model.frame()`: a fit or an `argusData` object (the generic's name).
 #' @param formula. For `update()`: changes to the formula, as in [stats::update.formula()].
 #' @param ... `update()`: arguments of `fitModel()` to change; others: none.
 #' @param evaluate For `update()`: `FALSE` returns the updated call.
@@ -58,8 +59,9 @@ update.argusFit <- function(object, formula., ..., evaluate = TRUE) {
       stopf(paste("update() with a formula needs the fit's data built in its call",
                   "(fitModel(createData(formula, data, ...))): rebuild the data with",
                   "createData(update(formula(fit), ...), ...)"))
-    built <- as.call(as.list(built))
-    at <- if ("formula" %in% names(built)) "formula" else if (length(built) >= 2 && names(built)[2] %in% c("", "outcomes")) 2L
+    # (arguments by name: a formula given first is createData()'s `outcomes`)
+    built <- match.call(createData, built)
+    at <- if (!is.null(built$formula)) "formula" else if (!is.null(built$outcomes)) "outcomes"
     if (is.null(at)) stopf("update(): the call's createData() has no formula to update")
     built[[at]] <- stats::update.formula(formula(object), formula.)
     call$data <- built

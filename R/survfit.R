@@ -180,11 +180,12 @@ curveStratumNames <- function(fit, keys) {
 }
 
 # coxph's reference point (its `means`), where survfit.coxph draws the curve without
-# newdata: weighted column means (unweighted for counting-process data, as agreg.fit), 0 for
-# a column whose values all lie in coxph's default nocenter = c(-1, 0, 1). survival 3.x
-# leaves those uncentred; the plain means put factor fits' default curves up to 0.22 off.
+# newdata: weighted column means (unweighted for counting-process data, as agreg.fit, over the
+# rows of positive weight, those coxph sees), 0 for a column whose values all lie in coxph's
+# default nocenter = c(-1, 0, 1). survival 3.x leaves those uncentred; the plain means put
+# factor fits' default curves up to 0.22 off.
 coxphReference <- function(X, rows) {
-  means <- columnMeans(X, if (is.null(rows$start)) rows$weights else rep(1, nrow(X)))
+  means <- columnMeans(X, if (is.null(rows$start)) rows$weights else as.numeric(rows$weights > 0))
   X <- methods::as(X, "CsparseMatrix")
   for (j in seq_len(ncol(X))) {
     values <- X@x[seq.int(X@p[j] + 1L, length.out = X@p[j + 1L] - X@p[j])]

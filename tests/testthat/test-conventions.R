@@ -252,6 +252,9 @@ test_that("formula(), update(), sigma(), weights() and model.frame() answer as l
   smaller <- update(fit, . ~ . - Wind)
   expect_equal(unname(coef(smaller)), unname(coef(update(ref, . ~ . - Wind))), tolerance = 1e-8)
   expect_equal(formula(smaller), Ozone ~ Solar.R + Temp, ignore_attr = TRUE)
+  named <- fitModel(createData(formula = Ozone ~ Solar.R + Wind, data = aq, modelType = "ls",
+                               na.action = na.omit))
+  expect_equal(names(coef(update(named, . ~ . - Wind))), c("(Intercept)", "Solar.R"))
   # sigma(): stats' default passed use.fallback to nobs(), which refused it
   expect_equal(sigma(fit), sigma(ref), tolerance = 1e-8)
   # weights given to createData() (weights() said NULL)

@@ -129,8 +129,9 @@ class CubPrimitives {
 
   // The ordered fold into *out, then then(0) in one thread that sees *out, all in one launch:
   // the blocks' results are folded by the last block to finish (cub_gated_kernels.cuh,
-  // orderedFoldThen). One item per thread: an item may be costly (the survival model's items
-  // are its chunks' scans, computed as the fold reads them).
+  // orderedFoldThen). One item per thread, for every caller: an item may be costly (the
+  // survival model's items, its only caller's, are its chunks' scans, computed as the fold
+  // reads them); cheap items would fold faster several to a thread.
   template <typename It, typename T, typename Op, typename Then>
   void foldThen(It first, std::int64_t n, T identity, Op op, T* out, Then then) const {
     constexpr std::int64_t kOneLevel = cub_detail::kThreads;

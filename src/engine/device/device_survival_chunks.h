@@ -4,7 +4,8 @@
 //
 // Chunks cut a column's items (its entries' exits; with counting-process data also their
 // entries, device_survival_plan.h): with Breslow ties (Cox or Fine-Gray) a chunk is
-// kChunkItems items wherever it ends, splitting a slot's items if need be (mergeScanPartials
+// kChunkItems items, a quarter more at most where a slot ends there, splitting a slot's items
+// if need be (mergeScanPartials
 // joins the pieces; the step's sums own each slot once). Efron's tie terms need a slot's items
 // together, so there a chunk ends only where the item's slot changes. A step's slot sums are
 // survival_step_slots.h's.

@@ -73,19 +73,20 @@ double deviceBytesNeeded(const Dataset& data) {
     // Rows: 8 doubles, the event flag, the exit slot, the stratum, a competing item (16 bytes),
     // an exit run (12) and a staged entry (32); slots (at most one per row and stratum): 12
     // doubles, the event terms (40), stratum, base flag and a tied-slot entry (4); chunks of
-    // at least 16 entries: their starts (8), and for one column's (at most N / 16) the partial
-    // sums (128) and a step's two pieces (slot, share and their sum by slot: 2 x 52).
+    // at least 16 entries: their starts (8) and at most one crossing group per cut (24), and
+    // for one column's (at most N / 16) a step's two pieces (slot, share and their sum by
+    // slot: 2 x 52; the chunks' partial sums are folded as they are scanned, in CUB's scratch).
     const double slots = n + strata;
     const double chunks = (visits + n) / 16.0 + p + 1.0;
     bytes += (8.0 * 8.0 + 1.0 + 4.0 + 4.0 + 16.0 + 12.0 + 32.0) * n +
-             (12.0 * 8.0 + 40.0 + 4.0 + 1.0 + 4.0) * slots + 8.0 * (chunks + p + 1.0) +
-             (128.0 + 104.0) * (n / 16.0 + 1.0) + 32.0 * strata;
+             (12.0 * 8.0 + 40.0 + 4.0 + 1.0 + 4.0) * slots + (8.0 + 24.0) * chunks + 8.0 * (p + 1.0) +
+             104.0 * (n / 16.0 + 1.0) + 32.0 * strata;
     // Counting-process data: up to two items per entry (exit and entry, 8 bytes each) and
     // their chunks, a second staged entry per row, the moved entries (32), the entry slot and
     // the rows by entry slot (4 + 4 + 8).
     if (data.outcomes.startTime)
-      bytes += 16.0 * (visits + n) + 8.0 * chunks + (32.0 + 32.0 + 16.0) * n + 8.0 +
-               (128.0 + 104.0) * (n / 16.0 + 1.0);  // twice the chunks of one column
+      bytes += 16.0 * (visits + n) + (8.0 + 24.0) * chunks + (32.0 + 32.0 + 16.0) * n + 8.0 +
+               104.0 * (n / 16.0 + 1.0);  // twice the chunks of one column
   } else if (isConditional(data.model)) {
     const double runs = visits + n + p + 1.0;  // every column's runs, all rows', one end each
     bytes += 7.0 * 8.0 * n + 12.0 * runs + 16.0 * n +  // the run terms: one per run of a column

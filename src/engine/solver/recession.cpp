@@ -89,7 +89,8 @@ double scaleToReach(CycleRunner& runner, const CycleState& state, const std::vec
 // that moved named pbc's age, settling beside a factor level without events).
 struct Direction {
   std::vector<std::int32_t> at;
-  std::vector<double> d;  // per coordinate of `at`, in the columns' units
+  std::vector<double> d;                // per coordinate of `at`, in the columns' units
+  std::vector<std::int32_t> flaggedBy;  // the coordinates it flagged: its pin is one of them
 };
 // What the probes found: the coordinates flagged, those receding alone, and the receding
 // combinations (pinsOf() picks the pins from them).
@@ -98,25 +99,34 @@ struct Flags {
   std::vector<Direction> combinations;
 };
 
-void flagShares(const std::vector<std::int32_t>& at, const std::vector<double>& share, Flags* flags) {
-  constexpr double kShare = 0.05;
+constexpr double kShare = 0.05;
+
+// Flags the coordinates of a receding direction `d` (in the columns' units) whose share is
+// at least kShare of the largest, and keeps the direction for pinsOf().
+void flagShares(const std::vector<std::int32_t>& at, const std::vector<double>& share,
+                const std::vector<double>& d, Flags* flags) {
   double largest = 0.0;
   for (const double v : share) largest = std::fmax(largest, v);
+  Direction direction{at, d, {}};
   for (std::size_t i = 0; i < at.size(); ++i)
-    if (share[i] >= kShare * largest) flags->flagged.push_back(at[i]);
+    if (share[i] >= kShare * largest) direction.flaggedBy.push_back(at[i]);
+  flags->flagged.insert(flags->flagged.end(), direction.flaggedBy.begin(), direction.flaggedBy.end());
+  flags->combinations.push_back(std::move(direction));
 }
 
 void flagMovers(const std::vector<std::int32_t>& at, const std::vector<double>& d,
                 const std::vector<double>& maxAbs, Flags* flags) {
   std::vector<double> share(at.size());
   for (std::size_t i = 0; i < at.size(); ++i) share[i] = std::fabs(d[i]) * maxAbs[at[i]];
-  flagShares(at, share, flags);
+  flagShares(at, share, d, flags);
 }
 
 // One pin per independent direction (recession.h), by elimination: a coordinate receding
 // alone pins itself; each combination, less its components along the pins' directions so far,
-// pins the coordinate that moves eta most, or nothing where nothing is left (the recent move
-// along a direction an eigenvector found already).
+// pins the coordinate it flagged that moves eta most, or nothing where what is left of its
+// flagged coordinates is below kShare of the direction (the recent move along a direction an
+// eigenvector found already, give or take a finite coefficient still settling: a pin there
+// would hold a finite coefficient in a profile).
 std::vector<std::int32_t> pinsOf(const Flags& flags, const std::vector<double>& maxAbs) {
   const std::size_t p = maxAbs.size();
   std::vector<std::int32_t> pins;
@@ -138,11 +148,11 @@ std::vector<std::int32_t> pinsOf(const Flags& flags, const std::vector<double>& 
       v[pins[k]] = 0.0;
     }
     std::int32_t pin = -1;
-    double largest = 1e-6 * before;
-    for (std::size_t j = 0; j < p; ++j)
-      if (std::fabs(v[j]) * maxAbs[j] > largest) {
+    double largest = kShare * before;
+    for (const std::int32_t j : c.flaggedBy)
+      if (std::fabs(v[j]) * maxAbs[j] >= largest) {
         largest = std::fabs(v[j]) * maxAbs[j];
-        pin = static_cast<std::int32_t>(j);
+        pin = j;
       }
     if (pin < 0) continue;
     pins.push_back(pin);
@@ -269,8 +279,7 @@ void probeFlatDirections(CycleRunner& runner, const CycleState& state,
     basis.toColumns(far, &d);
     if (!(scaleToReach(runner, state, baseEta, shiftInvariant, far, &d) > 0.0)) continue;
     if (recedesAlong(runner, state, far, d, logLikelihood) == 0) continue;
-    flagShares(far, share, flags);
-    flags->combinations.push_back({far, d});
+    flagShares(far, share, d, flags);
   }
 }
 
@@ -290,7 +299,6 @@ void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::ve
   // either way: the move's sign says where the fit went, not where the supremum lies
   if (recedesAlong(runner, state, far, d, logLikelihood) == 0) return;
   flagMovers(far, d, maxAbs, flags);
-  flags->combinations.push_back({far, d});
 }
 
 }  // namespace

@@ -108,8 +108,8 @@ TEST(SurvivalStepPieces, ContinuousTimesWithLongLateSlotsSettleByWalkAndByScan) 
 }
 
 TEST(SurvivalStepPieces, WholeDaysAndSlotsThatBeginAtACut) {
-  // Days of 100 and 1,000 entries (spans past kWalkPieces, where the plan scans), and runs
-  // that make a chunk hold one slot only, or start a slot at its first item.
+  // Days of 100 entries (~12 pieces a slot) and of 1,000 (past kWalkPieces, where the plan
+  // scans), and runs that make a chunk hold one slot only, or start a slot at its first item.
   const Settled days = settleRuns(std::vector<int>(40, 100));
   EXPECT_EQ(days.groups.size(), 40u);
   EXPECT_EQ(days.walked, days.expected);
