@@ -158,24 +158,41 @@ TEST(Recession, OutcomesThatNeverOrAlwaysOccurRunOffToInfinity) {
   expectInterceptRunsOff(ModelType::Poisson, 0.0, -1.0);  // every count 0
 }
 
+// Logistic rows in four groups (r % 4): group 0 always has y = 1, group 1 always y = 0,
+// groups 2 and 3 are mixed; x1 and x2 indicate the groups listed.
+struct FourGroups {
+  std::vector<double> x1, x2, y;
+};
+FourGroups fourGroups(unsigned seed, const std::vector<int>& x1Groups, const std::vector<int>& x2Groups) {
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution coin(0.5);
+  auto in = [](const std::vector<int>& groups, int g) {
+    return std::find(groups.begin(), groups.end(), g) != groups.end();
+  };
+  FourGroups out;
+  for (int r = 0; r < 120; ++r) {
+    const int group = r % 4;
+    out.x1.push_back(in(x1Groups, group) ? 1.0 : 0.0);
+    out.x2.push_back(in(x2Groups, group) ? 1.0 : 0.0);
+    out.y.push_back(group == 0 ? 1.0 : group == 1 ? 0.0 : (coin(rng) ? 1.0 : 0.0));
+  }
+  return out;
+}
+
+FitResult fitFourGroups(unsigned seed, const std::vector<int>& x1Groups, const std::vector<int>& x2Groups) {
+  const FourGroups g = fourGroups(seed, x1Groups, x2Groups);
+  HandDesign d(ModelType::Logistic, g.y);
+  d.addIntercept();
+  d.addColumn(ColumnKind::Indicator, g.x1);
+  d.addColumn(ColumnKind::Indicator, g.x2);
+  d.finish();
+  return fitFlat(d);
+}
+
 TEST(Recession, ACombinationOfCoefficientsCanSeparate) {
   // x1 = 1, x2 = 0 always has y = 1; x1 = 0, x2 = 1 always y = 0; the rest is mixed. Neither
   // coefficient alone runs off, beta1 - beta2 does.
-  std::mt19937 rng(15);
-  std::vector<double> x1, x2, y;
-  std::bernoulli_distribution coin(0.5);
-  for (int r = 0; r < 120; ++r) {
-    const int group = r % 4;
-    x1.push_back(group == 0 || group == 2 ? 1.0 : 0.0);
-    x2.push_back(group == 1 || group == 2 ? 1.0 : 0.0);
-    y.push_back(group == 0 ? 1.0 : group == 1 ? 0.0 : (coin(rng) ? 1.0 : 0.0));
-  }
-  HandDesign d(ModelType::Logistic, y);
-  d.addIntercept();
-  d.addColumn(ColumnKind::Indicator, x1);
-  d.addColumn(ColumnKind::Indicator, x2);
-  d.finish();
-  const FitResult fit = fitFlat(d);
+  const FitResult fit = fitFourGroups(15, {0, 2}, {1, 2});
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle)
       << fit.beta[0] << " " << fit.beta[1] << " " << fit.beta[2] << " after " << fit.iterations;
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2}));
@@ -186,21 +203,7 @@ TEST(Recession, ACombinationOfCoefficientsCanSeparate) {
 TEST(Recession, TwoIndependentSeparationsPinOneCoefficientEach) {
   // x1 = 1 always has y = 1, x2 = 1 always y = 0 (other rows): two directions, each
   // coefficient receding alone, so a profile holds both.
-  std::mt19937 rng(17);
-  std::vector<double> x1, x2, y;
-  std::bernoulli_distribution coin(0.5);
-  for (int r = 0; r < 120; ++r) {
-    const int group = r % 4;
-    x1.push_back(group == 0 ? 1.0 : 0.0);
-    x2.push_back(group == 1 ? 1.0 : 0.0);
-    y.push_back(group == 0 ? 1.0 : group == 1 ? 0.0 : (coin(rng) ? 1.0 : 0.0));
-  }
-  HandDesign d(ModelType::Logistic, y);
-  d.addIntercept();
-  d.addColumn(ColumnKind::Indicator, x1);
-  d.addColumn(ColumnKind::Indicator, x2);
-  d.finish();
-  const FitResult fit = fitFlat(d);
+  const FitResult fit = fitFourGroups(17, {0}, {1});
   EXPECT_EQ(fit.status, FitStatus::NoFiniteMle);
   EXPECT_EQ(fit.infinite, (std::vector<std::int32_t>{1, 2}));
   EXPECT_EQ(fit.pinned, (std::vector<std::int32_t>{1, 2}));
