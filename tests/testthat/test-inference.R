@@ -465,3 +465,17 @@ test_that("a factor whose reference level has no events leaves the other levels'
   expect_equal(fit2$pinned, "age240-49")
   expect_equal(unname(confint(fit2, "exposed")[1, ]), unname(confint(fit, "exposed")[1, ]), tolerance = 1e-5)
 })
+
+test_that("a Poisson coefficient run off to -Inf has a finite profile limit on its other side (glm's profile)", {
+  # a group without events: its coefficient's curvature ~exp(-30) made a Wald first step of
+  # ~1e6, whose refit overflowed, and the upper limit was NA
+  pt <- data.frame(z = c(0, 0, 1, 1), x = c(0, 1, 0, 1), py = c(1000, 1000, 500, 500), ev = c(10, 20, 0, 0))
+  fit <- suppressWarnings(fitModel(createData(ev ~ z + x + offset(log(py)), data = pt, modelType = "pr")))
+  expect_equal(fit$infinite, "z")
+  top <- as.numeric(logLik(glm(ev ~ x + offset(log(py)), poisson, subset(pt, z == 0))))
+  prof <- function(b) as.numeric(logLik(glm(ev ~ x + offset(log(py) + b * z), poisson, pt)))
+  upper <- stats::uniroot(function(b) 2 * (top - prof(b)) - stats::qchisq(0.95, 1), c(-10, 0), tol = 1e-10)$root
+  expect_no_warning(ci <- confint(fit, "z"))
+  expect_identical(ci[1, 1], -Inf)
+  expect_equal(ci[1, 2], upper, tolerance = 1e-5)
+})

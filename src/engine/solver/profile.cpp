@@ -100,7 +100,12 @@ class ProfileObjective {
 };
 
 // The Wald-like first step sqrt(2 drop / curvature); when the curvature is zero or useless
-// (a flat or separated direction) a step of the size of the estimate itself.
+// (a flat or separated direction) a step of the size of the estimate itself, and no more
+// than that where the curvature has all but vanished: a Poisson coefficient run off to -30
+// (a group without events) has a curvature of ~exp(-30), whose Wald step of ~1e6 took its
+// finite side's first refit to eta = 1e6, which overflows, and the limit was NA.
+constexpr double kFlatStepFactor = 100.0;
+
 double firstStep(const FitRequest& fit, std::int32_t c, const ProfileSettings& settings) {
   LikelihoodProbe probe(fit.device, *fit.data, fit.weights);
   probe.moveTo(fit.start);
@@ -115,8 +120,9 @@ double firstStep(const FitRequest& fit, std::int32_t c, const ProfileSettings& s
   const CoordinatePrior& prior = fit.prior[c];
   if (settings.includePenalty && prior.kind == PriorKind::Normal) curvature += 1.0 / prior.variance;
   const double step = std::sqrt(2.0 * settings.drop / curvature);
-  if (curvature > 0.0 && std::isfinite(step) && step > 0.0) return step;
-  return std::max(1.0, std::fabs(fit.start[c]));
+  const double estimateSize = std::max(1.0, std::fabs(fit.start[c]));
+  if (curvature > 0.0 && std::isfinite(step) && step > 0.0 && step <= kFlatStepFactor * estimateSize) return step;
+  return estimateSize;
 }
 
 // How much further to look after a point that has fallen `fall` < drop below the maximum:
