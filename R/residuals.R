@@ -126,7 +126,7 @@ coxResiduals <- function(fit, type, weighted) {
            m <- parts$martingale
            # every event, those of weight-0 rows too: their martingale residuals keep them
            # (the fit's events alone gave those rows NaN or a wrong residual)
-           d <- as.numeric(fitRows(fit)$y == 1)
+           d <- as.numeric(fit$data$y == 1)
            dev <- sign(m) * sqrt(-2 * (m + ifelse(d > 0, d * log(pmax(d - m, .Machine$double.xmin)), 0)))
            zeroForDroppedStrata(fit, toUserOrder(fit, dev * w))
          },

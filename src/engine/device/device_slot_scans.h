@@ -45,28 +45,24 @@ struct TermsAt {
 
 enum class Field { A, Q0, Q0G, GA, GGQ0 };
 
+// A field of a slot's event terms `t`, at its G(t_e-) `g` (Fine-Gray's fields only).
 template <Field F>
-struct TermValue {
-  TermsAt at;
-  ARGUS_HOST_DEVICE double operator()(std::int64_t k) const {
-    const EventSlotTerms t = at(k);
-    const double g = F == Field::A || F == Field::Q0 ? 1.0 : at.st.slotG[k];
-    switch (F) {
-      case Field::A: return t.a;
-      case Field::Q0: return t.q0;
-      case Field::Q0G: return t.q0 * g;
-      case Field::GA: return g * t.a;
-      default: return g * g * t.q0;
-    }
+ARGUS_HOST_DEVICE double termField(const EventSlotTerms& t, double g) {
+  switch (F) {
+    case Field::A: return t.a;
+    case Field::Q0: return t.q0;
+    case Field::Q0G: return t.q0 * g;
+    case Field::GA: return g * t.a;
+    default: return g * g * t.q0;
   }
-};
+}
 
 // Several fields' scans in one: a slot's fields side by side, summed field by field, and
 // written each to its own array (fieldsTo): one scan over the slots instead of one per field,
-// each field still a term's formula (TermValue). On an H200 at Cox 1e6 with continuous times
-// the scan of c1 and c2 took 25.6 us against 2 x 11.5 and their two init launches of 2.5:
-// as fast for Cox, in fewer launches (a smaller graph per sweep); Fine-Gray's five term scans
-// are two.
+// the slot's event terms computed once for all its fields (termField). On an H200 at Cox 1e6
+// with continuous times the scan of c1 and c2 took 25.6 us against 2 x 11.5 and their two
+// init launches of 2.5: as fast for Cox, in fewer launches (a smaller graph per sweep);
+// Fine-Gray's five term scans are two.
 template <int N>
 struct FieldSums {
   double v[N];
@@ -83,7 +79,10 @@ template <Field... F>
 struct TermFields {
   TermsAt at;
   ARGUS_HOST_DEVICE FieldSums<sizeof...(F)> operator()(std::int64_t k) const {
-    return FieldSums<sizeof...(F)>{{TermValue<F>{at}(k)...}};
+    constexpr bool needsG = ((F != Field::A && F != Field::Q0) || ...);
+    const EventSlotTerms t = at(k);
+    const double g = needsG ? at.st.slotG[k] : 1.0;
+    return FieldSums<sizeof...(F)>{{termField<F>(t, g)...}};
   }
 };
 // The output iterator: slot k's fields into out[0][k], out[1][k], ...
