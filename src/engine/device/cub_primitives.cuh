@@ -14,7 +14,6 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/reverse_iterator.h>
@@ -216,54 +215,25 @@ class CubPrimitives {
     cudaCheck(cudaGraphLaunch(it->second.exec, stream_), "cudaGraphLaunch");
   }
 
-  // Our gated kernels (cub_gated_kernels.cuh) take one launch up to kOneBlockTiles tiles;
-  // beyond, three launches that read the input twice, slower than CUB's single pass.
-  static constexpr bool gatedScanPays(std::int64_t n) {
-    return n <= cub_detail::kOneBlockTiles * cub_detail::kScanTile;
-  }
-
-  // scanByKey where *flag is set; flag null: always, then CUB's own scan beyond one block's
-  // reach.
+  // scanByKeyIf where *flag is set (flag null: always), on our own kernels at every length
+  // (cub_gated_kernels.cuh): one launch up to kOneBlockTiles tiles, beyond that three (tile
+  // aggregates, their scan, the tiles again). Not CUB's DeviceScan: its decoupled look-back
+  // takes a predecessor's inclusive prefix or only its aggregate, whichever is ready, so the
+  // grouping of a floating-point sum, and the fit's last bits and even its cycle count, varied
+  // from run to run (Cox 1e6 continuous on an H200: 17 or 18 cycles; CCCL documents DeviceScan
+  // as not deterministic for floating-point sums). Ours group by n alone.
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename Op, typename Out>
   void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
     if (n <= 0) return;
     using T = std::decay_t<decltype(op(values[0], values[0]))>;
     if constexpr (Descending)
-      dispatchScan<Exclusive, T>(flag, thrust::make_reverse_iterator(keys + n),
-                                 thrust::make_reverse_iterator(values + n), n, op,
-                                 thrust::make_reverse_iterator(out + n));
+      gatedScan<Exclusive, T>(flag, thrust::make_reverse_iterator(keys + n), thrust::make_reverse_iterator(values + n),
+                              n, op, thrust::make_reverse_iterator(out + n));
     else
-      dispatchScan<Exclusive, T>(flag, keys, values, n, op, out);
+      gatedScan<Exclusive, T>(flag, keys, values, n, op, out);
   }
 
  private:
-  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
-  void dispatchScan(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
-    if (flag || gatedScanPays(n))
-      gatedScan<Exclusive, T>(flag, keys, values, n, op, out);
-    else
-      cubScan<Exclusive, T>(keys, values, n, op, out);
-  }
-
-  template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
-  void cubScan(Keys keys, Values values, std::int64_t n, Op op, Out out) const {
-    const ::cuda::std::equal_to<> same;
-    std::size_t bytes = 0;
-    if constexpr (Exclusive) {
-      cudaCheck(cub::DeviceScan::ExclusiveScanByKey(nullptr, bytes, keys, values, out, op, T{}, n, same, stream_),
-                "ExclusiveScanByKey (size)");
-      ensure(bytes);
-      cudaCheck(cub::DeviceScan::ExclusiveScanByKey(scratch_, bytes, keys, values, out, op, T{}, n, same, stream_),
-                "ExclusiveScanByKey");
-    } else {
-      cudaCheck(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, values, out, op, n, same, stream_),
-                "InclusiveScanByKey (size)");
-      ensure(bytes);
-      cudaCheck(cub::DeviceScan::InclusiveScanByKey(scratch_, bytes, keys, values, out, op, n, same, stream_),
-                "InclusiveScanByKey");
-    }
-  }
-
   template <bool Exclusive, typename T, typename Keys, typename Values, typename Op, typename Out>
   void gatedScan(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {
     using Seg = cub_detail::Seg<T>;

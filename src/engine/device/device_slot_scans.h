@@ -131,8 +131,6 @@ void refreshSlotsByScans(const Prims& prims, const SurvivalSlotState& st, const 
                          std::int64_t slots, bool efron, bool fineGray, const int* flag) {
   using namespace slot_scans;
   const device::Plus plus;
-  // Gated where that is cheap (Prims::gatedScanPays); else every part runs, as one.
-  if (!Prims::gatedScanPays(slots)) flag = nullptr;
   if (fineGray)
     prims.template scanByKeyIf<false, true>(flag, slotStratum, st.competingRisk, slots, plus, st.competingBelow);
   prims.template scanByKeyIf<true, false>(flag, slotStratum, st.exitRisk, slots, plus, st.den);

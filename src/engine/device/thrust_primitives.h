@@ -24,8 +24,6 @@
 //                                         up to k (from the run's top when Descending; without
 //                                         values[k] when Exclusive: T{}, which must be op's
 //                                         identity, at the run's start)
-//   gatedScanPays(n)                      whether scanByKeyIf with a flag is as cheap as an
-//                                         ungated scan at length n (else pass null)
 //   replay(key, enqueue)                  enqueue() the calls of a sweep; the CUB version
 //                                         records them as a CUDA graph once a key comes back,
 //                                         and replays it (the calls must depend on nothing but
@@ -138,7 +136,6 @@ struct ThrustPrimitives {
     enqueue();
   }
 
-  static constexpr bool gatedScanPays(std::int64_t) { return true; }
   // The flag is read on the host, as in reduceToIf.
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename Op, typename Out>
   void scanByKeyIf(const int* flag, Keys keys, Values values, std::int64_t n, Op op, Out out) const {

@@ -158,5 +158,44 @@ TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
   }
 }
 
+// Refreshes longer than two scan tiles (more than 4,096 slots: continuous times on 20,000
+// rows) take the three-launch scans on CUB. They match the CPU, and a fit repeated on the
+// device gives the same bits: CUB's own DeviceScan, which such refreshes used before, groups a
+// sum by which tiles have published (cub_primitives.cuh), so the same fit on a GPU took 17 or
+// 18 cycles from one run to the next. Only a GPU can fail the repeat (the emulated device sums
+// in a fixed order).
+TEST(DeviceRunner, SurvivalOverManyScanTilesRepeatsToTheBit) {
+  SurvivalScope scope;
+  for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
+    testing_data::SurvivalSpec spec;
+    spec.model = m;
+    spec.nRows = 20000;
+    spec.nStrata = m == ModelType::Cox ? 2 : 1;
+    spec.integerTimes = false;
+    auto p = testing_data::makeSurvivalProblem(spec);
+    const std::string what = modelTypeName(m) + " over many scan tiles";
+    std::int64_t events = 0;
+    for (std::int64_t r = 0; r < p->data.nRows(); ++r) events += p->data.outcomes.y[r] == 1.0;
+    ASSERT_GT(events, 3 * 2048) << what;  // distinct times: a slot each, beyond three tiles
+    std::vector<CoordinatePrior> prior;
+    std::vector<unsigned char> fixed;
+    makePriors(PriorCase::Laplace, p->data, &prior, &fixed);
+    expectSameCycles(p->data, p->weightPtr(), prior, fixed, false, 3, what, false);
+    FitRequest req;
+    req.data = &p->data;
+    req.weights = p->weightPtr();
+    req.prior = prior;
+    req.fixed = fixed;
+    req.control.majorizedStart = MajorizedStartRule::Never;
+    req.device = parseComputeDevice(kDevice);
+    const FitResult a = fitCcd(req), b = fitCcd(req);
+    EXPECT_EQ(fitStatusName(a.status), "SUCCESS") << what;
+    EXPECT_EQ(b.iterations, a.iterations) << what;
+    EXPECT_EQ(b.logLikelihood, a.logLikelihood) << what;
+    ASSERT_EQ(b.beta.size(), a.beta.size());
+    for (std::size_t j = 0; j < a.beta.size(); ++j) EXPECT_EQ(b.beta[j], a.beta[j]) << what << ", beta " << j;
+  }
+}
+
 }  // namespace
 }  // namespace argus
