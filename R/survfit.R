@@ -127,11 +127,19 @@ stratumCurves <- function(fit, rows, X) {
   table <- coxEventTable(rows, X, fit$data$ties)
   labels <- stratumLabelsOf(fit) %||% "all"
   w <- rows$weights
+  # A stratum without events has a flat curve at 1 over its rows' times (survfit.coxph draws
+  # it too): no hazard steps.
+  none <- list(time = numeric(0), H1 = numeric(0), V1 = numeric(0), G1 = matrix(0, 0, ncol(X)))
+  byStratum <- split(seq_along(rows$stratum), rows$stratum)
+  eventful <- vapply(table, function(tab) tab$stratum, 0L)
   out <- list()
-  for (tab in table) {
+  for (s in as.integer(names(byStratum))) {
+    k <- match(s, eventful)
+    tab <- if (is.na(k)) c(list(stratum = s, rows = byStratum[[as.character(s)]]), none) else table[[k]]
     # the rows of the fit: those of weight 0 are not in it (coxph refuses them), and counted
     # they made n larger and ran the curve on past the fit's last time at risk
     inS <- tab$rows[w[tab$rows] > 0]
+    if (length(inS) == 0) next
     times <- sort(unique(rows$time[inS]))
     nRisk <- tailSums(rows$time[inS], w[inS], times)
     if (!is.null(rows$start)) nRisk <- nRisk - tailSums(rows$start[inS], w[inS], times)
@@ -141,7 +149,8 @@ stratumCurves <- function(fit, rows, X) {
     nCensor <- as.vector(tapply(w[inS] * !event, factor(slot, levels = seq_along(times)), sum))
     k <- findInterval(times, tab$time)
     cumH <- c(0, cumsum(tab$H1))[k + 1]
-    cumG <- rbind(0, apply(tab$G1, 2, cumsum))[k + 1, , drop = FALSE]
+    cumG <- if (nrow(tab$G1) == 0) matrix(0, length(times), ncol(X))
+            else rbind(0, apply(tab$G1, 2, cumsum))[k + 1, , drop = FALSE]
     cumV1 <- c(0, cumsum(tab$V1))[k + 1]
     out[[labels[tab$stratum + 1]]] <- list(time = times, n = length(inS), nRisk = nRisk,
                                            nEvent = nEvent, nCensor = nCensor, cumH = cumH,

@@ -303,6 +303,22 @@ TEST(PlanRows, NonConditionalKeepsIdentityOrder) {
   EXPECT_EQ(plan.droppedRows, 0);
 }
 
+// Survival models keep a stratum without events (Cox: its rows still get predictions and
+// residuals; Fine-Gray: they shape the censoring distribution), sorted by time descending.
+TEST(PlanRows, SurvivalKeepsStrataWithoutEvents) {
+  const std::vector<double> y = {1, 0, 0, 1, 0, 0};
+  const std::vector<double> time = {3, 5, 1, 2, 4, 6};
+  const std::vector<std::int32_t> code = {0, 1, 1, 0, 1, 0};  // stratum 1: no event
+  for (ModelType m : {ModelType::Cox, ModelType::FineGray}) {
+    const RowPlan plan = planRows(m, 6, y.data(), time.data(), code.data(), 2);
+    EXPECT_EQ(plan.droppedStrata, 0) << modelTypeName(m);
+    EXPECT_EQ(plan.droppedRows, 0) << modelTypeName(m);
+    EXPECT_EQ(plan.nStrata, 2) << modelTypeName(m);
+    EXPECT_EQ(plan.order, (std::vector<std::int64_t>{5, 0, 3, 1, 4, 2})) << modelTypeName(m);
+    EXPECT_EQ(plan.stratumStart, (std::vector<std::int64_t>{0, 3, 6})) << modelTypeName(m);
+  }
+}
+
 // ---- validateDataset -----------------------------------------------------------------------
 
 std::unique_ptr<testing_data::TestProblem> small(ModelType m) {

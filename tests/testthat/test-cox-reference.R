@@ -44,7 +44,8 @@ test_that("lung with strata (one and two strata variables) matches coxph", {
   checkFormula(Surv(time, status == 2) ~ age + ph.ecog + wt.loss + strata(sex), lung)
   checkFormula(Surv(time, status == 2) ~ age + wt.loss + strata(sex, ph.ecog), lung)
   fits <- checkFormula(Surv(time, status == 2) ~ age + sex + ph.ecog + strata(inst), lung)
-  expect_equal(fits$breslow$nStrata, length(unique(lung$inst[lung$status == 2])))
+  # every institution is a stratum, those without events too (coxph's strata)
+  expect_equal(fits$breslow$nStrata, length(unique(lung$inst)))
 })
 
 test_that("veteran (factor covariate, Karnofsky score) matches coxph", {
@@ -253,7 +254,7 @@ test_that("shuffled rows give the same fit", {
   expect_lte(maxRelDiff(byColumnName(coef(byLong), 1:5, colnames(x)), coef(ref)), 1e-6)
 })
 
-test_that("a stratum without events is dropped, print() says so, and the fit matches coxph", {
+test_that("a stratum without events is kept: fit, predictions, residuals and curves as coxph", {
   skip_if_not_installed("survival")
   lung <- lungComplete()
   lung$site <- ifelse(lung$inst %in% c(1, 12), lung$inst, 99)
@@ -263,28 +264,36 @@ test_that("a stratum without events is dropped, print() says so, and the fit mat
   extra$status <- 1
   withEmpty <- rbind(lung, extra)
   formula <- Surv(time, status == 2) ~ age + sex + ph.ecog + strata(site)
+  empty <- nrow(lung) + seq_len(15)
   for (ties in c("breslow", "efron")) {
     data <- createData(formula, data = withEmpty, modelType = "cox", ties = ties)
-    expect_equal(data$dropped$strata, 1)
-    expect_equal(data$dropped$rows, 15)
-    expect_equal(data$nRows, nrow(lung))
-    expect_output(print(data), "dropped: 1 strata without events \\(15 rows")
+    expect_equal(data$dropped$strata, 0)
+    expect_equal(data$nRows, nrow(withEmpty))
     fit <- fitModel(data, control = survivalControl())
-    expect_output(print(fit), "1 strata without events were dropped \\(15 rows\\)")
-    expect_output(print(summary(fit)), "dropped: +1 strata without events")
     ref <- coxRef(formula, withEmpty, ties)
     expectCoxMatch(fit, ref, label = paste("empty stratum", ties))
     expectCoxMatch(fit, coxRef(formula, lung, ties), label = paste("without it", ties))
-    # the dropped rows' residuals are 0, as coxph's (no event, no hazard in their stratum)
-    dropped <- nrow(lung) + seq_len(15)
+    # its rows' linear predictors are X beta (they were NA when the stratum was dropped)
+    link <- predict(fit, type = "link")
+    expect_false(anyNA(link))
+    expect_equal(unname(link), unname(predict(ref, type = "lp", reference = "zero")), tolerance = 1e-6)
+    expect_equal(unname(link[empty]), unname(predict(fit, withEmpty[empty, ], type = "link")))
+    # no hazard in their stratum: survival 1 at every time, as survfit.coxph
+    expect_equal(unname(predict(fit, type = "survival", times = c(100, 400))[empty, ]), matrix(1, 15, 2))
+    mine <- survival::survfit(fit)
+    theirs <- survival::survfit(ref)
+    expect_equal(mine$strata, theirs$strata)
+    expect_equal(mine$surv, theirs$surv, tolerance = 1e-6)
+    expect_equal(mine$n.risk, theirs$n.risk)
+    # their residuals are 0, as coxph's (no event, no hazard in their stratum)
     for (type in c("martingale", "deviance")) {
       mine <- residuals(fit, type = type)
       expect_false(anyNA(mine), label = type)
-      expect_equal(unname(mine[dropped]), rep(0, 15), label = type)
+      expect_equal(unname(mine[empty]), rep(0, 15), label = type)
       expect_lt(max(abs(unname(mine) - unname(residuals(ref, type = type)))), 1e-5, label = type)
     }
     score <- residuals(fit, type = "score")
-    expect_equal(unname(score[dropped, ]), matrix(0, 15, 3))
+    expect_equal(unname(score[empty, ]), matrix(0, 15, 3))
     expect_lt(max(abs(unname(score) - unname(residuals(ref, type = "score")))), 1e-5)
   }
 })

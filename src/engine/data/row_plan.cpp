@@ -50,9 +50,12 @@ RowPlan planRows(ModelType type, std::int64_t nRows, const double* y, const doub
   auto codeOf = [&](std::int64_t r) { return stratumCode ? stratumCode[r] : 0; };
 
   RowPlan plan;
-  // Events per stratum decide which strata stay. Fine-Gray keeps every stratum: rows without
-  // events still shape the censoring distribution.
-  const bool keepAll = type == ModelType::FineGray;
+  // Events per stratum decide which strata stay. Survival models keep every stratum:
+  // Fine-Gray's rows without events still shape the censoring distribution, and a Cox
+  // stratum without events, which adds nothing to the partial likelihood, still has rows
+  // whose predictions and residuals users ask for (coxph gives them X beta and a survival of
+  // 1; they were NA when the stratum was dropped).
+  const bool keepAll = isSurvival(type);
   std::vector<double> events(static_cast<std::size_t>(nCodes), 0.0);
   std::vector<std::int64_t> count(static_cast<std::size_t>(nCodes) + 1, 0);
   double totalEvents = 0.0;

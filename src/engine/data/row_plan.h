@@ -5,8 +5,8 @@
 // exactly once. planRows() computes that order with a stable counting sort, drops strata
 // that hold no event (they contribute nothing to a conditional likelihood), and says what it
 // dropped. Survival models (cox, fgr) sort each stratum by time descending; a survival model
-// without strata is one stratum. Fine-Gray keeps strata without events (their rows still
-// shape the censoring distribution).
+// without strata is one stratum. Survival models keep strata without events (Fine-Gray's
+// rows still shape the censoring distribution; Cox rows still get predictions).
 #pragma once
 
 #include <cstdint>
