@@ -42,11 +42,14 @@
 #'     least squares that one is the exact leave-one-out change.}
 #' }
 #' Cox residuals are unweighted unless \code{weighted = TRUE} (they are then multiplied by
-#' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} is always weighted.
+#' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} is weighted unless
+#' \code{weighted = FALSE} (\code{residuals.coxph}'s defaults).
 #'
 #' @param object An \code{argusFit} from \code{\link{fitModel}}.
 #' @param type The kind of residual, see Details.
-#' @param weighted Cox residuals multiplied by the row weights?
+#' @param weighted Cox residuals multiplied by the row weights? Default: \code{TRUE} for
+#'   \code{"dfbeta"}, else \code{FALSE}. Cox fits only (an error for other models, whose
+#'   residuals follow \code{residuals.glm}).
 #' @param use.fallback Ignored (stats' \code{sigma()} passes it to \code{nobs()}): a fit
 #'   always has its count.
 #' @param ... Not used: an argument given here is an error.
@@ -68,14 +71,17 @@
 #' @name residuals.argusFit
 #' @method residuals argusFit
 #' @export
-residuals.argusFit <- function(object, type = NULL, weighted = FALSE, ...) {
+residuals.argusFit <- function(object, type = NULL, weighted = NULL, ...) {
   rejectDots("residuals()", ...)
   checkFitForInference(object, "residuals()")
-  checkFlag(weighted, "weighted")
   modelType <- object$modelType
+  if (!is.null(weighted) && modelType != "cox")
+    stopf("'weighted' is for Cox residuals; those of modelType '%s' are residuals.glm's", modelType)
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",
                       c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
+    weighted <- weighted %||% (type == "dfbeta")
+    checkFlag(weighted, "weighted")
     out <- coxResiduals(object, type, weighted)
     return(if (type == "schoenfeld") out else padExcluded(object, out))
   }
@@ -117,31 +123,21 @@ unitDeviance <- function(modelType, y, mu) {
 }
 
 coxResiduals <- function(fit, type, weighted) {
-  if (type == "dfbeta") return(zeroForDroppedStrata(fit, dfbetaResiduals(fit)))
+  if (type == "dfbeta") return(dfbetaResiduals(fit, weighted))
   parts <- coxResidualParts(fit)
   w <- if (weighted) fitRows(fit)$weights else 1
   switch(type,
-         martingale = zeroForDroppedStrata(fit, toUserOrder(fit, parts$martingale * w)),
+         martingale = toUserOrder(fit, parts$martingale * w),
          deviance = {
            m <- parts$martingale
            # every event, those of weight-0 rows too: their martingale residuals keep them
            # (the fit's events alone gave those rows NaN or a wrong residual)
            d <- as.numeric(fit$data$y == 1)
            dev <- sign(m) * sqrt(-2 * (m + ifelse(d > 0, d * log(pmax(d - m, .Machine$double.xmin)), 0)))
-           zeroForDroppedStrata(fit, toUserOrder(fit, dev * w))
+           toUserOrder(fit, dev * w)
          },
-         score = zeroForDroppedStrata(fit, toUserOrder(fit, parts$score * w)),
+         score = toUserOrder(fit, parts$score * w),
          schoenfeld = schoenfeldResiduals(fit, parts, w))
-}
-
-# Rows of strata dropped for having no event (the only rows of the input a fit leaves out)
-# have no event and no hazard: every Cox residual of theirs is 0, as residuals.coxph gives.
-zeroForDroppedStrata <- function(fit, values) {
-  dropped <- setdiff(seq_along(fit$data$rowIds), fit$data$order)
-  if (length(dropped)) {
-    if (is.matrix(values)) values[dropped, ] <- 0 else values[dropped] <- 0
-  }
-  values
 }
 
 # Events only, sorted by stratum (in survival's order of strata) and time, as
@@ -159,11 +155,13 @@ schoenfeldResiduals <- function(fit, parts, w) {
 }
 
 # Score contributions times the model-based covariance (what the robust variance squares).
-dfbetaResiduals <- function(fit) {
+dfbetaResiduals <- function(fit, weighted = TRUE) {
   V <- suppressWarnings(vcov(fit, type = "model"))
   labels <- rownames(V)[!is.na(diag(V))]
   X <- designColumns(fit$data, match(labels, names(fit$coefficients)))
-  toUserOrder(fit, rowScores(fit, X) %*% V[labels, labels, drop = FALSE])
+  # Cox without weights: the rows' own score residuals (residuals.coxph(weighted = FALSE))
+  scores <- if (weighted) rowScores(fit, X) else coxResidualParts(fit, X)$score
+  toUserOrder(fit, scores %*% V[labels, labels, drop = FALSE])
 }
 
 #' @rdname residuals.argusFit

@@ -46,6 +46,11 @@ test_that("Cox residuals equal residuals.coxph (martingale, deviance, score, sch
                 label = paste(label, type))
     expect_lt(max(abs(residuals(fit, "martingale", weighted = TRUE) -
                       residuals(ref, "martingale", weighted = TRUE))), 1e-6)
+    # dfbeta is weighted by default, as coxph's; weighted = FALSE was ignored
+    unweighted <- unname(residuals(fit, "dfbeta", weighted = FALSE))
+    expect_lt(max(abs(unweighted - unname(residuals(ref, "dfbeta", weighted = FALSE)))), 1e-6,
+              label = paste(label, "unweighted dfbeta"))
+    expect_gt(max(abs(unweighted - unname(residuals(fit, "dfbeta")))), 1e-4)
     expect_equal(rownames(residuals(fit, "schoenfeld")), rownames(residuals(ref, "schoenfeld")))
     expect_equal(nobs(fit), nobs(ref))
     expect_equal(attr(logLik(fit), "nobs"), nobs(ref))
@@ -74,6 +79,8 @@ test_that("residuals() says where it has no definition; arguments are checked", 
   lr <- fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5), modelType = "lr"))
   expect_error(residuals(lr, type = "martingale"), "should be one of")
   expect_error(residuals(lr, foo = 1), "unused argument")
+  # a glm's residuals have no weighted form: given, it was silently ignored
+  expect_error(residuals(lr, weighted = TRUE), "'weighted' is for Cox residuals")
   expect_equal(nobs(fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5),
                                         modelType = "lr"), weights = rep(0:1, 10))), 10)
 })
