@@ -22,8 +22,10 @@
 #' @param exponentiate Exponentiate estimates and limits (odds ratios, rate or hazard
 #'   ratios)? Standard errors stay on the linear-predictor scale.
 #' @param type,cluster The variance, as in \code{\link{summary.argusFit}}.
-#' @param data For \code{augment()}: the data frame the fit was made from (same rows, same
-#'   order); its columns are kept. \code{NULL}: one row per row identifier.
+#' @param data For \code{augment()}: the data frame the fit was made from (its rows in any
+#'   order: matched to the fit's rows by row name for a formula fit, by its \code{rowId}
+#'   column otherwise, and taken in the order given only where neither identifies every
+#'   row); its columns are kept. \code{NULL}: one row per row identifier.
 #' @param newdata For \code{augment()}: new data for \code{\link{predict.argusFit}}
 #'   (no residuals).
 #' @param type.predict,type.residuals Scales of \code{.fitted}
@@ -125,14 +127,23 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
     if (!is.data.frame(data)) stopf("'data' must be the data frame the fit was made from")
     data <- as.data.frame(data)
     omitted <- length(x$data$naAction)
-    # na.omit left rows out: the fitted ones, by their row names (as the fit names them)
-    if (nrow(data) != length(rowIds) && omitted > 0 && nrow(data) == length(rowIds) + omitted &&
-        !anyNA(at <- match(rowIds, rownames(data))))
+    # The fit's rows by their labels (the row names of a formula fit's data, else the rowId
+    # column): bound by position, a shuffled data frame put one car's mpg beside another's
+    # fitted value. na.omit left rows out: the fitted ones are picked the same way.
+    keys <- if (is.null(x$data$formulaTerms) && "rowId" %in% names(data)) idLabel(data$rowId)
+            else rownames(data)
+    at <- match(rowIds, keys)
+    labelled <- "rowId" %in% names(data) || .row_names_info(data) > 0  # not 1..n made up by R
+    if ((nrow(data) == length(rowIds) || (omitted > 0 && nrow(data) == length(rowIds) + omitted)) &&
+        !anyNA(at) && !anyDuplicated(keys))
       data <- data[at, , drop = FALSE]
     if (nrow(data) != length(rowIds))
       stopf("'data' has %d rows, but the fit has %d%s: give the data frame the fit was made from",
             nrow(data), length(rowIds),
             if (omitted > 0) sprintf(" (its na.action left out %d)", omitted) else "")
+    if (labelled && anyNA(at))
+      stopf("'data' does not hold the fit's row %s (by its %s): give the data frame the fit was made from",
+            rowIds[is.na(at)][1], if (identical(keys, rownames(data))) "row names" else "rowId column")
     base <- cbind(base, data)
   }
   base$.fitted <- unname(fitted)

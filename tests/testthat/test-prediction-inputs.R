@@ -80,6 +80,36 @@ test_that("augment() lines an na.omit fit's rows up with the data it was made fr
   expect_error(augment(fit, type.predict = "survival"), "one .fitted value per row")
 })
 
+test_that("augment() matches a reordered data frame's rows to the fit's, by row name or rowId", {
+  fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"))
+  ref <- lm(mpg ~ wt + hp, data = mtcars)
+  # bound by position, row "Mazda RX4" carried Volvo 142E's mpg beside its own .fitted
+  out <- as.data.frame(augment(fit, data = mtcars[32:1, ]))
+  expect_equal(out$.rowId, rownames(mtcars))
+  expect_equal(out$mpg, mtcars$mpg)
+  expect_equal(unname(out$.fitted), unname(fitted(ref)), tolerance = 1e-10)
+  expect_equal(out$mpg - out$.fitted, out$.resid, tolerance = 1e-10)
+  # row names that are not the fit's: not the data it was made from
+  other <- mtcars
+  rownames(other)[3] <- "Datsun 711"
+  expect_error(augment(fit, data = other), "does not hold the fit's row Datsun 710 \\(by its row names\\)")
+  # R's own 1..n row names say nothing: the rows are taken in the order given
+  plain <- mtcars
+  rownames(plain) <- NULL
+  fitPlain <- fitModel(createData(mpg ~ wt + hp, data = plain, modelType = "ls"))
+  expect_equal(as.data.frame(augment(fitPlain, data = plain))$mpg, plain$mpg)
+  # the long route: by the outcomes' rowId column
+  set.seed(3)
+  outcomes <- data.frame(rowId = c(7, 3, 11, 5, 9, 1), y = c(0, 1, 1, 0, 1, 0))
+  covariates <- data.frame(rowId = outcomes$rowId, covariateId = 1, covariateValue = c(1, 2, 0.5, 3, 1, 2))
+  long <- fitModel(createData(outcomes, covariates, modelType = "ls"))
+  shuffled <- outcomes[c(6, 2, 4, 1, 5, 3), ]
+  out <- as.data.frame(augment(long, data = shuffled))
+  expect_equal(out$rowId, as.numeric(out$.rowId))
+  expect_equal(out$y - out$.fitted, out$.resid, tolerance = 1e-10)
+  expect_error(augment(long, data = transform(outcomes, rowId = rowId + 100)), "does not hold the fit's row 7 \\(by its rowId column\\)")
+})
+
 test_that("cumulativeIncidence() takes times, as predict.crr's curves at chosen times", {
   skip_if_not_installed("survival")
   m <- survival::mgus2
