@@ -499,6 +499,7 @@ assembleData <- function(input, modelType, addIntercept) {
     order = order1,
     rowIds = input$rowIds,
     rowNames = input$rowNames,  # formula data: the data frame's row names where not rowIds
+    rowsFromDatabase = isTRUE(input$rowsFromDatabase),  # sorted by rowId: no order of the user's
     design = design[c("kinds", "rowStart", "valueStart", "rows", "values")],
     columnNames = columnNames,
     covariateIds = input$covariateIds,

@@ -3,7 +3,8 @@
 # engine's lookups give them; value or NULL for all ones), and the column identifiers.
 
 longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
-  if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
+  fromDatabase <- isDatabaseTable(outcomes)
+  if (fromDatabase) outcomes <- collectOutcomes(outcomes)
   if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
   # a tibble warns on `$` of an absent column (stratumId, time, ... are optional)
   outcomes <- as.data.frame(outcomes)
@@ -39,7 +40,7 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   c(list(rowIds = outcomes[["rowId"]], y = outcomes[["y"]], stratumId = stratumId,
          time = outcomes[["time"]], weights = outcomes[["weights"]], offset = outcomes[["offset"]],
          startTime = outcomes[["startTime"]], censoringSurvival = outcomes[["censoringSurvival"]],
-         unusedStrata = unusedStrata),
+         unusedStrata = unusedStrata, rowsFromDatabase = fromDatabase),
     entries)
 }
 

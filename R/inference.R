@@ -171,8 +171,9 @@ invertInformation <- function(H) {
 #' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By
 #'   default `"robust"` when the data have a `cluster()` term, as `coxph`, else `"model"`.
 #' @param cluster For `type = "robust"`: a cluster label for each row of the data (in the
-#'   order given to [createData()]; after `na.omit`, one per kept row or one per row given);
-#'   rows of a cluster share one score contribution.
+#'   order given to [createData()]; after `na.omit`, one per kept row or one per row given;
+#'   or named by row, as `fitModel()`'s `weights`); rows of a cluster share one score
+#'   contribution.
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
 #' @return A symmetric matrix with row and column names. Coefficients that could not be

@@ -61,11 +61,24 @@ rowLabels <- function(data) {
 # A per-row vector given after createData() (fitModel(weights), cluster labels, fold ids):
 # one value per row of the data, or, for formula data whose rows with missing values were
 # left out (na.omit, na.exclude), one per row of the data frame given to createData(), the
-# left-out rows' values then ignored. Anything else is an error that says both counts.
+# left-out rows' values then ignored. Named by every row's label (its rowId, or a formula
+# fit's row name: what fitted() names), the values are matched by name, in any order. Outcomes
+# read from a database have no row order of the user's (they are sorted by rowId): there the
+# values must be named. Anything else is an error that says both counts.
 rowsOfData <- function(values, data, name, what = "values") {
   n <- length(data$rowIds)
   dropped <- data$naAction
-  if (is.null(values) || length(values) == n) return(values)
+  if (is.null(values)) return(values)
+  labels <- names(values)
+  if (!is.null(labels) && length(values) %in% c(n, n + length(dropped)) && !anyDuplicated(labels)) {
+    at <- match(rowLabels(data), labels)
+    if (!anyNA(at)) return(unname(values[at]))
+  }
+  if (isTRUE(data$rowsFromDatabase))
+    stopf(paste("'%s': the outcomes were read from a database table, whose rows have no order:",
+                "name the %s by rowId (names(%s) <- outcomes$rowId)%s"), name, what, name,
+          if (is.null(labels)) "" else ", every row once")
+  if (length(values) == n) return(values)
   if (length(dropped) && length(values) == n + length(dropped)) return(values[-dropped])
   rows <- if (length(dropped))
     sprintf("%d rows (%d given to createData(), %d left out for missing values)", n,

@@ -104,6 +104,37 @@ test_that("batch size does not change the data; one-row batches work", {
                "'batchSize' must be between 1")
 })
 
+test_that("per-row values after a database createData() are matched by rowId names", {
+  skipWithoutDatabasePackages()
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  bw <- MASS::birthwt
+  n <- nrow(bw)
+  set.seed(4)
+  w <- runif(n, 0.2, 3)
+  ref <- suppressWarnings(glm(low ~ age + lwt + smoke, family = binomial, data = bw, weights = w))
+  perm <- sample(n)  # the table's rows in an order of their own
+  outcomes <- data.frame(rowId = perm, y = bw$low[perm])
+  covariates <- data.frame(rowId = rep(seq_len(n), 3), covariateId = rep(c("age", "lwt", "smoke"), each = n),
+                           covariateValue = c(bw$age, bw$lwt, bw$smoke))
+  tables <- databaseTables(con, outcomes = outcomes, covariates = covariates)
+  fromDatabase <- createData(tables$outcomes, tables$covariates, modelType = "lr")
+  # the table's order was taken for the rowId-sorted one: weights on the wrong rows (0.38 off glm)
+  expect_error(fitModel(fromDatabase, weights = w[perm]), "have no order: name the values by rowId")
+  named <- fitModel(fromDatabase, weights = stats::setNames(w[perm], perm))
+  expect_equal(unname(coef(named)[names(coef(ref))]), unname(coef(ref)), tolerance = 1e-6)
+  # a data frame route takes the same names in any order, and its own order unnamed
+  frame <- createData(outcomes, covariates, modelType = "lr")
+  expect_equal(coef(fitModel(frame, weights = w[perm])), coef(named), tolerance = 1e-10)
+  expect_equal(coef(fitModel(frame, weights = stats::setNames(w, seq_len(n)))), coef(named), tolerance = 1e-10)
+  # cluster labels too (robust variance)
+  cluster <- bw$race
+  expect_error(vcov(named, type = "robust", cluster = cluster[perm]), "name the values by rowId")
+  expect_equal(vcov(named, type = "robust", cluster = stats::setNames(cluster, seq_len(n))),
+               vcov(fitModel(frame, weights = w[perm]), type = "robust", cluster = cluster[perm]),
+               tolerance = 1e-8)
+})
+
 test_that("labels as covariate ids: columns in the C-locale order whatever the database's collation", {
   skipWithoutDatabasePackages()
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
