@@ -48,6 +48,22 @@ test_that("lung with strata (one and two strata variables) matches coxph", {
   expect_equal(fits$breslow$nStrata, length(unique(lung$inst)))
 })
 
+test_that("numeric strata that print alike are one stratum, as strata()'s factor levels", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  # 0.3 and 0.1 + 0.2 differ in the last bit: coxph pools them (factor() levels by value text)
+  lung$s <- ifelse(lung$sex == 1, ifelse(lung$age > 62, 0.3, 0.1 + 0.2), 0.7)
+  f <- Surv(time, status) ~ age + ph.ecog + strata(s)
+  ref <- coxRef(f, lung)
+  fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = survivalControl())
+  expect_equal(fit$nStrata, 2)
+  expectCoxMatch(fit, ref, label = "numeric strata")
+  mine <- predict(fit, lung[1:5, ], type = "survival", times = c(100, 300))
+  for (i in 1:5)
+    expect_equal(unname(mine[i, ]), summary(survival::survfit(ref, newdata = lung[i, ]), times = c(100, 300))$surv,
+                 tolerance = 1e-6)
+})
+
 test_that("veteran (factor covariate, Karnofsky score) matches coxph", {
   skip_if_not_installed("survival")
   checkFormula(Surv(time, status) ~ trt + karno + diagtime + age + prior + celltype,
