@@ -135,10 +135,10 @@ invertInformation <- function(H) {
 #'     weights coxph reports a robust variance, and this equals its `naive.var`). For `"fgr"` it
 #'     is the inverse information of the log pseudo-likelihood with the censoring weights
 #'     held fixed: `cmprsk::crr()`'s `invinf`, not its `var`, which is the robust (sandwich)
-#'     variance that also accounts for the estimated censoring distribution. For `"ls"` the
-#'     likelihood has unit residual variance, so this is `solve(crossprod(X))` (with
-#'     weights: `solve(t(X) W X)`): multiply by an estimate of the residual variance to get
-#'     `vcov(lm(...))`.
+#'     variance that also accounts for the estimated censoring distribution. For `"ls"` it is
+#'     `vcov(lm(...))`: the inverse of `t(X) W X` times the residual variance
+#'     `sum(w e^2) / (n - p)` (the fit's likelihood has unit variance; the inverse
+#'     information alone was returned before 2026-11-28).
 #'   \item Normal prior: the objective is the log posterior, and this is the covariance of
 #'     the normal (Laplace) approximation to the posterior: `-1 / variance` is added to the
 #'     diagonal of the Hessian for each penalized coefficient.
@@ -193,14 +193,25 @@ invertInformation <- function(H) {
 vcov.argusFit <- function(object, ..., type = NULL, cluster = NULL) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
+  V <- coefficientVcov(object, type, cluster)
+  # least squares: at the residual variance, as vcov(lm) and summary()'s standard errors
+  # (unscaled, sqrt(diag(vcov(fit))) was 0.244 for wt on mtcars against their 0.633)
+  if (object$modelType == "ls" && identical(attr(V, "type"), "model")) V <- V * residualScale(object)$sigma2
+  attr(V, "type") <- NULL
+  V
+}
+
+# vcov() before least squares' residual variance: the inverse information (type "model", the
+# unit-variance Hessian for "ls") or the sandwich, with the type taken in attr(, "type").
+coefficientVcov <- function(object, type = NULL, cluster = NULL) {
   # a cluster() term asks for the clustered sandwich, as in coxph
   type <- match.arg(type %||% if (is.null(object$data$cluster)) "model" else "robust",
                     c("model", "robust"))
   if (!is.null(cluster) && type == "model")
     stopf("'cluster' is for type = \"robust\"")
   V <- modelVcov(object)
-  if (type == "model") return(V)
-  robustVariance(object, V, resolveCluster(object, cluster))
+  out <- if (type == "model") V else robustVariance(object, V, resolveCluster(object, cluster))
+  structure(out, type = type)
 }
 
 # inverse of minus the Hessian of the objective (see vcov.argusFit's details)
@@ -264,7 +275,9 @@ modelVcov <- function(object) {
 #' profile drop and the model-based standard errors are scaled by the residual variance
 #' (weighted residual sum of squares over the residual degrees of freedom, as `summary.lm`)
 #' and the quantile is Student's t on those degrees of freedom: with a flat prior both
-#' methods give `confint.lm`'s intervals (the profile of a quadratic is exact).
+#' methods give `confint.lm`'s intervals (the profile of a quadratic is exact). Robust
+#' intervals take the sandwich as it is and Student's t too, as
+#' `lmtest::coefci(lm_fit, vcov = sandwich::vcovHC(lm_fit, "HC0"))`.
 #'
 #' With weights that are not whole numbers (inverse probability weights, say), the profile
 #' and Wald intervals treat the weights as frequencies and are too narrow: a warning says so
@@ -327,11 +340,10 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
             call. = FALSE)
   if (any(estimated)) {
     # least squares: -RSS / 2 is the log-likelihood at unit variance (see Details)
-    scale <- if (object$modelType == "ls" && method != "robust") residualScale(object)
+    scale <- if (object$modelType == "ls") residualScale(object)
     found <- if (method != "profile") {
       waldLimits(object, columns[estimated], level,
-                 if (method == "robust") vcov(object, type = "robust", cluster = cluster) else vcov(object),
-                 scale)
+                 coefficientVcov(object, if (method == "robust") "robust", cluster), scale)
     } else {
       profileLimits(object, columns[estimated], level, includePenalty, scale)
     }
@@ -358,10 +370,11 @@ byCovariateId <- function(fit, parm) {
   !is.null(fit$covariateIds) && (is.numeric(parm) || inherits(parm, "integer64"))
 }
 
-# `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL.
+# `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL; V
+# from coefficientVcov(): a sandwich is not scaled, and takes Student's t for "ls" too.
 waldLimits <- function(fit, columns, level, V, scale = NULL) {
   labels <- names(fit$coefficients)[columns]
-  wald <- waldScale(level, scale)
+  wald <- waldScale(level, scale, scaleErrors = identical(attr(V, "type"), "model"))
   se <- sqrt(diag(V))[labels] * wald$se  # NA where vcov() left the coefficient out
   z <- wald$quantile
   beta <- fit$coefficients[columns]
@@ -544,7 +557,7 @@ profileAt <- function(fit, column, points, includePenalty) {
 }
 
 defaultBounds <- function(fit, column) {
-  se <- sqrt(diag(suppressWarnings(vcov(fit, type = "model"))))[names(fit$coefficients)[column]]
+  se <- sqrt(diag(suppressWarnings(coefficientVcov(fit, "model"))))[names(fit$coefficients)[column]]
   if (!is.finite(se) || se <= 0)
     stopf("no standard error for '%s' to set default bounds; give 'bounds'",
           names(fit$coefficients)[column])

@@ -156,7 +156,7 @@ schoenfeldResiduals <- function(fit, parts, w) {
 
 # Score contributions times the model-based covariance (what the robust variance squares).
 dfbetaResiduals <- function(fit, weighted = TRUE) {
-  V <- suppressWarnings(vcov(fit, type = "model"))
+  V <- suppressWarnings(coefficientVcov(fit, "model"))
   labels <- rownames(V)[!is.na(diag(V))]
   X <- designColumns(fit$data, match(labels, names(fit$coefficients)))
   # Cox without weights: the rows' own score residuals (residuals.coxph(weighted = FALSE))

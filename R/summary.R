@@ -10,9 +10,10 @@
 #'   \item{no prior (unpenalized)}{a standard error from the model-based covariance
 #'     (\code{\link{vcov.argusFit}}) or the robust one (\code{type = "robust"}), a Wald
 #'     interval and a two-sided Wald p-value. For \code{"ls"} the model-based covariance is
-#'     scaled by the residual variance \eqn{\sum w e^2 / (n - p)} and the p-value and
-#'     interval use the t distribution with \eqn{n - p} degrees of freedom, as
-#'     \code{summary.lm} does.}
+#'     at the residual variance \eqn{\sum w e^2 / (n - p)} (as \code{vcov()}), and the
+#'     p-value and interval use the t distribution with \eqn{n - p} degrees of freedom, as
+#'     \code{summary.lm} does (with the robust covariance too, as
+#'     \code{lmtest::coeftest(lm_fit, vcov = sandwich::vcovHC)}).}
 #'   \item{normal prior}{the standard deviation and central interval of the normal
 #'     approximation to the posterior (no p-value: the estimate is shrunk towards 0).}
 #'   \item{Laplace prior}{no standard error, interval or p-value: the coefficient was selected
@@ -90,15 +91,17 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
                     else match.arg(type, c("model", "robust"))
     if (varianceType == "model") warnNonIntegerWeights(fit, "model-based standard errors")
     # a Laplace prior's warning (nonzero coefficients only) is what this table already says
-    V <- suppressWarnings(vcov(fit, type = varianceType, cluster = cluster))
+    V <- suppressWarnings(coefficientVcov(fit, varianceType, cluster))
     se <- sqrt(pmax(diag(V), 0))[labels]
     se[!wanted] <- NA
     table$std.error <- unname(se)
   }
-  ls <- fit$modelType == "ls" && identical(varianceType, "model")
+  # least squares: Student's t on n - p degrees of freedom for the sandwich too, as
+  # lmtest::coeftest(lm_fit, vcovHC(lm_fit)) (it took the normal: hp's p 1.75e-6 for 4.66e-5)
+  ls <- fit$modelType == "ls"
   flat <- wanted & prior == "none"
   scale <- if (ls) residualScale(fit)
-  wald <- waldScale(level, scale)
+  wald <- waldScale(level, scale, scaleErrors = identical(varianceType, "model"))
   table$std.error <- table$std.error * wald$se
   quantile <- wald$quantile
   table$lower <- table$estimate - quantile * table$std.error
@@ -107,7 +110,8 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   table$p.value[flat] <- if (ls) 2 * stats::pt(-abs(table$statistic[flat]), scale$df)
                          else 2 * stats::pnorm(-abs(table$statistic[flat]))
   has <- is.finite(table$std.error)
-  table$interval[has & flat] <- if (ls) "t" else if (identical(varianceType, "robust")) "robust Wald" else "Wald"
+  robust <- identical(varianceType, "robust")
+  table$interval[has & flat] <- paste0(if (robust) "robust " else "", if (ls) "t" else "Wald")
   table$interval[has & prior == "normal"] <- if (identical(varianceType, "robust"))
     "robust normal posterior" else "normal posterior"
   attr(table, "varianceType") <- varianceType
@@ -115,10 +119,11 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
 }
 
 # The standard errors' multiplier and the quantile of Wald intervals: with least squares'
-# residualScale(), its standard deviation and Student's t (as summary.lm); else 1 and the normal.
-waldScale <- function(level, scale = NULL) {
+# residualScale(), its standard deviation (for the model-based covariance: scaleErrors) and
+# Student's t (as summary.lm); else 1 and the normal.
+waldScale <- function(level, scale = NULL, scaleErrors = TRUE) {
   if (is.null(scale)) return(list(se = 1, quantile = stats::qnorm((1 + level) / 2)))
-  list(se = sqrt(scale$sigma2), quantile = stats::qt((1 + level) / 2, scale$df))
+  list(se = if (scaleErrors) sqrt(scale$sigma2) else 1, quantile = stats::qt((1 + level) / 2, scale$df))
 }
 
 # Residual variance of a least-squares fit, as summary.lm: weighted residual sum of squares

@@ -55,14 +55,20 @@ test_that("sccs and cpr vcov equal the slope block of a fixed-effects Poisson gl
   }
 })
 
-test_that("ls vcov is solve(crossprod(X)), i.e. vcov(lm) / sigma^2", {
+test_that("ls vcov is vcov(lm), as summary()'s standard errors (it was solve(crossprod(X)))", {
   sim <- simulateGaussian(n = 200, p = 4, seed = 15)
   fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"), control = tightControl())
   ref <- stats::lm(sim$y ~ sim$x)
-  X <- cbind(1, sim$x)
-  expect_lt(maxRelDiff(vcov(fit), solve(crossprod(X))), 1e-6)
-  expect_lt(maxRelDiff(vcov(fit) * summary(ref)$sigma^2, vcov(ref)), 1e-6)
+  expect_lt(maxRelDiff(vcov(fit), vcov(ref)), 1e-6)
+  expect_equal(sqrt(unname(diag(vcov(fit)))), summary(fit)$coefficients$std.error, tolerance = 1e-10)
+  # mtcars through a formula, weighted: vcov(lm) too
+  w <- seq(0.5, 2, length.out = nrow(mtcars))
+  fitW <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls", weights = w))
+  expect_equal(unname(vcov(fitW)), unname(vcov(lm(mpg ~ wt + hp, mtcars, weights = w))), tolerance = 1e-6)
 })
+
+# The residual variance summary() and vcov() scale a least-squares fit by: sum(e^2) / (n - p).
+sigma2Of <- function(fit, y, n) sum((y - fitted(fit))^2) / (n - length(coef(fit)))
 
 test_that("a normal prior gives the posterior covariance; a Laplace prior warns", {
   sim <- simulateGaussian(n = 150, p = 4, seed = 16)
@@ -71,8 +77,8 @@ test_that("a normal prior gives the posterior covariance; a Laplace prior warns"
                   control = tightControl())
   X <- cbind(1, sim$x)
   penalty <- diag(c(0, rep(1 / 0.05, 4)))  # the intercept is not penalized
-  expect_lt(maxRelDiff(vcov(fit), solve(crossprod(X) + penalty)), 1e-6)
-  expect_gt(maxRelDiff(vcov(fit), solve(crossprod(X))), 1e-2)
+  expect_lt(maxRelDiff(vcov(fit), solve(crossprod(X) + penalty) * sigma2Of(fit, sim$y, 150)), 1e-6)
+  expect_gt(maxRelDiff(vcov(fit), solve(crossprod(X)) * sigma2Of(fit, sim$y, 150)), 1e-2)
 
   lasso <- fitModel(createData(x = sim$x, y = sim$y, modelType = "ls"),
                     prior = createPrior("laplace", variance = 0.002), control = tightControl())
@@ -82,7 +88,7 @@ test_that("a normal prior gives the posterior covariance; a Laplace prior warns"
   kept <- setdiff(names(coef(lasso)), zero)
   expect_equal(rownames(V), kept)
   Xk <- X[, match(kept, names(coef(lasso))), drop = FALSE]
-  expect_lt(maxRelDiff(V, solve(crossprod(Xk))), 1e-6)
+  expect_lt(maxRelDiff(V, solve(crossprod(Xk)) * sigma2Of(lasso, sim$y, 150)), 1e-6)
 })
 
 test_that("vcov leaves fixed coefficients out and warns on a singular Hessian", {
