@@ -60,7 +60,14 @@ print.argusFit <- function(x, digits = NULL, ...) {
   beta <- x$coefficients
   nonzero <- beta[beta != 0]
   cat(sprintf("%d of %d coefficients nonzero\n", length(nonzero), length(beta)))
-  if (length(nonzero)) print(utils::head(nonzero[order(-abs(nonzero))], 10), digits = digits)
+  # Up to 20, every nonzero coefficient in the model's order, as print.glm; more (thousands
+  # of covariates), the 10 largest in size, and a pointer to the rest.
+  if (length(nonzero) > 0 && length(nonzero) <= 20) {
+    print(nonzero, digits = digits)
+  } else if (length(nonzero)) {
+    cat("Largest in absolute value (coef() has them all):\n")
+    print(utils::head(nonzero[order(-abs(nonzero))], 10), digits = digits)
+  }
   invisible(x)
 }
 

@@ -191,6 +191,21 @@ test_that("Surv() arguments as survival matches them, and columns named in time 
   expect_equal(unname(coef(fit)), unname(coef(glmRef)), tolerance = 1e-6)
 })
 
+test_that("print() shows up to 20 coefficients in the model's order, as print.glm; more, the largest", {
+  fit <- fitModel(createData(mpg ~ factor(cyl) + wt + hp + qsec + am + gear, data = mtcars, modelType = "ls"))
+  shown <- utils::capture.output(print(fit))
+  namesLine <- grep("(Intercept)", shown, fixed = TRUE, value = TRUE)
+  # every coefficient, the intercept first (it was the 10 largest by size: a 24-term fit showed 10)
+  expect_match(namesLine[1], "^ *\\(Intercept\\) +factor\\(cyl\\)6 +factor\\(cyl\\)8")
+  expect_false(any(grepl("Largest in absolute value", shown)))
+  set.seed(2)
+  x <- matrix(rnorm(400 * 30), 400, 30, dimnames = list(NULL, sprintf("v%02d", 1:30)))
+  wide <- fitModel(createData(x = x, y = rnorm(400) + x[, 30], modelType = "ls"))
+  shown <- utils::capture.output(print(wide))
+  expect_true(any(grepl("Largest in absolute value (coef() has them all)", shown, fixed = TRUE)))
+  expect_match(paste(shown, collapse = "\n"), "v30")
+})
+
 test_that("print() and summary() of ls show lm's log-likelihood, not -RSS/2", {
   fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"))
   ref <- as.numeric(logLik(lm(mpg ~ wt + hp, data = mtcars)))
