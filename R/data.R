@@ -12,7 +12,7 @@
 #'     "1000000000000000"). Coefficients are named by covariate id: numbers come in
 #'     increasing order, labels in the C-locale order of their text; the label
 #'     `"(Intercept)"` is reserved for the intercept.}
-#'   \item{a matrix}{`x` (a `matrix` or `Matrix::dgCMatrix`, one row per observation) with
+#'   \item{a matrix}{`x` (a `matrix`, a sparse `Matrix` such as `dgCMatrix`, or a dense one, one row per observation) with
 #'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors. A column named
 #'     `"(Intercept)"` (as `model.matrix()` makes) must be all 1 and is the intercept: it
 #'     leaves the covariates and the model gets Argus's own unpenalized intercept (`"ls"`,
@@ -95,7 +95,7 @@
 #' @param modelType One of `"ls"` (least squares), `"lr"` (logistic), `"pr"` (Poisson),
 #'   `"clr"` (conditional logistic), `"cpr"` (conditional Poisson), `"sccs"` (self-controlled
 #'   case series), `"cox"` (Cox proportional hazards), `"fgr"` (Fine-Gray competing risks).
-#' @param x A numeric `matrix` or `Matrix::dgCMatrix` of covariates.
+#' @param x A numeric `matrix`, or a `Matrix` (sparse, as `dgCMatrix`, or dense) of covariates.
 #' @param y The outcome vector for the matrix route.
 #' @param formula A model formula, for the formula route.
 #' @param data A data frame in which to evaluate `formula`.

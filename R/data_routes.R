@@ -127,6 +127,10 @@ needColumns <- function(df, columns, name) {
     stopf("'%s' lacks column(s) %s", name, paste(sprintf("'%s'", missing), collapse = ", "))
 }
 
+# A dense Matrix (what Matrix::Matrix() makes of dense data: dgeMatrix) as a base matrix;
+# anything else as it is.
+denseMatrixAsMatrix <- function(x) if (methods::is(x, "denseMatrix")) as.matrix(x) else x
+
 matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIntercept = NULL,
                         startTime = NULL, censoringSurvival = NULL) {
   if (is.data.frame(x)) stopf("'x' must be a matrix or a Matrix::dgCMatrix; use the formula route for data frames")
@@ -135,6 +139,7 @@ matrixInput <- function(x, y, stratumId, time, weights, offset, modelType, addIn
     stopf(paste("the matrix route takes the status as 'y' and the times as 'time' (and",
                 "'startTime'), not a Surv object: y = status, time = times; or use the formula route"))
   if (is.matrix(y) && ncol(y) > 1) stopMatrixResponse("a matrix 'y'", modelType)
+  x <- denseMatrixAsMatrix(x)
   if (!(is.matrix(x) || is(x, "sparseMatrix")))
     stopf("'x' must be a matrix or a Matrix::dgCMatrix, not %s", class(x)[1])
   if (is.matrix(x) && !(is.numeric(x) || is.logical(x)))

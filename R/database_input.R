@@ -175,7 +175,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     entriesMatched <<- entriesMatched + sum(position >= 0)
     seen <<- unique(c(seen, ids))
     b <- unname(beta[ids])
-    keep <- !is.na(b) & b != 0 & position >= 0
+    keep <- !is.na(b) & b != 0 & position >= 0 & value != 0  # zero entries: as createData()
     entries <- list(position = c(held$position, position[keep]), id = c(held$id, ids[keep]),
                     value = c(held$value, value[keep]), beta = c(held$beta, b[keep]))
     lastRow <- entries$position == entries$position[length(entries$position)]

@@ -126,6 +126,7 @@ predict.argusFit <- function(object, newdata = NULL,
   if (!is.null(time) && object$modelType != "pr")
     stopf("predict() reads 'time' (an exposure) for modelType 'pr' only, not '%s'%s", object$modelType,
           if (type %in% c("survival", "cumulativeIncidence")) "; the curve's times are 'times'" else "")
+  newdata <- denseMatrixAsMatrix(newdata)
   longTable <- isDatabaseTable(newdata) ||
     (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
        all(c("rowId", "covariateId") %in% names(newdata)))
@@ -412,7 +413,9 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
            else checkNumericVector(covariates[["covariateValue"]], "newdata$covariateValue")
   # NA for covariates the model does not have (the intercept is not a covariate)
   beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
-  keep <- !is.na(beta) & beta != 0 & found$position >= 0
+  # entries of value 0 add nothing and are skipped, as createData() skips them (a repeated
+  # pair whose second value was 0 was refused here, taken there)
+  keep <- !is.na(beta) & beta != 0 & found$position >= 0 & value != 0
   checkUniquePairs(found$position[keep], ids[keep], rowIds)
   n <- length(rowIds)
   link <- rep(interceptOf(fit), n)

@@ -81,6 +81,7 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   X <- designColumns(fit$data, columns)
   rows <- fitRows(fit)
   if (is.null(newdata)) checkDefaultCurve(fit)
+  newdata <- denseMatrixAsMatrix(newdata)
   if (!is.null(offset) && !(is.matrix(newdata) || methods::is(newdata, "sparseMatrix")))
     stopf("'offset' is for a matrix 'newdata'; a data frame gives its offset() terms")
   new <- newCovariates(fit, newdata, X, rows$weights, reference = coxphReference(X, rows),

@@ -468,6 +468,10 @@ test_that("a long newdata table may give each (row, covariate) pair once", {
   twice <- rbind(covariates, covariates[4, ])
   expect_error(predict(fit, twice, outcomes = outcomes),
                "covariate '11' appears more than once for row 5 of 'newdata'")
+  # a repeated pair whose extra value is 0 adds nothing: taken, as createData() takes it
+  zero <- rbind(covariates, data.frame(rowId = 5, covariateId = 11, covariateValue = 0))
+  expect_equal(predict(fit, zero, outcomes = outcomes), predict(fit), tolerance = 1e-12)
+  expect_equal(createData(outcomes, zero, modelType = "lr")$design, createData(outcomes, covariates, modelType = "lr")$design)
 })
 
 test_that("optional columns are read by their exact names; a near miss is named in a warning", {

@@ -29,6 +29,12 @@ test_that("lr: long, matrix, dgCMatrix and formula routes give the same fit", {
   expect_equal(coef(byMatrix), expected, tolerance = 1e-5)
   expect_equal(coef(bySparse), coef(byMatrix), tolerance = 1e-8)
   expect_equal(coef(byFormula), coef(byMatrix), tolerance = 1e-8)
+  # a dense Matrix (Matrix::Matrix() of dense data: dgeMatrix) was refused, in predict() too
+  dense <- Matrix::Matrix(sim$x, sparse = FALSE)
+  expect_true(methods::is(dense, "denseMatrix"))
+  byDense <- fitModel(createData(x = dense, y = sim$y, modelType = "lr"), control = ctl)
+  expect_equal(coef(byDense), coef(byMatrix), tolerance = 1e-12)
+  expect_equal(predict(byDense, dense[1:5, , drop = FALSE]), predict(byMatrix, sim$x[1:5, ]), tolerance = 1e-12)
   # the long route names coefficients by covariate id
   expect_setequal(names(coef(byLong)), c("(Intercept)", as.character(routeIds)))
   expect_equal(coef(byLong)[["(Intercept)"]], expected[["(Intercept)"]], tolerance = 1e-5)
