@@ -1,4 +1,5 @@
-# Uncertainty of a fit: vcov(), Wald and profile-likelihood confint(), profileLogLikelihood().
+# Uncertainty of a fit: vcov(), Wald and profile-likelihood confint() (profileLogLikelihood()
+# and its grids are in profile_likelihood.R).
 # The engine does the numbers (src/engine/solver/inference.h, profile.h); this file picks the
 # coefficients, adds the prior's curvature where the objective is a log posterior, and names
 # and checks the results.
@@ -357,7 +358,11 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
     # The incumbent's call (covariate ids of long-table data) gets the incumbent's layout,
     # so that ported code reading ci[2] and ci[3] (CohortMethod) or ci[, 2:3] reads the
     # limits: a leading covariate id and a trailing count of profile refits.
-    out <- cbind(as.numeric(parm), limits, evaluations)
+    ids <- suppressWarnings(as.numeric(parm))  # (bit64 warns; ours below says more)
+    if (isInteger64(parm) && any(abs(ids) > 2^53))
+      warning("covariate ids beyond 2^53 lose digits in the numeric 'covariate' column; ",
+              "the row names hold them exactly", call. = FALSE)
+    out <- cbind(ids, limits, evaluations)
     dimnames(out) <- list(labels, c("covariate", percents, "evaluations"))
     return(out)
   }
@@ -437,161 +442,4 @@ reportProfileProblems <- function(labels, out) {
   if (any(out$unconverged > 0))
     warning(sprintf(paste("%d profile refit(s) ended without convergence;",
                           "consider a larger maxIterations"), sum(out$unconverged)), call. = FALSE)
-}
-
-#' Profile log-likelihood
-#'
-#' Evaluates the profile of the fit's objective for one or more coefficients: at each value
-#' `b`, the coefficient is held at `b` and the others are refitted (warm-started from the
-#' fit); the value is the log-likelihood there, plus the log prior when `includePenalty`.
-#' (With `includePenalty = FALSE` and penalized other coefficients, the profile need not peak
-#' at the estimate.)
-#'
-#' With `x`, the profile is evaluated at those values. Otherwise on an adaptive grid within
-#' `bounds`: `initialGridSize` equally spaced points, then the midpoint of every interval
-#' whose midpoint value differs from the straight line between its ends by more than
-#' `tolerance` (so the piecewise-linear curve through the points is accurate to about
-#' `tolerance`), repeatedly, up to `maxPoints` points. Without `bounds`, the estimate plus or
-#' minus four Wald standard errors. Grid points are evaluated in parallel on the fit's
-#' `createControl(threads = )` threads.
-#'
-#' @param fit An `argusFit`.
-#' @param parm Coefficients, as in [confint.argusFit()].
-#' @param x Values at which to evaluate the profile (one set for all of `parm`).
-#' @param bounds Lower and upper bound of the adaptive grid.
-#' @param tolerance Absolute accuracy of the adaptive grid's linear interpolation.
-#' @param initialGridSize Number of points of the first grid.
-#' @param includePenalty Count the prior in the profiled objective.
-#' @param maxPoints Largest number of points per coefficient of the adaptive grid.
-#' @param ... Only the incumbent's `maxResets` and `optimalWarmStart`, which change nothing
-#'   here (for ported code). Any other argument is an error.
-#' @param returnDerivatives Add a column `derivative`, as the incumbent does: at each point,
-#'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
-#'   that of its log prior when `includePenalty`; then it is the slope of the profile).
-#' @return A data frame with columns `covariate`, `point` and `value` (and `derivative`),
-#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate` and
-#'   `maximum`, the objective at the fit), which [plot.argusProfile()] draws.
-#' @examples
-#' set.seed(1)
-#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
-#' y <- rbinom(100, 1, plogis(x[, 1]))
-#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
-#' head(profileLogLikelihood(fit, "a", bounds = c(0, 2)))
-#' @export
-profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance = 1e-3,
-                                 initialGridSize = 10, includePenalty = TRUE, maxPoints = 500,
-                                 returnDerivatives = FALSE, ...) {
-  cyclopsProfileArguments(...)
-  checkFitForInference(fit, "profileLogLikelihood()")
-  columns <- parmColumns(fit, parm)
-  aliased <- aliasedFlags(fit)[columns]
-  if (any(aliased))
-    stopf("coefficient(s) %s could not be estimated (aliased: see the fit's warning) and have no profile",
-          paste(names(fit$coefficients)[columns][aliased], collapse = ", "))
-  if (any(fit$fixed[columns])) stopf("fixed coefficients have no profile")
-  checkScalar(tolerance, "tolerance", lower = .Machine$double.xmin)
-  checkScalar(initialGridSize, "initialGridSize", lower = 2, integer = TRUE)
-  checkScalar(maxPoints, "maxPoints", lower = initialGridSize, integer = TRUE)
-  checkFlag(includePenalty, "includePenalty")
-  checkFlag(returnDerivatives, "returnDerivatives")
-  if (!is.null(x)) {
-    x <- checkNumericVector(x, "x")
-    if (length(x) == 0) stopf("'x' is empty: give the values at which to evaluate the profile")
-  }
-  if (!is.null(bounds)) {
-    bounds <- checkNumericVector(bounds, "bounds", 2)
-    if (bounds[1] >= bounds[2]) stopf("'bounds' must be increasing")
-  }
-  pieces <- lapply(columns, function(column) {
-    if (!is.null(x)) {
-      points <- sort(unique(x))
-      values <- profileAt(fit, column, points, includePenalty)
-    } else {
-      grid <- adaptiveProfile(fit, column, bounds %||% defaultBounds(fit, column), tolerance,
-                              initialGridSize, maxPoints, includePenalty)
-      points <- grid$points
-      values <- grid$values
-    }
-    out <- data.frame(covariate = names(fit$coefficients)[column], point = points,
-                      value = values, stringsAsFactors = FALSE)
-    if (returnDerivatives) out$derivative <- profileDerivatives(fit, column, points, includePenalty)
-    out
-  })
-  # plot() marks the estimate and the interval: it needs the value at the fit
-  structure(do.call(rbind, pieces), class = c("argusProfile", "data.frame"),
-            estimate = fit$coefficients[columns],
-            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
-}
-
-# The settings of a profile's refits: the fit's, with one coefficient per direction in which
-# the likelihood keeps rising (status NO_FINITE_MLE: `fit$pinned`, the engine's pins of
-# solver/recession.h) held where the fit left them, unless `ofInfinite` (their own profile).
-# Refitted free, they drift on towards infinity and stop wherever the recession is detected,
-# so each refit's value fell short of the profile's supremum by another amount: a Cox age
-# interval beside a separated indicator came out (-0.0004, 0.0383) against the limiting
-# likelihood's (0.0070, 0.0449). Held at the fit's value (30.7 there), their share of the
-# likelihood is within exp(-30) of its limit. Only the pins: holding every infinite
-# coefficient froze their finite combinations too (a Poisson rate table whose reference age
-# has no events: intercept and age levels all infinite, their sums the other ages' rates; the
-# exposure's interval came out (0.187, 0.767) against the limiting data's (0.132, 0.836)).
-profileSettings <- function(fit, ofInfinite = FALSE) {
-  settings <- engineSettings(fit)
-  pinned <- names(fit$coefficients) %in% (fit$pinned %||% fit$infinite)
-  if (!ofInfinite && any(pinned)) {
-    fixed <- settings$fixed %||% rep(FALSE, length(pinned))
-    settings["fixed"] <- list(fixed | pinned)
-  }
-  settings
-}
-
-infiniteFlags <- function(fit) names(fit$coefficients) %in% fit$infinite
-
-profileAt <- function(fit, column, points, includePenalty) {
-  out <- .Call(argus_profile_values, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),
-               as.integer(column - 1L),
-               as.double(points), includePenalty, as.integer(fit$control$threads))
-  if (!all(out$converged))
-    warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!out$converged),
-                    names(fit$coefficients)[column]), call. = FALSE)
-  out$value
-}
-
-defaultBounds <- function(fit, column) {
-  se <- sqrt(diag(suppressWarnings(coefficientVcov(fit, "model"))))[names(fit$coefficients)[column]]
-  if (!is.finite(se) || se <= 0)
-    stopf("no standard error for '%s' to set default bounds; give 'bounds'",
-          names(fit$coefficients)[column])
-  fit$coefficients[[column]] + c(-4, 4) * se
-}
-
-# Adaptive grid: refine, by midpoints, the intervals where the linear interpolation misses
-# the midpoint's value by more than `tolerance`. An interval whose midpoint passes is done
-# (the error of a smooth curve shrinks four-fold with each halving). Each round's midpoints
-# go to the engine in one call, so they run in parallel.
-adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, maxPoints,
-                            includePenalty) {
-  points <- seq(bounds[1], bounds[2], length.out = initialGridSize)
-  values <- profileAt(fit, column, points, includePenalty)
-  open <- rep(TRUE, length(points) - 1)  # intervals (points[i], points[i + 1]) to check
-  while (any(open) && length(points) + sum(open) <= maxPoints) {
-    left <- which(open)
-    mid <- (points[left] + points[left + 1]) / 2
-    midValues <- profileAt(fit, column, mid, includePenalty)
-    linear <- (values[left] + values[left + 1]) / 2
-    refine <- is.finite(midValues) & abs(midValues - linear) > tolerance  # a failed refit stops
-    nOld <- length(points)
-    ordering <- order(c(points, mid))
-    points <- c(points, mid)[ordering]
-    values <- c(values, midValues)[ordering]
-    # Midpoint i now sits at position newAt[i], splitting its interval into the intervals
-    # newAt[i] - 1 and newAt[i]: both stay open when the check failed.
-    newAt <- match(nOld + seq_along(mid), ordering)
-    open <- rep(FALSE, length(points) - 1)
-    open[newAt - 1] <- refine
-    open[newAt] <- refine
-  }
-  if (any(open))
-    warning(sprintf("the adaptive profile of '%s' reached maxPoints = %d before the tolerance",
-                    names(fit$coefficients)[column], maxPoints), call. = FALSE)
-  list(points = points, values = values)
 }
