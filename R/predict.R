@@ -118,6 +118,7 @@ predict.argusFit <- function(object, newdata = NULL,
   # the link where the response would be a relative risk (predict.coxph, the incumbent)
   if (missing(type) || is.null(type))
     type <- if (object$modelType %in% c("ls", "lr", "pr")) "response" else "link"
+  rejectOtherPackagesTypes(type)
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)
@@ -176,6 +177,21 @@ rejectRowArguments <- function(time, offset, stratumId, why) {
   given <- c("time", "offset", "stratumId")[!c(is.null(time), is.null(offset), is.null(stratumId))]
   if (length(given))
     stopf("predict() does not take %s for %s", paste(sprintf("'%s'", given), collapse = ", "), why)
+}
+
+# predict.coxph's and predict.glm's other types, said what they would be here rather than
+# refused by match.arg() alone: "lp" is centred by coxph (reference = "strata"), which
+# "link" is not, so it is no silent synonym.
+rejectOtherPackagesTypes <- function(type) {
+  if (!is.character(type) || length(type) != 1) return(invisible())
+  why <- switch(type,
+    lp = paste("type = \"link\" gives X beta (plus offsets), uncentred:",
+               "predict.coxph(type = \"lp\", reference = \"zero\"); coxph's default centres it"),
+    expected = paste("the expected number of events of a fitted Cox row is its status minus its",
+                     "martingale residual: y - residuals(fit, \"martingale\")"),
+    terms = "per-term contributions are not offered: multiply the columns by coef()",
+    NULL)
+  if (!is.null(why)) stopf("predict() has no type = \"%s\": %s", type, why)
 }
 
 # Which model types have which prediction scales.

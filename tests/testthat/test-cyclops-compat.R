@@ -154,6 +154,16 @@ test_that("confint() by covariate id has the incumbent's layout, so ci[2] and ci
   zero <- confint(fit, parm = 0, includePenalty = TRUE)
   expect_equal(unname(zero[, 2:3]), unname(confint(fit, "(Intercept)")[1, ]))
   expect_equal(unname(zero[, "covariate"]), 0)
+  # ids beyond 2^53 (integer64) lose digits in the numeric column: said, the row names exact
+  skip_if_not_installed("bit64")
+  set.seed(5)
+  n <- 200
+  big <- bit64::as.integer64(c("9000000000000000002", "9000000000000000003"))
+  outcomes <- data.frame(rowId = 1:n, y = rbinom(n, 1, 0.4))
+  covariates <- data.frame(rowId = rep(1:n, 2), covariateId = rep(big, each = n), covariateValue = rnorm(2 * n))
+  bigFit <- fitModel(createData(outcomes, covariates, modelType = "lr"))
+  expect_warning(wide <- confint(bigFit, parm = big, method = "wald"), "lose digits in the numeric 'covariate' column")
+  expect_equal(rownames(wide), c("9000000000000000002", "9000000000000000003"))
 })
 
 test_that("summary() and tidy() of a fit with every coefficient under a Laplace prior", {

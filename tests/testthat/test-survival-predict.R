@@ -45,6 +45,10 @@ test_that("cox link and risk equal predict.coxph(reference = \"zero\")", {
   expect_lte(maxRelDiff(predictLink(fit), predict(ref, type = "lp", reference = "zero")), 1e-6)
   # link and risk need no strata: the strata() variable may be absent from newdata
   expect_equal(predictLink(fit, rows[, c("age", "ph.ecog", "wt.loss")]), predictLink(fit, rows))
+  # coxph's other types say what they would be here: "lp" is centred by coxph, "link" is not
+  expect_error(predict(fit, rows, type = "lp"), "type = \"link\" gives X beta .*uncentred")
+  expect_error(predict(fit, type = "expected"), "status minus its martingale residual")
+  expect_error(predict(fit, type = "terms"), "not offered")
 })
 
 test_that("baselineHazard equals basehaz(centered = FALSE): ties, strata, weights, counting process", {
