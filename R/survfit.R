@@ -32,7 +32,8 @@
 #'   is called \code{formula}).
 #' @param newdata Covariate values: a data frame (formula fits; its \code{offset()} terms
 #'   give the offsets) or a matrix with the model's covariates as columns. \code{NULL}:
-#'   \code{coxph}'s reference point (Details).
+#'   \code{coxph}'s reference point (Details). Rows with missing values have no curve (as
+#'   \code{survfit.coxph} leaves them out), with a warning.
 #' @param offset The offsets of the rows of a matrix \code{newdata}, needed when the fit has
 #'   an offset (0 for none).
 #' @param se.fit Compute standard errors and intervals?
@@ -261,9 +262,22 @@ newCovariates <- function(fit, newdata, X, weights, reference = NULL, referenceO
   missing <- setdiff(labels, colnames(full))
   if (length(missing)) stopf("'newdata' lacks covariate(s) %s", paste(missing, collapse = ", "))
   z <- full[, labels, drop = FALSE]
-  if (anyNA(z)) stopf("'newdata' has missing values")
-  list(z = z, link = as.vector(z %*% beta) + offset, strata = strata,
-       names = rownames(newdata) %||% as.character(seq_len(nrow(z))))
+  names <- rownames(newdata) %||% as.character(seq_len(nrow(z)))
+  link <- as.vector(z %*% beta) + offset
+  # Rows without a covariate value or offset have no curve: left out, as survfit.coxph's
+  # na.action leaves them, but said (it was an error here, while predict() gives them NA).
+  incomplete <- is.na(link) | (if (is.null(strata)) FALSE else is.na(strata))
+  if (all(incomplete)) stopf("every row of 'newdata' has missing values")
+  if (any(incomplete)) {
+    warning(sprintf("%d row(s) of 'newdata' with missing values have no curve (e.g. %s)",
+                    sum(incomplete), names[incomplete][1]), call. = FALSE)
+    keep <- !incomplete
+    z <- z[keep, , drop = FALSE]
+    link <- link[keep]
+    names <- names[keep]
+    if (!is.null(strata)) strata <- strata[keep]
+  }
+  list(z = z, link = link, strata = strata, names = names)
 }
 
 # Stacks the (stratum, rows) blocks into one survfit object.

@@ -27,6 +27,11 @@ test_that("survfit() of a Cox fit equals survfit.coxph, with strata and new data
     expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), label = paste(ties, "means"))
     expectSurvfitMatch(survival::survfit(fit, newdata = newdata[1, ]),
                        survival::survfit(ref, newdata = newdata[1, ]), label = paste(ties, "one row"))
+    # a row with a missing covariate has no curve, as survfit.coxph leaves it out (said here;
+    # it was an error)
+    holed <- rbind(newdata, data.frame(age = NA, sex = 1, ph.ecog = 0))
+    expect_warning(curves <- survival::survfit(fit, newdata = holed), "1 row\\(s\\) of 'newdata' with missing values have no curve")
+    expectSurvfitMatch(curves, survival::survfit(ref, newdata = holed), label = paste(ties, "holed"))
     stratified <- Surv(time, status) ~ age + sex + strata(ph.ecog)
     ref <- coxRef(stratified, lung, ties = ties)
     fit <- fitModel(createData(stratified, data = lung, modelType = "cox", ties = ties),
