@@ -14,7 +14,7 @@
 #' `time` of `"pr"` is not part of it. Survival models are not centered: the link of cox is
 #' `predict.coxph(type = "lp", reference = "zero")` (where the model has an `offset()`,
 #' `coxph` still subtracts the offset's mean; Argus does not, and its baseline hazard is
-#' `coxph`'s divided by `exp(mean offset)`, so survival probabilities agree). The response is, by
+#' `coxph`'s divided by `exp(mean offset)`, weighted as the fit, so survival probabilities agree). The response is, by
 #' model:
 #' \describe{
 #'   \item{`"ls"`}{the link itself;}

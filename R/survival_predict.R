@@ -18,7 +18,7 @@
 #' \describe{
 #'   \item{Breslow ties (cox), fgr}{`d / den` (Breslow's estimator): for cox this equals
 #'     `survival::basehaz(coxph_fit, centered = FALSE)` (with an `offset()` in the model, that
-#'     one is `exp(mean offset)` times larger: `coxph` centres the offset); for fgr, with Fine-Gray's risk set
+#'     one is `exp(mean offset)` times larger, the mean weighted with the fit's weights: `coxph` centres the offset); for fgr, with Fine-Gray's risk set
 #'     (competing events kept at risk with weight `G(t-) / G(time-)`), `cmprsk::crr()`'s
 #'     `bfitj`, from which `predict.crr()` builds its cumulative incidences.}
 #'   \item{Efron ties (cox)}{`d / m` times the sum over `k = 0, ..., m - 1` of

@@ -39,7 +39,9 @@
 #'   \code{"ls"} the residual variance, as \code{logLik.lm}; \code{NA} when penalized),
 #'   \code{nonzero},
 #'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
-#'   given; \code{NA} with a flat prior), \code{iterations} and \code{optimality}.
+#'   given; \code{NA} with a flat prior), \code{iterations} (exact CCD cycles),
+#'   \code{majorizedSteps} (survival models' proximal Newton steps before them: a fit that
+#'   these certified has 0 iterations) and \code{optimality}.
 #'   \code{augment()}: \code{.rowId} (the row identifier; for formula fits the data
 #'   frame's row name), the columns of \code{data}, \code{.fitted} and \code{.resid}.
 #' @seealso \code{\link{summary.argusFit}}, \code{\link{tidy.argusBootstrap}}
@@ -100,7 +102,8 @@ glance.argusFit <- function(x, ...) {
     df = attr(ll, "df"), nonzero = sum(x$coefficients != 0, na.rm = TRUE),
     prior = describePrior(x),
     variance = if (any(penalized)) columnVariances(x)[penalized][1] else NA_real_,
-    iterations = x$iterations, optimality = x$optimality %||% NA_real_,
+    iterations = x$iterations, majorizedSteps = x$majorizedSteps %||% 0L,
+    optimality = x$optimality %||% NA_real_,
     stringsAsFactors = FALSE))
 }
 

@@ -134,6 +134,10 @@ test_that("tidy() and augment() of a weighted Cox fit match summary(coxph(robust
   expect_lt(max(abs(au$.resid - residuals(ref, "martingale"))), 1e-6)
   expect_lt(max(abs(au$.fitted - predict(ref, type = "lp", reference = "zero"))), 1e-6)
   expect_equal(glance(fit)$nobs, ref$nevent)
+  # the majorized start's steps are counted beside the exact cycles (a fit it certified said
+  # iterations 0 and nothing else)
+  expect_equal(glance(fit)$majorizedSteps, fit$majorizedSteps)
+  expect_equal(glance(fit)$iterations, fit$iterations)
 })
 
 test_that("a penalized fit has no AIC or BIC, as glance() says (logLik df NA)", {
