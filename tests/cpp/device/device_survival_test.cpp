@@ -158,6 +158,30 @@ TEST(DeviceRunner, SurvivalAcrossManyChunksMatchesTheCpu) {
   }
 }
 
+// A Cox stratum without events is kept (data/row_plan.h): its rows sit in risk sets that no
+// event reads, and only its base slot. Cycles and a whole fit as on the CPU, Breslow and
+// Efron, with counting-process rows too.
+TEST(DeviceRunner, CoxStratumWithoutEventsMatchesTheCpu) {
+  SurvivalScope scope;
+  for (TieMethod ties : {TieMethod::Breslow, TieMethod::Efron})
+    for (bool counting : {false, true}) {
+      testing_data::SurvivalSpec spec;
+      spec.ties = ties;
+      spec.nRows = 600;
+      spec.nStrata = 3;
+      spec.countingProcess = counting;
+      auto p = testing_data::makeSurvivalProblem(spec);
+      for (std::int64_t r = p->stratumStart[1]; r < p->stratumStart[2]; ++r) p->y[r] = 0.0;
+      std::vector<CoordinatePrior> prior;
+      std::vector<unsigned char> fixed;
+      makePriors(PriorCase::Normal, p->data, &prior, &fixed);
+      const std::string what = std::string(ties == TieMethod::Efron ? "efron" : "breslow") +
+                               (counting ? " counting" : "") + ", a stratum without events";
+      expectSameCycles(p->data, p->weightPtr(), prior, fixed, false, 4, what);
+      expectSameFit(p->data, p->weightPtr(), prior, fixed, what);
+    }
+}
+
 // Refreshes longer than two scan tiles (more than 4,096 slots: continuous times on 20,000
 // rows) take the three-launch scans on CUB. They match the CPU, and a fit repeated on the
 // device gives the same bits: CUB's own DeviceScan, which such refreshes used before, groups a
