@@ -60,9 +60,11 @@ print.argusFit <- function(x, digits = NULL, ...) {
   beta <- x$coefficients
   nonzero <- beta[beta != 0]
   cat(sprintf("%d of %d coefficients nonzero\n", length(nonzero), length(beta)))
-  # Up to 20, every nonzero coefficient in the model's order, as print.glm; more (thousands
-  # of covariates), the 10 largest in size, and a pointer to the rest.
-  if (length(nonzero) > 0 && length(nonzero) <= 20) {
+  # Every nonzero coefficient in the model's order, as print.glm: up to 100 of a flat-prior
+  # fit's (a 24-term glm-like fit showed 10), 20 of a penalized one; more (thousands of
+  # covariates), the 10 largest in size, and a pointer to the rest.
+  shownAll <- if (all(x$priorType == "none")) 100 else 20
+  if (length(nonzero) > 0 && length(nonzero) <= shownAll) {
     print(nonzero, digits = digits)
   } else if (length(nonzero)) {
     cat("Largest in absolute value (coef() has them all):\n")

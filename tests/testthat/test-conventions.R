@@ -191,7 +191,7 @@ test_that("Surv() arguments as survival matches them, and columns named in time 
   expect_equal(unname(coef(fit)), unname(coef(glmRef)), tolerance = 1e-6)
 })
 
-test_that("print() shows up to 20 coefficients in the model's order, as print.glm; more, the largest", {
+test_that("print() shows a fit's coefficients in the model's order, as print.glm; many, the largest", {
   fit <- fitModel(createData(mpg ~ factor(cyl) + wt + hp + qsec + am + gear, data = mtcars, modelType = "ls"))
   shown <- utils::capture.output(print(fit))
   namesLine <- grep("(Intercept)", shown, fixed = TRUE, value = TRUE)
@@ -200,7 +200,13 @@ test_that("print() shows up to 20 coefficients in the model's order, as print.gl
   expect_false(any(grepl("Largest in absolute value", shown)))
   set.seed(2)
   x <- matrix(rnorm(400 * 30), 400, 30, dimnames = list(NULL, sprintf("v%02d", 1:30)))
-  wide <- fitModel(createData(x = x, y = rnorm(400) + x[, 30], modelType = "ls"))
+  y <- rnorm(400) + x[, 30]
+  # 31 coefficients of a flat-prior fit: all of them
+  flat <- utils::capture.output(print(fitModel(createData(x = x, y = y, modelType = "ls"))))
+  expect_false(any(grepl("Largest in absolute value", flat)))
+  expect_match(paste(flat, collapse = "\n"), "v01.*v30")
+  # a penalized fit with more than 20 nonzero: the 10 largest, said so
+  wide <- fitModel(createData(x = x, y = y, modelType = "ls"), prior = createPrior("normal", 1))
   shown <- utils::capture.output(print(wide))
   expect_true(any(grepl("Largest in absolute value (coef() has them all)", shown, fixed = TRUE)))
   expect_match(paste(shown, collapse = "\n"), "v30")
