@@ -190,7 +190,7 @@ test_that("data without events (or with only zero-weight events) are refused", {
                "'weights' must be non-negative \\(position 2 is -1\\)")
 })
 
-test_that("a cox stratum without events is dropped and reported, not a crash", {
+test_that("a cox stratum without events is kept (its rows predicted, as coxph), not a crash", {
   skip_if_not_installed("survival")
   set.seed(401)
   n <- 60
@@ -198,25 +198,20 @@ test_that("a cox stratum without events is dropped and reported, not a crash", {
                       status = rbinom(n, 1, 0.6), site = rep(c(1, 2, 3), each = 20))
   frame$status[frame$site == 2] <- 0
   data <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "cox")
-  expect_equal(data$nStrata, 2L)
-  expect_equal(data$nRows, 40)
-  expect_equal(data$dropped$strata, 1)
-  expect_equal(data$dropped$rows, 20)
-  expect_output(print(data), "rows: 40 in 2 strata")
-  entries <- sum(frame[frame$site == 2, c("a", "b")] != 0)   # the zeros of b are not stored
-  expect_output(print(data), sprintf("dropped: 1 strata without events \\(20 rows, %d covariate entries\\)",
-                                     entries))
-  expect_output(print(summary(data)), "Dropped 1 strata without events \\(20 rows\\)")
+  expect_equal(data$nStrata, 3L)
+  expect_equal(data$nRows, 60)
+  expect_equal(data$dropped$strata, 0)
+  expect_output(print(data), "rows: 60 in 3 strata")
   fit <- fitModel(data, control = survivalControl())
   expect_equal(fit$status, "SUCCESS")
-  expect_output(print(fit), "1 strata without events were dropped \\(20 rows\\)")
   ref <- coxRef(Surv(time, status) ~ a + b + strata(site), frame)
   expect_lte(maxRelDiff(coef(fit), coef(ref)), 1e-6)
+  expect_false(anyNA(predict(fit)))
   # the same through the matrix and long routes; weights for fitModel() are given for all the
-  # user's rows (the dropped stratum's included)
+  # user's rows
   byMatrix <- createData(x = as.matrix(frame[, c("a", "b")]), y = frame$status, time = frame$time,
                          stratumId = frame$site, modelType = "cox")
-  expect_equal(byMatrix$dropped$strata, 1)
+  expect_equal(byMatrix$dropped$strata, 0)
   w <- runif(n, 0.5, 2)
   weighted <- fitModel(byMatrix, weights = w, control = survivalControl())
   expect_lte(maxRelDiff(coef(weighted),
