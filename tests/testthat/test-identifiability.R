@@ -25,6 +25,29 @@ test_that("collinear, duplicated and constant-plus-intercept columns are NA with
   expect_equal(coef(fit)[["wt"]], coef(fit)[["wt2"]], tolerance = 1e-8)
 })
 
+test_that("a column constant within strata (or beside the intercept) up to rounding is NA, as clogit and glm", {
+  skip_if_not_installed("survival")
+  # infert's sets are matched on age: poly(age, 2) differs within a set by ~1e-16 only, and its
+  # noise was estimated (coefficients ~1e16, spontaneous 1.98 for clogit's 2.03, SUCCESS)
+  # (clogit evaluates its call where the survival namespace is seen)
+  ref <- evalq(clogit(case ~ spontaneous + induced + poly(age, 2) + strata(pooled.stratum),
+                      data = datasets::infert), new.env(parent = asNamespace("survival")))
+  expect_warning(fit <- fitModel(createData(case ~ spontaneous + induced + poly(age, 2) + strata(pooled.stratum),
+                                            data = datasets::infert, modelType = "clr")),
+                 "cannot be estimated")
+  expect_equal(fit$status, "SUCCESS")
+  expect_equal(unname(is.na(coef(fit))), unname(is.na(coef(ref))))
+  expect_equal(coef(fit)[1:2], coef(ref)[1:2], tolerance = 1e-6)
+  # a column of 5 up to noise of 1e-15 beside the intercept: glm's NA
+  set.seed(3)
+  d <- data.frame(x1 = rnorm(200), y = rbinom(200, 1, 0.4))
+  d$five <- 5 * (1 + 1e-15 * rnorm(200))
+  glmRef <- glm(y ~ x1 + five, family = binomial, data = d)
+  expect_warning(lr <- fitModel(createData(y ~ x1 + five, data = d, modelType = "lr")), "cannot be estimated")
+  expect_true(is.na(coef(lr)[["five"]]) && is.na(coef(glmRef)[["five"]]))
+  expect_equal(coef(lr)[1:2], coef(glmRef)[1:2], tolerance = 1e-6)
+})
+
 test_that("lr with every y = 1 has no finite intercept: NO_FINITE_MLE and a warning", {
   set.seed(31)
   x <- cbind(a = rnorm(50))

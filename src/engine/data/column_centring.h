@@ -19,6 +19,12 @@
 namespace argus {
 
 constexpr double kCentreRatio = 16.0;
+// A column whose squares left after centring (within strata, or about its mean beside an
+// intercept) are at most this share of its squares as given is constant up to rounding:
+// lm's QR tolerance, 1e-7 of a column's norm, squared. ShiftInvariantCentring zeroes such a
+// column and collinearColumns() calls it aliased; a time stamp of 1.7e9 +- 1,000 (3.5e-13)
+// is a column.
+constexpr double kRoundingShare = 1e-14;
 
 // Per column of the design (0 where not centred): the mean of each of `columns` that is dense
 // with |mean| > kCentreRatio times its standard deviation over the rows; `spreads` (if given,

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "data/column_centring.h"
 #include "solver/dense_block.h"
 
 namespace argus {
@@ -115,6 +116,20 @@ void walkGroups(const RowEntries& entries, const Visit& visit, bool centre, Row&
   }
 }
 
+// Each column's weighted sum of squares over the rows taking part, its values as given: what
+// centring must leave more than kRoundingShare of (lm's QR measures a column's residual
+// against its own norm). Not from the Gram's walk, whose dense values are shifted per group for their
+// digits: there a column constant within the groups up to rounding (poly(age) of sets matched
+// on age) kept all of its "spread" and was estimated from the noise (clogit: NA; Argus 1e16).
+std::vector<double> rawSquares(const DesignView& design, const std::vector<std::int32_t>& columns, const Visit& visit) {
+  std::vector<double> weight(static_cast<std::size_t>(design.nRows), 0.0);
+  for (std::size_t i = 0; i < visit.row.size(); ++i) weight[visit.row[i]] = visit.weight[i];
+  std::vector<double> raw(columns.size(), 0.0);
+  for (std::size_t a = 0; a < columns.size(); ++a)
+    forEachEntry(design.columns[columns[a]], design.nRows, [&](std::int64_t r, double x) { raw[a] += weight[r] * x * x; });
+  return raw;
+}
+
 // 1 - R^2 of each of the columns `gray` on the columns accepted before it in `f` (positions;
 // correlation scale `scale`), from the residual itself, computed row by row, after two steps
 // of refinement (the corrected semi-normal equations, as accurate as a QR): the Gram
@@ -198,7 +213,7 @@ std::vector<double> residualShares(const RowEntries& entries, const Visit& visit
 // groups (or not) and weighted by sqrt(w) over the rows taking part, orthogonalized in order
 // (classical Gram-Schmidt twice, as accurate as a Householder QR); a column is aliased when
 // what is left of it is at most `tolerance` of its squared norm, or centring left at most
-// `tolerance` of its raw spread. Dense: rows x accepted columns of memory.
+// kRoundingShare of its squares as given. Dense: rows x accepted columns of memory.
 std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const Visit& visit, bool centre,
                                                const std::vector<std::int32_t>& columns, double tolerance) {
   const std::int64_t n = design.nRows;
@@ -227,7 +242,7 @@ std::vector<unsigned char> orthogonalDecisions(const DesignView& design, const V
     }
     double norm = 0.0;
     for (std::size_t i = 0; i < m; ++i) v[i] *= root[i], norm += v[i] * v[i];
-    if (!(norm > tolerance * raw) || !(norm > 0.0)) continue;
+    if (!(norm > kRoundingShare * raw) || !(norm > 0.0)) continue;
     for (int pass = 0; pass < 2; ++pass)
       for (const std::vector<double>& q : basis) {
         double dot = 0.0;
@@ -284,10 +299,10 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
   if (k == 0) return out;
   const Visit visit = visitOrder(rows, design.nRows);
 
-  // G = sum_r w x x' - sum_groups S S' / W (S: the group's sum of w x, W of w). `raw` keeps
-  // the first term's diagonal: the spread before the group means are taken out.
+  // G = sum_r w x x' - sum_groups S S' / W (S: the group's sum of w x, W of w).
   const RowEntries entries(design, columns, visit);
-  std::vector<double> gram(k * k, 0.0), raw(k, 0.0), sum(k, 0.0);
+  std::vector<double> gram(k * k, 0.0), sum(k, 0.0);
+  const std::vector<double> raw = rawSquares(design, columns, visit);
   std::vector<std::int32_t> touched;
   std::vector<unsigned char> isTouched(k, 0);
   walkGroups(
@@ -297,7 +312,6 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
           const std::int32_t a = values[i].first;
           const double wx = weight * values[i].second;
           sum[a] += wx;
-          raw[a] += wx * values[i].second;
           if (!isTouched[a]) isTouched[a] = 1, touched.push_back(a);
           for (std::size_t j = 0; j <= i; ++j) {
             const std::int32_t b = values[j].first;
@@ -318,7 +332,7 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
   std::vector<double> scale(k, 0.0), c(k * k, 0.0);
   for (std::size_t a = 0; a < k; ++a) {
     const double d = gram[a * k + a];
-    if (d > tolerance * raw[a] && d > 0.0) scale[a] = 1.0 / std::sqrt(d);
+    if (d > kRoundingShare * raw[a] && d > 0.0) scale[a] = 1.0 / std::sqrt(d);
   }
   for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = 0; b <= a; ++b) {

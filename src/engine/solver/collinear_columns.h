@@ -6,8 +6,10 @@
 // shift (solver/information_rows.h: the rows and groups per model).
 // So the check is the Gram matrix G of those covariates, taken in order as lm's QR takes
 // them: column a is aliased when its pivot (1 - R^2 on the earlier accepted columns, on the
-// correlation scale) is at most `tolerance`, or when centring left at most `tolerance` of
-// its spread (it is explained by the strata, or is constant).
+// correlation scale) is at most `tolerance`, or when centring left at most kRoundingShare
+// (data/column_centring.h) of its sum of squares as given (it is explained by the strata, or
+// is constant, up to rounding: lm's QR likewise measures a column's residual against its own
+// norm, at 1e-7).
 //
 // A Gram matrix squares the condition number a QR sees, and a pivot's rounding grows with
 // the near-collinearity of the columns accepted before it. Pivots the Gram cannot vouch for
