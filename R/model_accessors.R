@@ -13,6 +13,11 @@
 #' row weights of the fit (those of `createData()` and of `fitModel()` together, in the
 #' data's row order; `NULL` for an unweighted fit). `model.frame()` is refused: Argus keeps
 #' the design, not the data frame; `model.frame(formula(fit), data)` rebuilds it.
+#' `terms()` gives a formula fit's terms (as `terms(lm_fit)`; strata and offsets included).
+#' `model.matrix()` gives the design the fit used: one row per row of the data in its row
+#' order (rows of dropped strata included, at their values' zeros: they are not in the
+#' design), one column per coefficient (the intercept's included), a sparse
+#' `Matrix::dgCMatrix`.
 #'
 #' @param x,object A fit from [fitModel()] (`formula()`: or an `argusData` object).
 #' @param formula For `model.frame()`: a fit or an `argusData` object (the generic's name).
@@ -20,7 +25,7 @@
 #' @param ... `update()`: arguments of `fitModel()` to change; others: none.
 #' @param evaluate For `update()`: `FALSE` returns the updated call.
 #' @return `formula()`: a formula; `update()`: a fit (or a call); `weights()`: a numeric
-#'   vector or `NULL`.
+#'   vector or `NULL`; `terms()`: a `terms` object; `model.matrix()`: a `dgCMatrix`.
 #' @name modelAccessors
 #' @examples
 #' fit <- fitModel(createData(mpg ~ wt + hp, data = mtcars, modelType = "ls"))
@@ -94,3 +99,27 @@ model.frame.argusFit <- function(formula, ...) {
 #' @method model.frame argusData
 #' @export
 model.frame.argusData <- function(formula, ...) model.frame.argusFit(formula, ...)
+
+#' @rdname modelAccessors
+#' @method terms argusFit
+#' @export
+terms.argusFit <- function(x, ...) {
+  rejectDots("terms()", ...)
+  tt <- x$data$formulaTerms$terms
+  if (is.null(tt))
+    stopf("terms(): this fit was not made with a formula (its data came from a matrix or long tables)")
+  tt
+}
+
+#' @rdname modelAccessors
+#' @method model.matrix argusFit
+#' @export
+model.matrix.argusFit <- function(object, ...) {
+  rejectDots("model.matrix()", ...)
+  data <- object$data
+  # the design holds the kept rows in the engine's order: each entry back to its user row
+  X <- methods::as(designColumns(data), "TsparseMatrix")
+  Matrix::sparseMatrix(i = data$order[X@i + 1L], j = X@j + 1L, x = X@x,
+                       dims = c(length(data$rowIds), ncol(X)),
+                       dimnames = list(rowLabels(data), names(object$coefficients)))
+}

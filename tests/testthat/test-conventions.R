@@ -288,6 +288,19 @@ test_that("formula(), update(), sigma(), weights() and model.frame() answer as l
   expect_error(update(fitModel(built), . ~ . - Wind), "needs the fit's data built in its call")
   expect_error(formula(fitModel(createData(x = cbind(a = 1:4), y = c(1, 3, 2, 5), modelType = "ls"))),
                "not built from a formula")
+  # terms() and model.matrix() as lm's ("no terms component nor attribute" before)
+  expect_equal(attr(terms(fit), "term.labels"), attr(terms(ref), "term.labels"))
+  X <- model.matrix(fit)
+  expect_s4_class(X, "dgCMatrix")
+  expect_equal(dimnames(X)[[2]], colnames(model.matrix(ref)))
+  expect_equal(as.matrix(X)[rownames(model.matrix(ref)), ], model.matrix(ref), ignore_attr = TRUE)
+  expect_error(terms(fitModel(createData(x = cbind(a = 1:4), y = c(1, 3, 2, 5), modelType = "ls"))),
+               "not made with a formula")
+  # a stratified Cox fit: rows in the user's order, whatever the engine's
+  skip_if_not_installed("survival")
+  lung <- survival::lung[!is.na(survival::lung$ph.ecog), ]
+  cox <- fitModel(createData(Surv(time, status) ~ age + ph.ecog + strata(sex), data = lung, modelType = "cox"))
+  expect_equal(unname(as.matrix(model.matrix(cox))), unname(cbind(lung$age, lung$ph.ecog)))
 })
 
 test_that("survival's specials written with 'survival::' are refused, not fitted as covariates", {
