@@ -245,16 +245,19 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   formula <- clustered$formula
   tt <- terms(formula, specials = "strata", data = data)
   strataIndex <- attr(tt, "specials")$strata
-  if (length(strataIndex) > 1) stopf("use a single strata() term")
   strataCall <- NULL
-  if (length(strataIndex) == 1) {
+  if (length(strataIndex) >= 1) {
     if (!is.null(stratumId))
       stopf("give the strata once: a strata() term in the formula or 'stratumId', not both")
-    strataCall <- attr(tt, "variables")[[strataIndex + 1]]
+    # strata(a) + strata(b) is strata(a, b), as coxph reads it (it was refused); each term
+    # still names its strata on its own (strataTerm)
+    calls <- lapply(strataIndex, function(i) attr(tt, "variables")[[i + 1]])
+    strataTerm <- rep(seq_along(calls), vapply(calls, function(cl) length(cl) - 1L, 0L))
+    strataCall <- as.call(c(as.name("strata"), unlist(lapply(calls, function(cl) as.list(cl)[-1]))))
     strataParts <- strataVariables(strataCall, data, environment(formula) %||% parent.frame())
     stratumId <- pasteStrata(strataParts)
-    label <- deparse(strataCall, width.cutoff = 500L)
-    formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
+    for (cl in calls)
+      formula <- update(formula, stats::as.formula(paste(". ~ . -", deparse(cl, width.cutoff = 500L))))
   }
   startTime <- NULL
   surv <- if (isSurvivalResponse(formula)) survivalResponse(formula, data, modelType, failcode)
@@ -299,7 +302,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        xlevels = stats::.getXlevels(attr(mf, "terms"), mf),
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
-                         survivalStrataOrder(strataCall, strataParts),
+                         survivalStrataOrder(strataCall, strataParts, strataTerm),
                        time = if (is.null(surv)) timeExpression, formula = userFormula)
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
@@ -349,22 +352,23 @@ pasteStrata <- function(parts) {
 
 # The strata as survival's strata() orders and names them (survfit.coxph lists its curves
 # so): each variable's values in level order (a factor's levels, numbers numerically, text
-# sorted), the first variable varying slowest; bare values where every variable is a factor
-# or text, "var=value" otherwise, joined by ", " (strata() also pads some labels with
-# spaces; not here). `parts`: the variables' values (strataVariables()); `keys`: the fit's
-# stratum keys (stratumKey() of strataValues()) in that order; `labels`: their names.
-survivalStrataOrder <- function(call, parts) {
+# sorted), the first variable varying slowest; within each strata() term, bare values where
+# every variable of the term is a factor or text, "var=value" otherwise, joined by ", "
+# (strata() also pads some labels with spaces; not here). `parts`: the variables' values
+# (strataVariables()); `term`: the strata() term of each (several terms are one call here);
+# `keys`: the fit's stratum keys (stratumKey() of strataValues()) in that order; `labels`:
+# their names.
+survivalStrataOrder <- function(call, parts, term = rep(1L, length(parts))) {
   args <- as.list(call)[-1]
   keys <- stratumKey(pasteStrata(parts))
   one <- which(!duplicated(keys))
   ranks <- lapply(parts, function(p) as.integer(if (is.factor(p)) p else factor(p))[one])
   one <- one[do.call(order, unname(ranks))]
   values <- lapply(parts, function(p) as.character(p)[one])
-  bare <- all(vapply(parts, function(p) is.factor(p) || is.character(p), TRUE))
-  if (!bare) {
-    vars <- vapply(args, function(e) deparse(e, width.cutoff = 500L), "")
-    values <- Map(function(v, x) paste0(v, "=", x), vars, values)
-  }
+  text <- vapply(parts, function(p) is.factor(p) || is.character(p), TRUE)
+  bare <- tapply(text, term, all)[as.character(term)]
+  vars <- vapply(args, function(e) deparse(e, width.cutoff = 500L), "")
+  values <- Map(function(v, x, b) if (b) x else paste0(v, "=", x), vars, values, bare)
   list(keys = keys[one], labels = do.call(paste, c(unname(values), sep = ", ")))
 }
 

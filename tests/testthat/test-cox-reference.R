@@ -48,6 +48,23 @@ test_that("lung with strata (one and two strata variables) matches coxph", {
   expect_equal(fits$breslow$nStrata, length(unique(lung$inst)))
 })
 
+test_that("strata(a) + strata(b) is strata(a, b), named term by term as coxph names them", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  lung$sexf <- factor(lung$sex, labels = c("m", "f"))
+  for (f in list(Surv(time, status) ~ age + strata(sex) + strata(ph.ecog),
+                 Surv(time, status) ~ age + strata(sexf) + strata(ph.ecog))) {
+    ref <- coxRef(f, lung)
+    fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = survivalControl())  # was refused
+    expectCoxMatch(fit, ref, label = deparse(f))
+    expect_equal(names(survival::survfit(fit)$strata), names(survival::survfit(ref)$strata))
+    rows <- lung[c(3, 50, 100), ]
+    expect_equal(unname(predict(fit, rows, type = "survival", times = 200)[, 1]),
+                 vapply(1:3, function(i) summary(survival::survfit(ref, newdata = rows[i, ]), times = 200)$surv, 0),
+                 tolerance = 1e-6)
+  }
+})
+
 test_that("numeric strata that print alike are one stratum, as strata()'s factor levels", {
   skip_if_not_installed("survival")
   lung <- lungComplete()
