@@ -246,6 +246,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   tt <- terms(formula, specials = "strata", data = data)
   strataIndex <- attr(tt, "specials")$strata
   strataCall <- NULL
+  strataInteract <- FALSE
   if (length(strataIndex) >= 1) {
     if (!is.null(stratumId))
       stopf("give the strata once: a strata() term in the formula or 'stratumId', not both")
@@ -256,8 +257,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
     strataCall <- as.call(c(as.name("strata"), unlist(lapply(calls, function(cl) as.list(cl)[-1]))))
     strataParts <- strataVariables(strataCall, data, environment(formula) %||% parent.frame())
     stratumId <- pasteStrata(strataParts)
-    for (cl in calls)
-      formula <- update(formula, stats::as.formula(paste(". ~ . -", deparse(cl, width.cutoff = 500L))))
+    strataLabels <- vapply(calls, function(cl) deparse(cl, width.cutoff = 500L), "")
+    # x:strata(g) is coded as coxph codes it: against the strata as a main effect, whose own
+    # columns are then dropped (with the main effect left out first, every level of x got a
+    # column within each stratum: the same fit under other names, coxph's ones NA)
+    strataInteract <- strataInInteractions(tt, strataIndex)
+    if (strataInteract) environment(formula) <- strataFactorEnvironment(environment(formula) %||% parent.frame())
+    else for (label in strataLabels) formula <- update(formula, stats::as.formula(paste(". ~ . -", label)))
   }
   startTime <- NULL
   surv <- if (isSurvivalResponse(formula)) survivalResponse(formula, data, modelType, failcode)
@@ -295,6 +301,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
     attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
+  if (isTRUE(strataInteract))
+    x <- x[, !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels)), drop = FALSE]
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
   # exposure from their own columns, as an offset(log(Holders)) term would.

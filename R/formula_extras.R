@@ -208,3 +208,27 @@ omitMissingRows <- function(formula, data, vectors, na.action) {
        vectors = lapply(vectors, function(v) if (!is.null(v) && length(v) == nrow(data)) v[keep] else v),
        naAction = structure(omitted, class = if (na.action == "na.omit") "omit" else "exclude"))
 }
+
+# Whether a strata() variable (`strataIndex`: positions among the terms' variables, as
+# attr(, "specials") gives them) takes part in a term with other variables (x:strata(g)).
+strataInInteractions <- function(tt, strataIndex) {
+  factors <- attr(tt, "factors")
+  if (length(factors) == 0) return(FALSE)
+  involved <- colSums(factors[strataIndex, , drop = FALSE] > 0) > 0
+  any(involved & colSums(factors > 0) > 1)
+}
+
+# An environment over `parent` in which strata() is the factor of the strata that survival's
+# strata() makes (survivalStrataOrder()'s labels and order), so that model.frame() and
+# model.matrix() code x:strata(g) as coxph does, on the fitted rows and on new ones alike.
+strataFactorEnvironment <- function(parent) {
+  env <- new.env(parent = parent)
+  env$strata <- strataFactor  # (defined here, it sees the package's functions)
+  env
+}
+
+strataFactor <- function(...) {
+  parts <- list(...)
+  order <- survivalStrataOrder(sys.call(), parts)
+  factor(order$labels[match(stratumKey(pasteStrata(parts)), order$keys)], levels = order$labels)
+}

@@ -65,6 +65,31 @@ test_that("strata(a) + strata(b) is strata(a, b), named term by term as coxph na
   }
 })
 
+test_that("x:strata(g) is coded as coxph codes it, names and numbers (and predicted alike)", {
+  skip_if_not_installed("survival")
+  lung <- lungComplete()
+  lung$fsex <- factor(lung$sex, labels = c("M", "F"))
+  lung$e <- pmin(lung$ph.ecog, 2)
+  lung$ef <- factor(lung$e)
+  set.seed(1)
+  lung$g3 <- factor(sample(c("a", "b", "c"), nrow(lung), TRUE))
+  # before: the strata's main effect left out first, every level of x had a column in each
+  # stratum (fsexM:strata(e)1 = +0.042, coxph's fsexF:strata(e)1 = -0.042 NA)
+  for (f in list(Surv(time, status) ~ age + fsex * strata(e),
+                 Surv(time, status) ~ age + g3:strata(ef) + strata(ef))) {
+    for (ties in c("breslow", "efron")) {
+      ref <- coxRef(f, lung, ties = ties)
+      fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = ties), control = survivalControl())
+      expect_equal(names(coef(fit)), names(coef(ref)))
+      expectCoxMatch(fit, ref, label = paste(deparse(f), ties))
+    }
+    # new rows get X beta from the same coding (coxph's own predict() stops on these models)
+    X <- model.matrix(fit)
+    expect_equal(unname(predict(fit, lung[1:6, ], type = "link")),
+                 unname(as.vector(X[1:6, ] %*% coef(fit))), tolerance = 1e-10)
+  }
+})
+
 test_that("numeric strata that print alike are one stratum, as strata()'s factor levels", {
   skip_if_not_installed("survival")
   lung <- lungComplete()
