@@ -50,7 +50,10 @@
 #' For `"cox"` and `"fgr"`, times that differ by rounding alone (from time arithmetic) are one
 #' time, as in `coxph()` with its default `timefix = TRUE` (and `finegray()` with `coxph()`;
 #' `cmprsk::crr` keeps them apart in its risk sets, so that a difference of 1e-13 moved a
-#' coefficient by 1%).
+#' coefficient by 1%). As there, "rounding" is a gap of at most `sqrt(.Machine$double.eps)`
+#' (1.5e-8) absolutely or relative to the mean |time|: times far from their origin (days
+#' since 1970 in seconds, 1e9 + months) merge gaps of many units, so give times from a near
+#' origin (the start of follow-up).
 #' For `"cox"` the response may also be a `survival::Surv` object already made (a column of
 #' `data`, say), right-censored or `(start, stop]`, as `coxph()` takes it. A matrix response
 #' such as `cbind(successes, failures)` is refused: give one row per outcome with the counts
