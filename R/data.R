@@ -389,8 +389,8 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
     if (modelType != "cox") stopf("'startTime' (counting-process data) is for modelType 'cox' only")
     bad <- which(start >= time)
     if (length(bad))
-      stopf("'startTime' must be before 'time' (row %d: startTime %g, time %g)", bad[1],
-            start[bad[1]], time[bad[1]])
+      stopf("'startTime' must be before 'time' (row %d: startTime %s, time %s)", bad[1],
+            format(start[bad[1]], digits = 17), format(time[bad[1]], digits = 17))  # 0.3 and 0.3 said nothing
   }
   g <- checkNumericVector(input$censoringSurvival, "censoringSurvival", n)
   if (!is.null(g)) {

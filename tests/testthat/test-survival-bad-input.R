@@ -57,6 +57,10 @@ test_that("startTime must be before time, finite, and is for cox only", {
   expect_error(createData(x = survX, y = survY, time = survTime,
                           startTime = c(0, 0, 0, 0, 7, 0), modelType = "cox"),
                "'startTime' must be before 'time' \\(row 5: startTime 7, time 6\\)")
+  # apart by rounding: every digit shown ("startTime 0.3, time 0.3" said nothing)
+  expect_error(createData(x = survX, y = survY, time = c(survTime[1:4], 0.3, survTime[6]),
+                          startTime = c(0, 0, 0, 0, 0.1 + 0.2, 0), modelType = "cox"),
+               "row 5: startTime 0.30000000000000004, time 0.29999999999999999")
   expect_error(createData(survOutcomes(startTime = c(0, 3, 0, 0, 0, 0)), survCovariates(),
                           modelType = "cox"), "'startTime' must be before 'time' \\(row 2")
   expect_error(createData(Surv(start, time, status) ~ a + b,
