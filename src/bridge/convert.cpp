@@ -99,13 +99,37 @@ void RProgressSink::message(const std::string& text) {
 }
 
 namespace {
-void checkInterruptCallback(void*) { R_CheckUserInterrupt(); }
+// What R_CheckUserInterrupt() raised other than an interrupt: an error (setTimeLimit()'s).
+struct CheckOutcome {
+  bool error = false;
+  std::string message;
+};
+SEXP checkInterruptBody(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+SEXP recordError(SEXP condition, void* data) {
+  auto* outcome = static_cast<CheckOutcome*>(data);
+  outcome->error = true;
+  SEXP call = PROTECT(Rf_lang2(Rf_install("conditionMessage"), condition));
+  SEXP text = PROTECT(Rf_eval(call, R_BaseEnv));
+  if (TYPEOF(text) == STRSXP && Rf_length(text) > 0) outcome->message = CHAR(STRING_ELT(text, 0));
+  UNPROTECT(2);
+  return R_NilValue;
+}
+void checkInterruptCallback(void* data) { R_tryCatchError(checkInterruptBody, nullptr, recordError, data); }
 }  // namespace
 
 void RProgressSink::checkInterrupt() {
-  // R_CheckUserInterrupt() would longjmp over C++ frames; R_ToplevelExec contains it.
-  if (R_ToplevelExec(checkInterruptCallback, nullptr) == FALSE)
-    throw ArgusError("interrupted by the user");
+  // R_CheckUserInterrupt() would longjmp over C++ frames; R_ToplevelExec contains it, and
+  // R_tryCatchError inside it keeps an error apart from an interrupt. Rcpp's END_RCPP turns
+  // InterruptedException into R's own interrupt (an "interrupt" condition, which
+  // tryCatch(error = ) does not catch: as an ArgusError, Ctrl-C in a loop of fits wrapped in
+  // tryCatch(error = ) was swallowed and the loop went on); an error (a time limit) stays an
+  // error with R's message (both said "interrupted by the user").
+  CheckOutcome outcome;
+  if (R_ToplevelExec(checkInterruptCallback, &outcome) == FALSE) throw Rcpp::internal::InterruptedException();
+  if (outcome.error) throw ArgusError(outcome.message.empty() ? "stopped by R" : outcome.message);
 }
 
 }  // namespace bridge

@@ -1,5 +1,5 @@
-# A user's interrupt (Ctrl-C, SIGINT) stops a long fit and a cross-validation promptly, with an
-# error that says so, and leaves the session able to fit again with the same answers. Run in a
+# A user's interrupt (Ctrl-C, SIGINT) stops a long fit and a cross-validation promptly, as R's
+# interrupt condition, and leaves the session able to fit again with the same answers. Run in a
 # child R process, which is sent SIGINT while the fit is under way (issue 14: keep it so
 # through the parted refresh and the worker team).
 
@@ -90,8 +90,40 @@ test_that("SIGINT stops a long fit and a cross-validation within a second, and t
   reference <- afterFit()
   for (what in c("fit", "cv")) {
     r <- runInterrupted(what)
-    expect_match(r$how, "interrupt", info = paste(what, paste(r$log, collapse = "\n")))
+    # R's interrupt condition, not an error (tryCatch(error = ) swallowed Ctrl-C)
+    expect_equal(r$how, "interrupt condition", info = paste(what, paste(r$log, collapse = "\n")))
     expect_lt(r$latency, 1.5)
     expect_identical(r$after, reference)
   }
+})
+
+test_that("a time limit stops a long fit with R's error, not as an interrupt", {
+  skip_if(Sys.which("Rscript") == "" && !file.exists(file.path(R.home("bin"), "Rscript")), "no Rscript")
+  # (both said "interrupted by the user", as an error). In a child R process: a time limit set
+  # inside testthat's own evaluation did not reach the fit.
+  dir <- tempfile("argus-timelimit-")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  script <- file.path(dir, "child.R")
+  writeLines(sprintf('
+    library(Argus)
+    set.seed(11)
+    n <- 5e4; p <- 500
+    k <- rbinom(p, n, 0.02)
+    cov <- data.frame(rowId = unlist(lapply(k, function(m) sort(sample.int(n, m)))),
+                      covariateId = rep(seq_len(p), k), covariateValue = 1)
+    out <- data.frame(rowId = seq_len(n), time = rexp(n), y = rbinom(n, 1, 0.7))
+    data <- createData(out, cov, modelType = "cox")
+    how <- tryCatch({
+      setTimeLimit(elapsed = 0.3, transient = TRUE)
+      fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-12))
+      "finished"
+    }, error = function(e) conditionMessage(e), interrupt = function(e) "interrupt condition")
+    setTimeLimit()
+    writeLines(how, file.path("%s", "how"))
+  ', dir), script)
+  lib <- paste(.libPaths(), collapse = .Platform$path.sep)
+  system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+          env = paste0("R_LIBS=", shQuote(lib)), stdout = FALSE, stderr = FALSE)
+  expect_match(readLines(file.path(dir, "how")), "time limit")
 })
