@@ -20,11 +20,6 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   started <- proc.time()[["elapsed"]]
   result <- .Call(argus_cross_validate, data, settings, cvSettings)
   seconds <- proc.time()[["elapsed"]] - started
-  if (!result$bracketed)
-    warning(sprintf(paste("cross-validation did not bracket the best variance within 10",
-                          "decades of where its search set out: the held-out log-likelihood",
-                          "still rises at %g, the best variance tried (the data may prefer",
-                          "almost no penalty)"), result$variance), call. = FALSE)
   curve <- result$curve
   # A variance "chosen" from a curve with no finite point is no choice (a Fine-Gray fold's NaN
   # once made every point NaN, and the first candidate came back with SUCCESS)
@@ -32,9 +27,30 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
     stopf(paste("cross-validation failed: no candidate variance has a finite held-out",
                 "log-likelihood (%d fold fit(s) did not converge); fit with a given variance,",
                 "or check the data"), sum(curve$notConverged))
+  # Every fold scoring 0 at every variance is no curve: a Cox or Fine-Gray fold's held-out
+  # rows form their own risk sets, and a fold of one row (leave-one-out) has a partial
+  # likelihood of 1 whatever beta (lung, 213 folds: variance 2667 "chosen" from rounding noise)
+  scored <- curve$values[is.finite(curve$values)]
+  if (length(scored) && all(abs(scored) < 1e-10))
+    stopf(paste("cross-validation has nothing to compare: every fold's held-out log-likelihood is 0",
+                "at every variance (%d folds; in a %s model a fold's held-out rows are scored on their",
+                "own risk sets or strata, and a fold of a single row scores nothing): use fewer folds"),
+          result$folds, data$modelType)
+  if (!result$bracketed)
+    warning(sprintf(paste("cross-validation did not bracket the best variance within 10",
+                          "decades of where its search set out: the held-out log-likelihood",
+                          "still rises at %g, the best variance tried (the data may prefer",
+                          "almost no penalty)"), result$variance), call. = FALSE)
   if (any(curve$notConverged > 0))
     warning(sprintf("%d fold fit(s) did not converge during cross-validation",
                     sum(curve$notConverged)), call. = FALSE)
+  # as runBootstrap() says of its replicates: such a fold's held-out score is taken where its
+  # fit stopped (it was counted silently, 21.7 of a fold's -46 from the stopping point)
+  if (any(curve$noFiniteMle > 0))
+    warning(sprintf(paste("%d fold fit(s) had coefficients running off to infinity (no finite",
+                          "estimate on the fold's training rows: an unpenalized covariate rare",
+                          "enough to separate there); their held-out scores are where those",
+                          "fits stopped"), sum(curve$noFiniteMle)), call. = FALSE)
   values <- curve$values
   dimnames(values) <- list(NULL, sprintf("rep%d.fold%d", rep(seq_len(result$repetitions),
                                                             each = result$folds),
@@ -44,7 +60,8 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
                     result$folds, result$repetitions, result$variance, seconds))
   list(variance = result$variance, score = result$score,
        curve = data.frame(variance = curve$variance, mean = curve$mean, sd = curve$sd,
-                          notConverged = curve$notConverged, cycles = curve$cycles,
+                          notConverged = curve$notConverged, noFiniteMle = curve$noFiniteMle,
+                          cycles = curve$cycles,
                           allDataCycles = curve$allDataCycles, order = curve$order),
        values = values, folds = result$folds, repetitions = result$repetitions,
        selectorType = result$selectorType, cvType = control$cvType,

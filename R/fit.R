@@ -83,7 +83,9 @@
 #'   to about 1e-14, so one between the two is `NA` here and estimated there. Past 1000 such
 #'   covariates, only exact duplicates are found among the rest. With cross-validation, `fit$cv` holds the chosen `variance`, the `curve` (a data frame of
 #'   `variance`, `mean` and `sd` of the held-out predictive log-likelihood over the folds, and
-#'   `notConverged` fold fits, with `cycles`, the CCD cycles of its fold fits summed,
+#'   `notConverged` fold fits and `noFiniteMle` ones (coefficients running off to infinity on
+#'   the fold's training rows, scored where they stopped, with a warning), with `cycles`, the
+#'   CCD cycles of its fold fits summed,
 #'   `allDataCycles`, those of the fit on all data that the fold fits start from (0 with
 #'   `resetCoefficients = TRUE`), and `order`, the order in which the search scored it),
 #'   every fold's value (`values`, one column per repetition and

@@ -47,7 +47,8 @@ futureFoldRunner <- function(data, settings, cvSettings) {
                        list(data, settings, cvSettings, variance, start))
     list(value = unlist(lapply(parts, `[[`, "value")),
          converged = unlist(lapply(parts, `[[`, "converged")),
-         cycles = unlist(lapply(parts, `[[`, "cycles")))
+         cycles = unlist(lapply(parts, `[[`, "cycles")),
+         infinite = unlist(lapply(parts, `[[`, "infinite")))
   }
 }
 

@@ -53,7 +53,7 @@ List curveList(const argus::CrossValidationResult& r) {
   const std::size_t n = r.curve.size();
   const std::size_t tasks = n ? r.curve[0].values.size() : 0;
   NumericVector variance(n), mean(n), sd(n);
-  IntegerVector notConverged(n), order(n), allDataCycles(n);
+  IntegerVector notConverged(n), noFiniteMle(n), order(n), allDataCycles(n);
   NumericVector cycles(n);
   NumericMatrix values(static_cast<int>(n), static_cast<int>(tasks));
   for (std::size_t i = 0; i < n; ++i) {
@@ -61,13 +61,14 @@ List curveList(const argus::CrossValidationResult& r) {
     mean[i] = r.curve[i].mean;
     sd[i] = r.curve[i].sd;
     notConverged[i] = r.curve[i].notConverged;
+    noFiniteMle[i] = r.curve[i].noFiniteMle;
     cycles[i] = static_cast<double>(r.curve[i].cycles);
     allDataCycles[i] = r.curve[i].allDataCycles;
     order[i] = r.curve[i].order;
     for (std::size_t t = 0; t < tasks; ++t) values(i, t) = r.curve[i].values[t];
   }
   return List::create(_["variance"] = variance, _["mean"] = mean, _["sd"] = sd,
-                      _["notConverged"] = notConverged, _["cycles"] = cycles,
+                      _["notConverged"] = notConverged, _["noFiniteMle"] = noFiniteMle, _["cycles"] = cycles,
                       _["allDataCycles"] = allDataCycles, _["order"] = order,
                       _["values"] = values);
 }
@@ -90,29 +91,32 @@ argus::CrossValidationRequest cvRequest(const argus::bridge::DatasetBinding& bin
   return req;
 }
 
-// Fold task results as R's list(value, converged, cycles), and back.
+// Fold task results as R's list(value, converged, cycles, infinite), and back.
 List foldTaskList(const std::vector<argus::FoldTaskResult>& results) {
   const std::size_t n = results.size();
   NumericVector value(n);
-  LogicalVector converged(n);
+  LogicalVector converged(n), infinite(n);
   IntegerVector cycles(n);
   for (std::size_t i = 0; i < n; ++i) {
     value[i] = results[i].value;
     converged[i] = results[i].converged;
     cycles[i] = results[i].cycles;
+    infinite[i] = results[i].infinite;
   }
-  return List::create(_["value"] = value, _["converged"] = converged, _["cycles"] = cycles);
+  return List::create(_["value"] = value, _["converged"] = converged, _["cycles"] = cycles,
+                      _["infinite"] = infinite);
 }
 
 std::vector<argus::FoldTaskResult> foldTaskResults(const List& list) {
   const NumericVector value(list["value"]);
   const LogicalVector converged(list["converged"]);
   const IntegerVector cycles(list["cycles"]);
-  if (converged.size() != value.size() || cycles.size() != value.size())
+  const LogicalVector infinite(list["infinite"]);
+  if (converged.size() != value.size() || cycles.size() != value.size() || infinite.size() != value.size())
     throw argus::ArgusError("fold task results differ in length");
   std::vector<argus::FoldTaskResult> results(value.size());
   for (R_xlen_t i = 0; i < value.size(); ++i)
-    results[i] = {value[i], converged[i] == TRUE, cycles[i]};
+    results[i] = {value[i], converged[i] == TRUE, cycles[i], infinite[i] == TRUE};
   return results;
 }
 

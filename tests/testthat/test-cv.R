@@ -275,3 +275,30 @@ test_that("user folds that split a stratum of a conditional model name two of it
   expect_equal(sim$outcomes$stratumId[at[1]], sim$outcomes$stratumId[at[2]])
   expect_false(folds[at[1]] == folds[at[2]])
 })
+
+test_that("a CV whose every fold scores 0 stops (Cox leave-one-out), not a choice from rounding", {
+  skip_if_not_installed("survival")
+  l <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])[1:80, ]
+  data <- createData(Surv(time, status) ~ age + sex + ph.ecog, data = l, modelType = "cox")
+  # one row per fold: a fold's partial likelihood on its own risk sets is 1 whatever beta
+  # (a variance of 2667 came back, SUCCESS, with no warning)
+  expect_error(fitModel(data, createPrior("laplace", useCrossValidation = TRUE),
+                        createControl(fold = nrow(l), seed = 1, cvType = "grid", gridSteps = 3,
+                                      noiseLevel = "silent")),
+               "nothing to compare: every fold's held-out log-likelihood is 0 at every variance \\(80 folds")
+})
+
+test_that("fold fits without a finite estimate are counted and said, as the bootstrap says them", {
+  skip_if_not_installed("MASS")
+  d <- MASS::birthwt
+  d$rare <- 0
+  d$rare[which(d$low == 1)[1:2]] <- 1
+  d$rare[which(d$low == 0)[1]] <- 1
+  data <- createData(low ~ age + lwt + smoke + ht + ui + rare, data = d, modelType = "lr")
+  control <- createControl(seed = 1, fold = 5, cvType = "grid", lowerLimit = 0.01, upperLimit = 1,
+                           gridSteps = 3, noiseLevel = "silent")
+  expect_warning(fit <- fitModel(data, createPrior("laplace", exclude = "rare", useCrossValidation = TRUE), control),
+                 "fold fit\\(s\\) had coefficients running off to infinity")
+  expect_true(all(fit$cv$curve$noFiniteMle >= 1))
+  expect_equal(fit$cv$curve$notConverged, rep(0L, 3))
+})

@@ -177,6 +177,7 @@ FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
                      ? predictiveLogLikelihoodAtEta(*req.fit.data, heldOut.data(), fit.eta)
                      : std::nan("");
   result.converged = fit.status == FitStatus::Success || fit.status == FitStatus::NoFiniteMle;
+  result.infinite = fit.status == FitStatus::NoFiniteMle;
   result.cycles = fit.iterations;
   return result;
 }
@@ -206,7 +207,7 @@ class FoldFits {
     CvEvaluation out;
     out.variance = variance;
     out.values.assign(tasks_, 0.0);
-    std::vector<unsigned char> converged(tasks_, 0);
+    std::vector<unsigned char> converged(tasks_, 0), infinite(tasks_, 0);
     std::vector<int> cycles(tasks_, 0);
     const std::vector<CoordinatePrior> prior = withVariance(req_.fit.prior, variance);
     const std::vector<double>* start = &base_;
@@ -223,6 +224,7 @@ class FoldFits {
       for (std::size_t i = 0; i < tasks_; ++i) {
         out.values[i] = results[i].value;
         converged[i] = results[i].converged;
+        infinite[i] = results[i].infinite;
         cycles[i] = results[i].cycles;
       }
     } else {
@@ -230,6 +232,7 @@ class FoldFits {
         const FoldTaskResult r = fitFoldTask(req_, i, prior, *start, sink);
         out.values[i] = r.value;
         converged[i] = r.converged;
+        infinite[i] = r.infinite;
         cycles[i] = r.cycles;
       }, progress);
     }
@@ -239,6 +242,7 @@ class FoldFits {
     for (std::size_t i = 0; i < tasks_; ++i) {
       sum += out.values[i];
       out.notConverged += converged[i] ? 0 : 1;
+      out.noFiniteMle += infinite[i] ? 1 : 0;
       out.cycles += cycles[i];
     }
     out.mean = sum / static_cast<double>(tasks_);

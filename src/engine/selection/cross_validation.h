@@ -65,6 +65,7 @@ struct FoldTaskResult {
   double value = 0.0;
   bool converged = true;
   int cycles = 0;
+  bool infinite = false;  // NO_FINITE_MLE: scored where the fit stopped
 };
 
 // Runs all fold tasks (ids 0 .. tasks - 1, repetition-major) of one candidate variance from
@@ -86,6 +87,7 @@ struct CvEvaluation {
   double sd = 0.0;
   std::vector<double> values;  // one per task, repetition-major
   int notConverged = 0;        // fold fits whose status was not Success
+  int noFiniteMle = 0;         // fold fits with coefficients running off to infinity
   long long cycles = 0;        // CCD cycles of its fold fits, summed (the work it took)
   int allDataCycles = 0;       // CCD cycles of the all-data fit its fold fits start from
   double allDataSeconds = 0.0;  // elapsed: the all-data fit (progress messages only)
