@@ -186,9 +186,10 @@ print.argusBootstrap <- function(x, digits = 4, ...) {
   if (failed) cat(sprintf("%d replicate fit(s) did not converge\n", failed))
   infinite <- sum(x$status == "NO_FINITE_MLE")
   if (infinite) cat(sprintf("%d replicate fit(s) without a finite estimate\n", infinite))
-  shown <- x$summary
-  shown[-1] <- lapply(shown[-1], signif, digits = digits)
-  print(utils::head(shown, 20), row.names = FALSE)
-  if (nrow(shown) > 20) cat(sprintf("... and %d more covariates\n", nrow(shown) - 20))
+  # print.data.frame's `digits` (significant digits per column, as print.lm's tables): the
+  # values rounded first with signif() were padded by the column's format, 1.555045 shown as
+  # "1.55500" beside a column needing more digits
+  print(utils::head(x$summary, 20), digits = digits, row.names = FALSE)
+  if (nrow(x$summary) > 20) cat(sprintf("... and %d more covariates\n", nrow(x$summary) - 20))
   invisible(x)
 }

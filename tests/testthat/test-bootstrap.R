@@ -90,6 +90,10 @@ test_that("the summary is computed from the replicates", {
   expect_true(all(s$lower <= s$upper))
   expect_null(boot$counts)
   expect_output(print(boot), "40 replicates \\(byRow\\), 90% percentile intervals")
+  # digits as print.data.frame gives them: no padding zeros that look like digits
+  shown <- utils::capture.output(print(boot))
+  first <- format(s$se, digits = 4)[1]
+  expect_true(any(grepl(first, shown, fixed = TRUE)))
 })
 
 test_that("the fit keeps its data, and runBootstrap() can be given them", {
