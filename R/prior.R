@@ -14,7 +14,10 @@
 #' @param useCrossValidation Choose the variance by cross-validation in [fitModel()] (settings
 #'   in [createControl()]); `variance` is then ignored, and the chosen variance applies to
 #'   every penalized covariate.
-#' @param forceIntercept Penalize the intercept too (by default it is not).
+#' @param forceIntercept Penalize the intercept too (by default it is not, and a
+#'   per-covariate `priorType` must then give it `"none"`: another type is an error, not
+#'   ignored). An intercept named in `exclude` stays flat even so (the incumbent's
+#'   `exclude = 0, forceIntercept = TRUE`).
 #' @return An object of class `argusPrior`.
 #' @examples
 #' createPrior("laplace", variance = 0.1)
@@ -76,7 +79,15 @@ resolvePrior <- function(prior, data) {
   variance <- perColumn(prior$variance, "variance")
   kind <- match(type, c("none", "laplace", "normal")) - 1L
   excluded <- columnsOf(interceptAsZero(prior$exclude, data, "exclude"), data, "exclude")
-  if (data$hasIntercept && !prior$forceIntercept) excluded <- union(excluded, 1L)
+  # A per-covariate prior named for the intercept is used or refused, never dropped (a
+  # "normal" for it was replaced by a flat prior). exclude = 0 beside forceIntercept = TRUE
+  # is the incumbent's idiom, exclude winning, and stays so.
+  if (data$hasIntercept) {
+    if (!prior$forceIntercept && length(prior$priorType) > 1 && type[1] != "none")
+      stopf(paste("'priorType' gives the intercept a %s prior, but the intercept is not penalized",
+                  "unless forceIntercept = TRUE: give it \"none\", or set forceIntercept"), type[1])
+    if (!prior$forceIntercept) excluded <- union(excluded, 1L)
+  }
   kind[excluded] <- 0L
   list(kind = as.integer(kind), variance = as.double(variance), excluded = sort(excluded))
 }

@@ -117,6 +117,12 @@ test_that("createPrior() takes per-covariate types, exclude, forceIntercept and 
   expect_identical(forced$priorType[[1]], "normal")
   expect_lt(abs(coef(forced)[[1]]), abs(coef(vector)[[1]]))
   expect_error(createPrior("hierarchical"), "'priorType' must be one of none, laplace, normal")
+  # a per-covariate prior named for the intercept is used or refused (a normal prior on it was
+  # replaced by a flat one without a word)
+  expect_error(fitModel(case$data, createPrior(c("normal", "laplace", "normal", "none"))),
+               "gives the intercept a normal prior, but the intercept is not penalized unless forceIntercept")
+  both <- createPrior(c("normal", "laplace", "normal", "none"), variance = 0.01, forceIntercept = TRUE)
+  expect_identical(fitModel(case$data, both, control)$priorType[[1]], "normal")
 })
 
 test_that("confint() with the incumbent's level, includePenalty and overrideNoRegularization", {
