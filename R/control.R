@@ -89,7 +89,8 @@
 #' @param foldIds Folds chosen by the user instead: one label per row of the data, in the
 #'   user's row order (the order of the input to [createData()], including rows of dropped
 #'   strata; for formula data with rows left out for missing values, one per kept row or one
-#'   per row of the data frame; or named by row, as `fitModel()`'s `weights`); the number of
+#'   per row of the data frame; or, for long tables, named by rowId, as `fitModel()`'s
+#'   `weights`); the number of
 #'   folds is the number of distinct labels. To give folds per stratum,
 #'   repeat each stratum's fold on its rows: with stratum-based folds (`selectorType`) the
 #'   rows of a stratum must share their fold. `cvRepetitions` must then be 1.

@@ -503,6 +503,7 @@ assembleData <- function(input, modelType, addIntercept) {
     rowIds = input$rowIds,
     rowNames = input$rowNames,  # formula data: the data frame's row names where not rowIds
     rowsFromDatabase = isTRUE(input$rowsFromDatabase),  # sorted by rowId: no order of the user's
+    rowIdsGiven = isTRUE(input$rowIdsGiven),  # long tables: rowIds are the user's (else made up)
     design = design[c("kinds", "rowStart", "valueStart", "rows", "values")],
     columnNames = columnNames,
     covariateIds = input$covariateIds,

@@ -40,7 +40,7 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
   c(list(rowIds = outcomes[["rowId"]], y = outcomes[["y"]], stratumId = stratumId,
          time = outcomes[["time"]], weights = outcomes[["weights"]], offset = outcomes[["offset"]],
          startTime = outcomes[["startTime"]], censoringSurvival = outcomes[["censoringSurvival"]],
-         unusedStrata = unusedStrata, rowsFromDatabase = fromDatabase),
+         unusedStrata = unusedStrata, rowsFromDatabase = fromDatabase, rowIdsGiven = TRUE),
     entries)
 }
 
@@ -349,13 +349,9 @@ strataValues <- function(call, data, env) pasteStrata(strataVariables(call, data
 strataVariables <- function(call, data, env) {
   lapply(as.list(call)[-1], function(e) eval(e, data, env))
 }
-# One key per row. A number that is not whole counts by its printed value, as strata()'s
-# factor() levels do: 0.3 and 0.1 + 0.2 are one stratum for coxph, and were two here (pasted
-# with another variable, they were one already).
+# One key per row (a number that is not whole counts by its printed value: stratumCodes()).
 pasteStrata <- function(parts) {
-  if (length(parts) > 1) return(do.call(paste, c(parts, sep = "\r")))
-  p <- parts[[1]]
-  if (is.double(p) && !is.object(p) && !all(is.na(p) | p == trunc(p))) as.character(p) else p
+  if (length(parts) == 1) parts[[1]] else do.call(paste, c(parts, sep = "\r"))
 }
 
 # The strata as survival's strata() orders and names them (survfit.coxph lists its curves

@@ -9,9 +9,10 @@
 #'   input (in the user's row order); they replace the weights given to [createData()]. For
 #'   formula data whose rows with missing values were left out (`na.action = na.omit` or
 #'   `na.exclude`), one per kept row or one per row of the data frame (those of left-out rows
-#'   are ignored). Named by every row's label (its rowId; a formula fit's data frame row
-#'   names), they are matched by name in any order; outcomes read from a database table have
-#'   no row order, so there they must be named.
+#'   are ignored). For long tables, weights named by every rowId are matched by name in any
+#'   order; outcomes read from a database table have no row order (they are read sorted by
+#'   rowId), so there they must be named. Elsewhere names are not read: the order is the
+#'   data's.
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param ... Only the incumbent's `fitCyclopsModel()` arguments that change nothing here,

@@ -61,17 +61,18 @@ rowLabels <- function(data) {
 # A per-row vector given after createData() (fitModel(weights), cluster labels, fold ids):
 # one value per row of the data, or, for formula data whose rows with missing values were
 # left out (na.omit, na.exclude), one per row of the data frame given to createData(), the
-# left-out rows' values then ignored. Named by every row's label (its rowId, or a formula
-# fit's row name: what fitted() names), the values are matched by name, in any order. Outcomes
-# read from a database have no row order of the user's (they are sorted by rowId): there the
-# values must be named. Anything else is an error that says both counts.
+# left-out rows' values then ignored. For long tables, whose rowIds are the user's, values
+# named by every rowId are matched by name in any order (elsewhere names are not ids: a vector
+# named by a reordered data frame's row names was put on the matrix route's made-up ids).
+# Outcomes read from a database have no row order of the user's (they are sorted by rowId):
+# there the values must be named. Anything else is an error that says both counts.
 rowsOfData <- function(values, data, name, what = "values") {
   n <- length(data$rowIds)
   dropped <- data$naAction
   if (is.null(values)) return(values)
   labels <- names(values)
-  if (!is.null(labels) && length(values) %in% c(n, n + length(dropped)) && !anyDuplicated(labels)) {
-    at <- match(rowLabels(data), labels)
+  if (isTRUE(data$rowIdsGiven) && !is.null(labels) && length(values) == n && !anyDuplicated(labels)) {
+    at <- matchIds(data$rowIds, labels)
     if (!anyNA(at)) return(unname(values[at]))
   }
   if (isTRUE(data$rowsFromDatabase))
@@ -86,6 +87,14 @@ rowsOfData <- function(values, data, name, what = "values") {
   else sprintf("%d rows", n)
   stopf("'%s' has %d %s but the data have %s: give one per row, in the order given to createData()",
         name, length(values), what, rows)
+}
+
+# Positions in `keys` of `ids`, compared as the ids' type: numbers as numbers (a name written
+# by names(w) <- rowId reads "1e+05" for 100000), integer64 and text as text.
+matchIds <- function(ids, keys) {
+  if (is.numeric(ids) && !isInteger64(ids))
+    return(match(ids, suppressWarnings(as.numeric(if (is.factor(keys)) as.character(keys) else keys))))
+  match(as.character(ids), as.character(keys))
 }
 
 # Cluster labels (user row order, one per row) to internal order.

@@ -24,8 +24,8 @@
 #' @param type,cluster The variance, as in \code{\link{summary.argusFit}}.
 #' @param data For \code{augment()}: the data frame the fit was made from (its rows in any
 #'   order: matched to the fit's rows by row name for a formula fit, by its \code{rowId}
-#'   column otherwise, and taken in the order given only where neither identifies every
-#'   row); its columns are kept. \code{NULL}: one row per row identifier.
+#'   column for long tables; a matrix fit's rows, and rows that R numbered 1..n, are taken
+#'   in the order given); its columns are kept. \code{NULL}: one row per row identifier.
 #' @param newdata For \code{augment()}: new data for \code{\link{predict.argusFit}}
 #'   (no residuals).
 #' @param type.predict,type.residuals Scales of \code{.fitted}
@@ -130,15 +130,17 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
     if (!is.data.frame(data)) stopf("'data' must be the data frame the fit was made from")
     data <- as.data.frame(data)
     omitted <- length(x$data$naAction)
-    # The fit's rows by their labels (the row names of a formula fit's data, else the rowId
-    # column): bound by position, a shuffled data frame put one car's mpg beside another's
-    # fitted value. na.omit left rows out: the fitted ones are picked the same way.
-    keys <- if (is.null(x$data$formulaTerms) && "rowId" %in% names(data)) idLabel(data$rowId)
-            else rownames(data)
-    at <- match(rowIds, keys)
-    labelled <- "rowId" %in% names(data) || .row_names_info(data) > 0  # not 1..n made up by R
-    if ((nrow(data) == length(rowIds) || (omitted > 0 && nrow(data) == length(rowIds) + omitted)) &&
-        !anyNA(at) && !anyDuplicated(keys))
+    # The fit's rows by their labels: a formula fit's by the data's row names, a long-table
+    # fit's by the rowId column (bound by position, a shuffled data frame put one car's mpg
+    # beside another's fitted value); a matrix fit's ids are made up, so its rows go by
+    # position. na.omit left rows out: the fitted ones are picked the same way.
+    byRowId <- is.null(x$data$formulaTerms) && isTRUE(x$data$rowIdsGiven) && "rowId" %in% names(data)
+    byName <- !is.null(x$data$formulaTerms)
+    keys <- if (byRowId) data$rowId else if (byName) rownames(data)
+    at <- if (byRowId) matchIds(x$data$rowIds, keys) else if (byName) match(rowIds, keys)
+    labelled <- byRowId || (byName && .row_names_info(data) > 0)  # not 1..n made up by R
+    if (!is.null(at) && !anyNA(at) && !anyDuplicated(keys) &&
+        (nrow(data) == length(rowIds) || (omitted > 0 && nrow(data) == length(rowIds) + omitted)))
       data <- data[at, , drop = FALSE]
     if (nrow(data) != length(rowIds))
       stopf("'data' has %d rows, but the fit has %d%s: give the data frame the fit was made from",
@@ -146,7 +148,7 @@ augment.argusFit <- function(x, data = NULL, newdata = NULL, type.predict = "lin
             if (omitted > 0) sprintf(" (its na.action left out %d)", omitted) else "")
     if (labelled && anyNA(at))
       stopf("'data' does not hold the fit's row %s (by its %s): give the data frame the fit was made from",
-            rowIds[is.na(at)][1], if (identical(keys, rownames(data))) "row names" else "rowId column")
+            rowIds[is.na(at)][1], if (byRowId) "rowId column" else "row names")
     base <- cbind(base, data)
   }
   base$.fitted <- unname(fitted)

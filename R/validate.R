@@ -214,7 +214,11 @@ stratumCodes <- function(stratumId, n) {
     coded <- .Call(argus_code_ids, ids, isInteger64(ids))
     return(list(code = coded$code, n = length(coded$unique)))
   }
-  f <- match(stratumId, unique(stratumId))
+  # Numbers that are not whole count by their printed value, as strata()'s factor levels and
+  # stratumKey(): 0.3 and 0.1 + 0.2 were two strata under one label, and predictions sent both
+  # to the first one's curve.
+  key <- if (is.double(stratumId) && !is.object(stratumId)) as.character(stratumId) else stratumId
+  f <- match(key, unique(key))
   list(code = f - 1L, n = max(f))
 }
 

@@ -104,6 +104,13 @@ test_that("numeric strata that print alike are one stratum, as strata()'s factor
   for (i in 1:5)
     expect_equal(unname(mine[i, ]), summary(survival::survfit(ref, newdata = lung[i, ]), times = c(100, 300))$surv,
                  tolerance = 1e-6)
+  # the matrix route's stratumId alike (two strata under one label, both given the first's curve)
+  byMatrix <- fitModel(createData(x = as.matrix(lung[, c("age", "ph.ecog")]), y = as.numeric(lung$status == 2),
+                                  time = lung$time, stratumId = lung$s, modelType = "cox"),
+                       control = survivalControl())
+  expect_equal(byMatrix$nStrata, 2)
+  expect_equal(unname(coef(byMatrix)), unname(coef(ref)), tolerance = 1e-6)
+  expect_equal(unname(predict(byMatrix, type = "survival", times = 300)[1:5, 1]), unname(mine[, 2]), tolerance = 1e-8)
 })
 
 test_that("veteran (factor covariate, Karnofsky score) matches coxph", {

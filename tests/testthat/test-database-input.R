@@ -114,23 +114,29 @@ test_that("per-row values after a database createData() are matched by rowId nam
   w <- runif(n, 0.2, 3)
   ref <- suppressWarnings(glm(low ~ age + lwt + smoke, family = binomial, data = bw, weights = w))
   perm <- sample(n)  # the table's rows in an order of their own
-  outcomes <- data.frame(rowId = perm, y = bw$low[perm])
-  covariates <- data.frame(rowId = rep(seq_len(n), 3), covariateId = rep(c("age", "lwt", "smoke"), each = n),
+  # ids of 1e5 and up: names(w) <- rowId writes "1e+05", matched as the number it is
+  outcomes <- data.frame(rowId = perm * 1e5, y = bw$low[perm])
+  covariates <- data.frame(rowId = rep(seq_len(n) * 1e5, 3), covariateId = rep(c("age", "lwt", "smoke"), each = n),
                            covariateValue = c(bw$age, bw$lwt, bw$smoke))
   tables <- databaseTables(con, outcomes = outcomes, covariates = covariates)
   fromDatabase <- createData(tables$outcomes, tables$covariates, modelType = "lr")
   # the table's order was taken for the rowId-sorted one: weights on the wrong rows (0.38 off glm)
   expect_error(fitModel(fromDatabase, weights = w[perm]), "have no order: name the values by rowId")
-  named <- fitModel(fromDatabase, weights = stats::setNames(w[perm], perm))
+  named <- fitModel(fromDatabase, weights = stats::setNames(w[perm], outcomes$rowId))
   expect_equal(unname(coef(named)[names(coef(ref))]), unname(coef(ref)), tolerance = 1e-6)
   # a data frame route takes the same names in any order, and its own order unnamed
   frame <- createData(outcomes, covariates, modelType = "lr")
   expect_equal(coef(fitModel(frame, weights = w[perm])), coef(named), tolerance = 1e-10)
-  expect_equal(coef(fitModel(frame, weights = stats::setNames(w, seq_len(n)))), coef(named), tolerance = 1e-10)
+  expect_equal(coef(fitModel(frame, weights = stats::setNames(w, seq_len(n) * 1e5))), coef(named), tolerance = 1e-10)
+  # the matrix route's ids are made up: names are not ids there, the order given is used
+  X <- cbind(age = bw$age, lwt = bw$lwt, smoke = bw$smoke)
+  byMatrix <- createData(x = X, y = bw$low, modelType = "lr")
+  expect_equal(coef(fitModel(byMatrix, weights = stats::setNames(w, rev(seq_len(n))))),
+               coef(fitModel(byMatrix, weights = w)), tolerance = 1e-12)
   # cluster labels too (robust variance)
   cluster <- bw$race
   expect_error(vcov(named, type = "robust", cluster = cluster[perm]), "name the values by rowId")
-  expect_equal(vcov(named, type = "robust", cluster = stats::setNames(cluster, seq_len(n))),
+  expect_equal(vcov(named, type = "robust", cluster = stats::setNames(cluster, seq_len(n) * 1e5)),
                vcov(fitModel(frame, weights = w[perm]), type = "robust", cluster = cluster[perm]),
                tolerance = 1e-8)
 })

@@ -108,6 +108,11 @@ test_that("augment() matches a reordered data frame's rows to the fit's, by row 
   expect_equal(out$rowId, as.numeric(out$.rowId))
   expect_equal(out$y - out$.fitted, out$.resid, tolerance = 1e-10)
   expect_error(augment(long, data = transform(outcomes, rowId = rowId + 100)), "does not hold the fit's row 7 \\(by its rowId column\\)")
+  # a matrix fit's ids are made up: its rows go by position, whatever the data's row names
+  byMatrix <- fitModel(createData(x = as.matrix(mtcars[, c("wt", "hp")]), y = mtcars$mpg, modelType = "ls"))
+  out <- as.data.frame(augment(byMatrix, data = mtcars))
+  expect_equal(out$mpg, mtcars$mpg)
+  expect_equal(out$mpg - out$.fitted, out$.resid, tolerance = 1e-10)
 })
 
 test_that("cumulativeIncidence() takes times, as predict.crr's curves at chosen times", {
