@@ -139,7 +139,9 @@ invertInformation <- function(H) {
 #'     variance that also accounts for the estimated censoring distribution. For `"ls"` it is
 #'     `vcov(lm(...))`: the inverse of `t(X) W X` times the residual variance
 #'     `sum(w e^2) / (n - p)` (the fit's likelihood has unit variance; the inverse
-#'     information alone was returned before 2026-11-28).
+#'     information alone was returned before 2026-11-28). Under a normal prior on some
+#'     coefficients the posterior covariance below is multiplied by the same factor, as
+#'     [summary.argusFit()]'s standard errors are (p counts every estimated coefficient).
 #'   \item Normal prior: the objective is the log posterior, and this is the covariance of
 #'     the normal (Laplace) approximation to the posterior: `-1 / variance` is added to the
 #'     diagonal of the Hessian for each penalized coefficient.
@@ -173,8 +175,8 @@ invertInformation <- function(H) {
 #'   default `"robust"` when the data have a `cluster()` term, as `coxph`, else `"model"`.
 #' @param cluster For `type = "robust"`: a cluster label for each row of the data (in the
 #'   order given to [createData()]; after `na.omit`, one per kept row or one per row given;
-#'   or named by row, as `fitModel()`'s `weights`); rows of a cluster share one score
-#'   contribution.
+#'   or, for long tables, named by rowId, as `fitModel()`'s `weights`); rows of a cluster
+#'   share one score contribution.
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
 #' @return A symmetric matrix with row and column names. Coefficients that could not be
@@ -194,11 +196,19 @@ invertInformation <- function(H) {
 vcov.argusFit <- function(object, ..., type = NULL, cluster = NULL) {
   rejectDots("vcov()", ...)
   checkFitForInference(object, "vcov()")
-  V <- coefficientVcov(object, type, cluster)
-  # least squares: at the residual variance, as vcov(lm) and summary()'s standard errors
-  # (unscaled, sqrt(diag(vcov(fit))) was 0.244 for wt on mtcars against their 0.633)
-  if (object$modelType == "ls" && identical(attr(V, "type"), "model")) V <- V * residualScale(object)$sigma2
+  V <- reportedVcov(object, type, cluster)
   attr(V, "type") <- NULL
+  V
+}
+
+# What vcov(), summary() and Wald intervals report: coefficientVcov(), least squares'
+# model-based one at the residual variance, as vcov(lm) (unscaled, sqrt(diag(vcov(fit))) was
+# 0.244 for wt on mtcars beside summary()'s 0.633). Under a normal prior the same factor
+# applies (the prior's variance is on the unit-variance scale of the fit's objective).
+reportedVcov <- function(object, type = NULL, cluster = NULL) {
+  V <- coefficientVcov(object, type, cluster)
+  if (object$modelType == "ls" && identical(attr(V, "type"), "model"))
+    V[] <- V * residualScale(object)$sigma2
   V
 }
 
@@ -344,7 +354,7 @@ confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "
     scale <- if (object$modelType == "ls") residualScale(object)
     found <- if (method != "profile") {
       waldLimits(object, columns[estimated], level,
-                 coefficientVcov(object, if (method == "robust") "robust", cluster), scale)
+                 reportedVcov(object, if (method == "robust") "robust", cluster), scale)
     } else {
       profileLimits(object, columns[estimated], level, includePenalty, scale)
     }
@@ -376,12 +386,11 @@ byCovariateId <- function(fit, parm) {
 }
 
 # `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL; V
-# from coefficientVcov(): a sandwich is not scaled, and takes Student's t for "ls" too.
+# from reportedVcov() (Student's t for "ls", the sandwich too).
 waldLimits <- function(fit, columns, level, V, scale = NULL) {
   labels <- names(fit$coefficients)[columns]
-  wald <- waldScale(level, scale, scaleErrors = identical(attr(V, "type"), "model"))
-  se <- sqrt(diag(V))[labels] * wald$se  # NA where vcov() left the coefficient out
-  z <- wald$quantile
+  se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
+  z <- waldQuantile(level, scale)
   beta <- fit$coefficients[columns]
   unname(cbind(beta - z * se, beta + z * se))
 }
@@ -389,7 +398,7 @@ waldLimits <- function(fit, columns, level, V, scale = NULL) {
 profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
   # least squares: sigma^2 t^2 / 2, where the profile of a quadratic gives confint.lm's limits
   drop <- if (is.null(scale)) stats::qchisq(level, 1) / 2
-          else with(waldScale(level, scale), (se * quantile)^2 / 2)
+          else scale$sigma2 * waldQuantile(level, scale)^2 / 2
   profile <- list(drop = drop, includePenalty = includePenalty,
                   threads = fit$control$threads, maxExpansions = 10L)
   # One coefficient per direction of recession is held where the fit left it (profileSettings())

@@ -91,7 +91,7 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
                     else match.arg(type, c("model", "robust"))
     if (varianceType == "model") warnNonIntegerWeights(fit, "model-based standard errors")
     # a Laplace prior's warning (nonzero coefficients only) is what this table already says
-    V <- suppressWarnings(coefficientVcov(fit, varianceType, cluster))
+    V <- suppressWarnings(reportedVcov(fit, varianceType, cluster))
     se <- sqrt(pmax(diag(V), 0))[labels]
     se[!wanted] <- NA
     table$std.error <- unname(se)
@@ -101,9 +101,7 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   ls <- fit$modelType == "ls"
   flat <- wanted & prior == "none"
   scale <- if (ls) residualScale(fit)
-  wald <- waldScale(level, scale, scaleErrors = identical(varianceType, "model"))
-  table$std.error <- table$std.error * wald$se
-  quantile <- wald$quantile
+  quantile <- waldQuantile(level, scale)
   table$lower <- table$estimate - quantile * table$std.error
   table$upper <- table$estimate + quantile * table$std.error
   table$statistic[flat] <- (table$estimate / table$std.error)[flat]
@@ -118,12 +116,10 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
   table
 }
 
-# The standard errors' multiplier and the quantile of Wald intervals: with least squares'
-# residualScale(), its standard deviation (for the model-based covariance: scaleErrors) and
-# Student's t (as summary.lm); else 1 and the normal.
-waldScale <- function(level, scale = NULL, scaleErrors = TRUE) {
-  if (is.null(scale)) return(list(se = 1, quantile = stats::qnorm((1 + level) / 2)))
-  list(se = if (scaleErrors) sqrt(scale$sigma2) else 1, quantile = stats::qt((1 + level) / 2, scale$df))
+# The quantile of Wald intervals: with least squares' residualScale(), Student's t on its
+# degrees of freedom (as summary.lm); else the normal.
+waldQuantile <- function(level, scale = NULL) {
+  if (is.null(scale)) stats::qnorm((1 + level) / 2) else stats::qt((1 + level) / 2, scale$df)
 }
 
 # Residual variance of a least-squares fit, as summary.lm: weighted residual sum of squares
