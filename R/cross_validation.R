@@ -34,7 +34,8 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   if (length(scored) && all(abs(scored) < 1e-10))
     stopf(paste("cross-validation has nothing to compare: every fold's held-out log-likelihood is 0",
                 "at every variance (%d folds; in a %s model a fold's held-out rows are scored on their",
-                "own risk sets or strata, and a fold of a single row scores nothing): use fewer folds"),
+                "own risk sets or strata, and a fold of a single row scores nothing): use fewer,",
+                "larger folds"),
           result$folds, data$modelType)
   if (!result$bracketed)
     warning(sprintf(paste("cross-validation did not bracket the best variance within 10",

@@ -83,7 +83,7 @@ resolvePrior <- function(prior, data) {
   # "normal" for it was replaced by a flat prior). exclude = 0 beside forceIntercept = TRUE
   # is the incumbent's idiom, exclude winning, and stays so.
   if (data$hasIntercept) {
-    if (!prior$forceIntercept && length(prior$priorType) > 1 && type[1] != "none")
+    if (!prior$forceIntercept && length(prior$priorType) > 1 && type[1] != "none" && !(1L %in% excluded))
       stopf(paste("'priorType' gives the intercept a %s prior, but the intercept is not penalized",
                   "unless forceIntercept = TRUE: give it \"none\", or set forceIntercept"), type[1])
     if (!prior$forceIntercept) excluded <- union(excluded, 1L)

@@ -48,8 +48,8 @@
 #' @param object An \code{argusFit} from \code{\link{fitModel}}.
 #' @param type The kind of residual, see Details.
 #' @param weighted Cox residuals multiplied by the row weights? Default: \code{TRUE} for
-#'   \code{"dfbeta"}, else \code{FALSE}. Cox fits only (an error for other models, whose
-#'   residuals follow \code{residuals.glm}).
+#'   \code{"dfbeta"}, else \code{FALSE}. Cox fits only (\code{TRUE} is an error for other
+#'   models, whose residuals follow \code{residuals.glm}).
 #' @param use.fallback Ignored (stats' \code{sigma()} passes it to \code{nobs()}): a fit
 #'   always has its count.
 #' @param ... Not used: an argument given here is an error.
@@ -75,7 +75,7 @@ residuals.argusFit <- function(object, type = NULL, weighted = NULL, ...) {
   rejectDots("residuals()", ...)
   checkFitForInference(object, "residuals()")
   modelType <- object$modelType
-  if (!is.null(weighted) && modelType != "cox")
+  if (isTRUE(weighted) && modelType != "cox")
     stopf("'weighted' is for Cox residuals; those of modelType '%s' are residuals.glm's", modelType)
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",

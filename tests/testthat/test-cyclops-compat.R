@@ -123,6 +123,8 @@ test_that("createPrior() takes per-covariate types, exclude, forceIntercept and 
                "gives the intercept a normal prior, but the intercept is not penalized unless forceIntercept")
   both <- createPrior(c("normal", "laplace", "normal", "none"), variance = 0.01, forceIntercept = TRUE)
   expect_identical(fitModel(case$data, both, control)$priorType[[1]], "normal")
+  excluded <- createPrior(c("normal", "laplace", "normal", "none"), exclude = "(Intercept)")
+  expect_identical(fitModel(case$data, excluded, control)$priorType[[1]], "none")
 })
 
 test_that("confint() with the incumbent's level, includePenalty and overrideNoRegularization", {

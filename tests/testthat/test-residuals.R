@@ -79,8 +79,9 @@ test_that("residuals() says where it has no definition; arguments are checked", 
   lr <- fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5), modelType = "lr"))
   expect_error(residuals(lr, type = "martingale"), "should be one of")
   expect_error(residuals(lr, foo = 1), "unused argument")
-  # a glm's residuals have no weighted form: given, it was silently ignored
+  # a glm's residuals have no weighted form: asked for, it was silently ignored
   expect_error(residuals(lr, weighted = TRUE), "'weighted' is for Cox residuals")
+  expect_equal(residuals(lr, weighted = FALSE), residuals(lr))
   expect_equal(nobs(fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5),
                                         modelType = "lr"), weights = rep(0:1, 10))), 10)
 })

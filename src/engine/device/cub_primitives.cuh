@@ -15,7 +15,6 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
-#include <cuda/std/functional>
 #include <thrust/iterator/reverse_iterator.h>
 #include <cuda_runtime.h>
 
