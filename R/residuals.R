@@ -75,13 +75,13 @@ residuals.argusFit <- function(object, type = NULL, weighted = NULL, ...) {
   rejectDots("residuals()", ...)
   checkFitForInference(object, "residuals()")
   modelType <- object$modelType
+  if (!is.null(weighted)) checkFlag(weighted, "weighted")
   if (isTRUE(weighted) && modelType != "cox")
     stopf("'weighted' is for Cox residuals; those of modelType '%s' are residuals.glm's", modelType)
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",
                       c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
     weighted <- weighted %||% (type == "dfbeta")
-    checkFlag(weighted, "weighted")
     out <- coxResiduals(object, type, weighted)
     return(if (type == "schoenfeld") out else padExcluded(object, out))
   }

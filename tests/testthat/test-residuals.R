@@ -82,6 +82,7 @@ test_that("residuals() says where it has no definition; arguments are checked", 
   # a glm's residuals have no weighted form: asked for, it was silently ignored
   expect_error(residuals(lr, weighted = TRUE), "'weighted' is for Cox residuals")
   expect_equal(residuals(lr, weighted = FALSE), residuals(lr))
+  expect_error(residuals(lr, weighted = "no"), "'weighted' must be")
   expect_equal(nobs(fitModel(createData(x = matrix(rnorm(40), 20, 2), y = rbinom(20, 1, 0.5),
                                         modelType = "lr"), weights = rep(0:1, 10))), 10)
 })
