@@ -107,16 +107,22 @@ test_that("a time limit stops a long fit with R's error, not as an interrupt", {
   script <- file.path(dir, "child.R")
   writeLines(sprintf('
     library(Argus)
+    # the long fit of the interrupt test (several seconds; a fit of under a second could end
+    # between two of its checks, past the limit, and finish)
     set.seed(11)
-    n <- 5e4; p <- 500
-    k <- rbinom(p, n, 0.02)
+    n <- 2e5; p <- 2000
+    k <- rbinom(p, n, 0.005)
     cov <- data.frame(rowId = unlist(lapply(k, function(m) sort(sample.int(n, m)))),
                       covariateId = rep(seq_len(p), k), covariateValue = 1)
-    out <- data.frame(rowId = seq_len(n), time = rexp(n), y = rbinom(n, 1, 0.7))
+    beta <- rnorm(p) * rbinom(p, 1, 0.2)
+    eta <- as.vector(tapply(beta[cov$covariateId], factor(cov$rowId, levels = seq_len(n)), sum))
+    eta[is.na(eta)] <- 0
+    t <- rexp(n, exp(eta)); cens <- rexp(n, 0.5)
+    out <- data.frame(rowId = seq_len(n), time = pmin(t, cens), y = as.integer(t <= cens))
     data <- createData(out, cov, modelType = "cox")
     how <- tryCatch({
-      setTimeLimit(elapsed = 0.3, transient = TRUE)
-      fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-12))
+      setTimeLimit(elapsed = 0.5, transient = TRUE)
+      fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-10))
       "finished"
     }, error = function(e) conditionMessage(e), interrupt = function(e) "interrupt condition")
     setTimeLimit()
