@@ -301,8 +301,13 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
     attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
-  if (isTRUE(strataInteract))
-    x <- x[, !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels)), drop = FALSE]
+  # each column's term (a factor's columns share one), for tests by term (testProportionalHazards)
+  columnTerm <- c("(Intercept)", attr(attr(mf, "terms"), "term.labels"))[attr(x, "assign") + 1L]
+  if (isTRUE(strataInteract)) {
+    keep <- !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels))
+    x <- x[, keep, drop = FALSE]
+    columnTerm <- columnTerm[keep]
+  }
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
   # exposure from their own columns, as an offset(log(Holders)) term would.
@@ -317,7 +322,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),
   # which takes it for Argus's intercept; a model without an intercept needs a covariate
   interceptOnly <- hasIntercept && ncol(x) == 1 && !hasStratumBaseline(modelType)
-  if (!interceptOnly) x <- x[, !intercept, drop = FALSE]
+  if (!interceptOnly) {
+    x <- x[, !intercept, drop = FALSE]
+    columnTerm <- columnTerm[!intercept]
+  }
+  formulaTerms$columnTerms <- columnTerm
   if (ncol(x) == 0)
     stopf("the formula has no covariates%s", if (hasStratumBaseline(modelType))
       sprintf(" (a '%s' model has no intercept to fit alone)", modelType) else "")
