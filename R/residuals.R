@@ -34,7 +34,17 @@
 #'     the row's contribution to the score;}
 #'   \item{\code{"schoenfeld"}}{(cox) one row per event (rows with an event, sorted by
 #'     stratum and time, named by the event time): the covariates minus their risk-weighted
-#'     mean at the event time;}
+#'     mean at the event time. A stratified fit's matrix has the attribute \code{"strata"},
+#'     the number of events per stratum, as \code{residuals.coxph} gives it;}
+#'   \item{\code{"scaledsch"}}{(cox) the Schoenfeld residuals times the model-based
+#'     covariance and the number of events, plus the coefficients, as
+#'     \code{residuals.coxph(type = "scaledsch")}: a smooth of a column against time
+#'     estimates a time-varying coefficient (\code{\link{testProportionalHazards}} tests it).
+#'     It keeps the \code{"strata"} attribute (\code{coxph} drops it when there are several
+#'     covariates). With \code{weighted = TRUE} each event's residual is multiplied by its
+#'     own weight before the scaling (\code{residuals.coxph}, to survival 3.5 at least,
+#'     multiplies the time-sorted events by the weights in the data's row order). Not for
+#'     fits with a prior: refused, as by \code{\link{testProportionalHazards}};}
 #'   \item{\code{"dfbeta"}}{(cox, lr, pr, ls) the score contributions times the model-based
 #'     covariance: the one-step approximate change in the coefficients when the row is left
 #'     out, as \code{residuals.coxph(type = "dfbeta")} gives it. For lr, pr and ls it is not
@@ -55,7 +65,7 @@
 #' @param ... Not used: an argument given here is an error.
 #' @return \code{residuals()}: a vector named by row identifier (formula fits: the data
 #'   frame's row names, as \code{glm}; user row order), or a
-#'   matrix for \code{"score"}, \code{"schoenfeld"} and \code{"dfbeta"}. \code{fitted()}:
+#'   matrix for \code{"score"}, \code{"schoenfeld"}, \code{"scaledsch"} and \code{"dfbeta"}. \code{fitted()}:
 #'   a named vector. \code{nobs()}, \code{deviance()}, \code{df.residual()}: a number.
 #' @seealso \code{\link{predict.argusFit}}, \code{\link{vcov.argusFit}}
 #' @examples
@@ -80,10 +90,10 @@ residuals.argusFit <- function(object, type = NULL, weighted = NULL, ...) {
     stopf("'weighted' is for Cox residuals; those of modelType '%s' are residuals.glm's", modelType)
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",
-                      c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
+                      c("martingale", "deviance", "score", "schoenfeld", "dfbeta", "scaledsch"))
     weighted <- weighted %||% (type == "dfbeta")
     out <- coxResiduals(object, type, weighted)
-    return(if (type == "schoenfeld") out else padExcluded(object, out))
+    return(if (type %in% c("schoenfeld", "scaledsch")) out else padExcluded(object, out))
   }
   if (!(modelType %in% c("lr", "pr", "ls")))
     stopf(paste("residuals() is available for modelType 'lr', 'pr', 'ls' and 'cox', not '%s'",
@@ -137,7 +147,8 @@ coxResiduals <- function(fit, type, weighted) {
            toUserOrder(fit, dev * w)
          },
          score = toUserOrder(fit, parts$score * w),
-         schoenfeld = schoenfeldResiduals(fit, parts, w))
+         schoenfeld = schoenfeldResiduals(fit, parts, w),
+         scaledsch = scaledSchoenfeld(fit, schoenfeldResiduals(fit, parts, w)))
 }
 
 # Events only, sorted by stratum (in survival's order of strata) and time, as
@@ -151,6 +162,7 @@ schoenfeldResiduals <- function(fit, parts, w) {
   at <- at[order(stratum, rows$time[at])]
   out <- parts$schoenfeld[at, , drop = FALSE] * (if (length(w) > 1) w[at] else w)
   rownames(out) <- format(rows$time[at], trim = TRUE)
+  if (!is.null(position)) attr(out, "strata") <- strataEventTable(fit, sort(stratum))
   out
 }
 
