@@ -301,8 +301,12 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
     attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
-  if (isTRUE(strataInteract))
-    x <- x[, !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels)), drop = FALSE]
+  assign <- attr(x, "assign")  # each column's term (anova() refits term by term); `[` drops it
+  if (isTRUE(strataInteract)) {
+    kept <- !(assign %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels))
+    x <- x[, kept, drop = FALSE]
+    assign <- assign[kept]
+  }
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
   # exposure from their own columns, as an offset(log(Holders)) term would.
@@ -311,7 +315,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
                          survivalStrataOrder(strataCall, strataParts, strataTerm),
-                       time = if (is.null(surv)) timeExpression, formula = userFormula)
+                       time = if (is.null(surv)) timeExpression, formula = userFormula,
+                       assign = stats::setNames(assign, colnames(x)))
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),
