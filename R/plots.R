@@ -2,6 +2,15 @@
 # (Survival curves are survival's plot.survfit of survfit(fit); cumulative incidences are in
 # R/incidence.R.)
 
+# Graphical arguments: the caller's (...) replace the plot's defaults (a default passed beside
+# the same argument in ... was R's "formal argument matched by multiple actual arguments").
+plotArguments <- function(defaults, ...) {
+  given <- list(...)
+  if (length(given) && (is.null(names(given)) || any(names(given) == "")))
+    stopf("graphical arguments must be named (xlab = , col = , ...)")
+  utils::modifyList(defaults, given)
+}
+
 #' Plot a cross-validation curve
 #'
 #' Draws the mean held-out predictive log-likelihood of each candidate variance against the

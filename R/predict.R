@@ -153,36 +153,9 @@ predict.argusFit <- function(object, newdata = NULL,
   if (!is.null(time) && object$modelType != "pr")
     stopf("predict() reads 'time' (an exposure) for modelType 'pr' only, not '%s'%s", object$modelType,
           if (type %in% c("survival", "cumulativeIncidence")) "; the curve's times are 'times'" else "")
-  newdata <- denseMatrixAsMatrix(newdata)
-  longTable <- isDatabaseTable(newdata) ||
-    (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
-       all(c("rowId", "covariateId") %in% names(newdata)))
-  if (!is.null(outcomes) && !longTable)
-    stopf(paste("'outcomes' is for newdata in the long format (rowId, covariateId,",
-                "covariateValue); with other newdata give 'time', 'offset' or 'stratumId'"))
-  rows <- if (is.null(newdata)) {
-    rejectRowArguments(time, offset, stratumId, "the fitted rows: they have their own")
-    argusDataRows(object, object$data, se.fit)
-  } else if (inherits(newdata, "argusData")) {
-    rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
-    checkNewArgusData(object, newdata)
-    argusDataRows(object, newdata, se.fit)
-  } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
-    matrixRows(object, newdata, time, offset, rownames(newdata), stratumId, se.fit)
-  } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
-    formulaRows(object, newdata, time, offset, stratumId,
-                needStrata = type %in% c("survival", "cumulativeIncidence"), keepDesign = se.fit)
-  } else if (longTable) {
-    rejectRowArguments(time, offset, stratumId,
-                       "a long covariates table: give them as columns of 'outcomes' (by rowId)")
-    longRows(object, newdata, outcomes, checkBatchSize(batchSize), se.fit)
-  } else if (is.data.frame(newdata)) {
-    stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
-                "(rowId, covariateId, covariateValue)"))
-  } else {
-    stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
-                "a data frame, not %s"), class(newdata)[1])
-  }
+  rows <- predictionRows(object, newdata, type, se.fit,
+                         list(outcomes = outcomes, time = time, offset = offset,
+                              stratumId = stratumId, batchSize = batchSize))
   # As predict.lm: an NA coefficient is held at 0, which new rows need not agree with.
   if (!is.null(newdata) && any(aliasedFlags(object)))
     warning("prediction from a rank-deficient fit may be misleading", call. = FALSE)
@@ -203,6 +176,46 @@ predict.argusFit <- function(object, newdata = NULL,
     }
   }
   out
+}
+
+# The rows to predict, from any `newdata` (see predict.argusFit's Details): their link, exposure
+# time and stratum, and with `keepDesign` their covariates (`design`, user order). `given`: the
+# per-row arguments outcomes, time, offset, stratumId and batchSize of predict().
+predictionRows <- function(object, newdata, type, keepDesign, given) {
+  outcomes <- given$outcomes
+  time <- given$time
+  offset <- given$offset
+  stratumId <- given$stratumId
+  newdata <- denseMatrixAsMatrix(newdata)
+  longTable <- isDatabaseTable(newdata) ||
+    (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
+       all(c("rowId", "covariateId") %in% names(newdata)))
+  if (!is.null(outcomes) && !longTable)
+    stopf(paste("'outcomes' is for newdata in the long format (rowId, covariateId,",
+                "covariateValue); with other newdata give 'time', 'offset' or 'stratumId'"))
+  if (is.null(newdata)) {
+    rejectRowArguments(time, offset, stratumId, "the fitted rows: they have their own")
+    argusDataRows(object, object$data, keepDesign)
+  } else if (inherits(newdata, "argusData")) {
+    rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
+    checkNewArgusData(object, newdata)
+    argusDataRows(object, newdata, keepDesign)
+  } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
+    matrixRows(object, newdata, time, offset, rownames(newdata), stratumId, keepDesign)
+  } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
+    formulaRows(object, newdata, time, offset, stratumId,
+                needStrata = type %in% c("survival", "cumulativeIncidence"), keepDesign = keepDesign)
+  } else if (longTable) {
+    rejectRowArguments(time, offset, stratumId,
+                       "a long covariates table: give them as columns of 'outcomes' (by rowId)")
+    longRows(object, newdata, outcomes, checkBatchSize(given$batchSize %||% 100000), keepDesign)
+  } else if (is.data.frame(newdata)) {
+    stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
+                "(rowId, covariateId, covariateValue)"))
+  } else {
+    stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
+                "a data frame, not %s"), class(newdata)[1])
+  }
 }
 
 # time, offset and stratumId are per-row vectors for a matrix or formula data frame; with other
@@ -323,7 +336,7 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL, keepDes
   time <- checkExposure(checkNumericVector(time, "time", n, missingOk = TRUE), "time")
   names(link) <- rowNames
   list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"),
-       design = if (keepDesign) x[, at, drop = FALSE])
+       design = if (keepDesign) `colnames<-`(x[, at, drop = FALSE], covariates))
 }
 
 # A 0/1 variable given as logical in newdata where the fit saw numbers, or the reverse:
