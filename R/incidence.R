@@ -50,11 +50,12 @@
 #'   (e.g. \code{stratumId} for a matrix \code{newdata}). For \code{plot()}: graphical
 #'   arguments for \code{\link[graphics]{matplot}} (\code{xlab}, \code{ylab}, \code{main},
 #'   \code{col}, \code{lty}, \code{lwd}, \code{xlim}, \code{ylim}, \code{type}, ...), which
-#'   replace the defaults; \code{col} and \code{lty} recycle over the curves, and a band takes
-#'   its curve's colour.
+#'   replace the defaults; \code{col} and \code{lty} recycle over the curves, and a band is
+#'   shaded in its curve's colour.
 #' @param x An \code{argusIncidence} object.
 #' @param legend Draw a legend naming the rows (when there are several)?
-#' @param bands Draw the confidence bands (dashed) when the object has them?
+#' @param bands Draw the confidence bands (shaded in the curve's colour) when the object has
+#'   them?
 #' @return An object of class \code{argusIncidence}: \code{time} (the event times, or
 #'   \code{times}),
 #'   \code{incidence}, a matrix with one row per time and one column per row of
@@ -204,12 +205,27 @@ plot.argusIncidence <- function(x, legend = ncol(x$incidence) > 1, bands = TRUE,
   do.call(graphics::matplot, c(list(time, step(x$incidence)), args))
   col <- rep_len(args$col, n)
   if (bands) {
-    lwd <- rep_len(args$lwd, n)
-    graphics::matlines(time, step(x$lower), type = "s", lty = 2, col = col, lwd = lwd)
-    graphics::matlines(time, step(x$upper), type = "s", lty = 2, col = col, lwd = lwd)
+    # shaded step ribbons (a band drawn as lines was lost among curves of other line types),
+    # then the curves again on top
+    for (j in seq_len(n)) stepRibbon(time, step(x$lower)[, j], step(x$upper)[, j], col[j])
+    do.call(graphics::matlines, c(list(time, step(x$incidence)),
+                                  args[intersect(names(args), c("type", "lty", "col", "lwd", "pch"))]))
+    graphics::mtext(sprintf("shaded: %g%% pointwise confidence bands (%s)", 100 * x$conf.int, x$conf.type),
+                    side = 3, line = 0.2, cex = 0.8)
   }
   if (legend)
     graphics::legend("topleft", legend = colnames(x$incidence) %||% seq_len(n), col = col,
-                     lty = rep_len(args$lty, n), bty = "n")
+                     lty = rep_len(args$lty, n), lwd = rep_len(args$lwd, n), bty = "n")
   invisible(x)
+}
+
+# A band between two step functions over `time`, shaded in a light version of `col`.
+stepRibbon <- function(time, lower, upper, col) {
+  keep <- !is.na(lower) & !is.na(upper)
+  if (sum(keep) < 2) return(invisible())
+  time <- time[keep]
+  x <- c(rep(time, each = 2)[-1], max(time))
+  stepped <- function(y) rep(y, each = 2)
+  graphics::polygon(c(x, rev(x)), c(stepped(upper[keep]), rev(stepped(lower[keep]))),
+                    col = grDevices::adjustcolor(col, alpha.f = 0.2), border = NA)
 }
