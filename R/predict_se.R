@@ -41,9 +41,10 @@ linkStandardErrors <- function(fit, design, link) {
   n <- length(link)
   se <- rep(NA_real_, n)
   block <- max(1L, floor(1e7 / max(1L, length(labels))))
+  columns <- match(covariates, colnames(design))  # positions: a sparse matrix refuses character(0)
   for (start in seq(1L, n, by = block)) {
     at <- seq.int(start, min(n, start + block - 1L))
-    X <- as.matrix(design[at, covariates, drop = FALSE])
+    X <- as.matrix(design[at, columns, drop = FALSE])
     if (intercept) X <- cbind(1, X)
     se[at] <- sqrt(pmax(rowSums((X %*% V) * X), 0))
   }
@@ -57,7 +58,8 @@ argusDataDesign <- function(fit, data) {
   covariates <- modelCovariates(fit)
   present <- match(covariates, data$columnNames)
   have <- which(!is.na(present))
-  entries <- Matrix::summary(methods::as(designColumns(data, present[have]), "CsparseMatrix"))
+  entries <- if (length(have)) Matrix::summary(methods::as(designColumns(data, present[have]), "CsparseMatrix"))
+             else list(i = integer(0), j = integer(0), x = numeric(0))  # an intercept-only model
   Matrix::sparseMatrix(i = data$order[entries$i], j = have[entries$j], x = entries$x,
                        dims = c(length(data$rowIds), length(covariates)),
                        dimnames = list(NULL, covariates))

@@ -105,6 +105,13 @@ test_that("se.fit is the same on every newdata route, NA where the prediction is
   expect_true(is.na(ours$se.fit[5]))
   expect_lt(max(abs(ours$se.fit - predict(ref, type = "response", se.fit = TRUE)$se.fit), na.rm = TRUE), 1e-6)
   expect_error(predict(fit, x, se.fit = NA), "'se.fit' must be TRUE or FALSE")
+  # an intercept-only model: the intercept's variance alone (an empty design stopped Matrix)
+  null <- fitModel(createData(y ~ 1, data = df[-5, ], modelType = "lr"), control = createControl(tolerance = 1e-12))
+  nullRef <- glm(y ~ 1, family = binomial, data = df[-5, ], control = glm.control(epsilon = 1e-14, maxit = 100))
+  expect_lt(max(abs(predict(null, se.fit = TRUE)$se.fit - predict(nullRef, type = "response", se.fit = TRUE)$se.fit)),
+            1e-8)
+  expect_equal(unname(predict(null, createData(y ~ 1, data = df[1:3, ], modelType = "lr"), se.fit = TRUE)$se.fit),
+               unname(predict(null, se.fit = TRUE)$se.fit[1:3]))
   skip_if_not_installed("survival")
   lung <- lungComplete()
   cox <- fitModel(createData(Surv(time, status) ~ age, data = lung, modelType = "cox", ties = "efron"))
