@@ -301,12 +301,11 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
     attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
-  # each column's term (a factor's columns share one), for tests by term (testProportionalHazards)
-  columnTerm <- c("(Intercept)", attr(attr(mf, "terms"), "term.labels"))[attr(x, "assign") + 1L]
+  assign <- attr(x, "assign")  # each column's term (anova() refits term by term); `[` drops it
   if (isTRUE(strataInteract)) {
-    keep <- !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels))
-    x <- x[, keep, drop = FALSE]
-    columnTerm <- columnTerm[keep]
+    kept <- !(assign %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels))
+    x <- x[, kept, drop = FALSE]
+    assign <- assign[kept]
   }
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
@@ -316,7 +315,8 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
                          survivalStrataOrder(strataCall, strataParts, strataTerm),
-                       time = if (is.null(surv)) timeExpression, formula = userFormula)
+                       time = if (is.null(surv)) timeExpression, formula = userFormula,
+                       assign = stats::setNames(assign, colnames(x)))
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),
@@ -324,9 +324,7 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   interceptOnly <- hasIntercept && ncol(x) == 1 && !hasStratumBaseline(modelType)
   if (!interceptOnly) {
     x <- x[, !intercept, drop = FALSE]
-    columnTerm <- columnTerm[!intercept]
   }
-  formulaTerms$columnTerms <- columnTerm
   if (ncol(x) == 0)
     stopf("the formula has no covariates%s", if (hasStratumBaseline(modelType))
       sprintf(" (a '%s' model has no intercept to fit alone)", modelType) else "")

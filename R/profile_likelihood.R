@@ -31,8 +31,9 @@
 #'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
 #'   that of its log prior when `includePenalty`; then it is the slope of the profile).
 #' @return A data frame with columns `covariate`, `point` and `value` (and `derivative`),
-#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate` and
-#'   `maximum`, the objective at the fit), which [plot.argusProfile()] draws.
+#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate`,
+#'   `maximum`, the objective at the fit, `modelType` and `namedById`, whether the
+#'   coefficients are named by covariate id), which [plot.argusProfile()] draws.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -82,7 +83,8 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   # plot() marks the estimate and the interval: it needs the value at the fit
   structure(do.call(rbind, pieces), class = c("argusProfile", "data.frame"),
             estimate = fit$coefficients[columns],
-            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
+            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0,
+            modelType = fit$modelType, namedById = !is.null(fit$covariateIds))  # for plot()'s axes
 }
 
 # The settings of a profile's refits: the fit's, with one coefficient per direction in which

@@ -243,8 +243,9 @@ zphSchoenfeld <- function(rows, moments, events) {
 # grouped by the term they came from, else one per coefficient, named by the coefficient.
 zphTerms <- function(fit, columns, terms) {
   labels <- names(fit$coefficients)
-  termOf <- fit$data$formulaTerms$columnTerms
-  if (!terms || length(termOf) != length(labels)) termOf <- labels
+  ft <- fit$data$formulaTerms
+  termOf <- c("(Intercept)", attr(ft$terms, "term.labels"))[unname(ft$assign[labels]) + 1L]
+  if (!terms || length(termOf) != length(labels) || anyNA(termOf)) termOf <- labels
   termOf <- termOf[columns]
   split(seq_along(columns), factor(termOf, levels = unique(termOf)))
 }

@@ -5,7 +5,8 @@
 
 #' Survival curves from a Cox fit
 #'
-#' A method for \code{\link[survival]{survfit}}: the predicted survival curves
+#' A method for \code{\link[survival]{survfit}}, which Argus re-exports (\code{survfit(fit)}
+#' works without attaching \pkg{survival}): the predicted survival curves
 #' \eqn{S(t | z) = \exp(-H_0(t) \exp(\eta_z))} for the covariate values \code{newdata}, at
 #' every distinct time of the fitted rows, as \code{survfit.coxph} computes them (its default
 #' \code{ctype}: Breslow's hazard for a Breslow fit, Efron's for an Efron fit; \code{stype =
@@ -49,16 +50,16 @@
 #' @seealso \code{\link{predict.argusFit}} (\code{type = "survival"}),
 #'   \code{\link{baselineHazard}}, \code{\link{cumulativeIncidence}} for Fine-Gray fits
 #' @examples
-#' if (requireNamespace("survival", quietly = TRUE)) {
-#'   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
-#'   fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung,
-#'                              modelType = "cox"))
-#'   curves <- survival::survfit(fit, newdata = data.frame(age = 60, sex = 1:2))
-#'   summary(curves, times = c(180, 365))
-#'   plot(curves, col = 1:2, xlab = "days", ylab = "survival")
-#' }
+#' lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
+#' fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung,
+#'                            modelType = "cox", ties = "efron"))
+#' curves <- survfit(fit, newdata = data.frame(age = 60, sex = 1:2))
+#' summary(curves, times = c(180, 365))
+#' plot(curves, col = 1:2, xlab = "days", ylab = "survival")
 #' @name survfit.argusFit
 #' @method survfit argusFit
+#' @importFrom survival survfit
+#' @export
 survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 0.95,
                              conf.type = c("log", "log-log", "plain", "none"), offset = NULL, ...) {
   rejectDots("survfit()", ...)
@@ -332,3 +333,7 @@ buildSurvfit <- function(pieces, labels, onePerRow, new, se.fit, conf.int, conf.
   out$call <- call
   structure(out, class = c("survfitcox", "survfit"))
 }
+
+# survival's generic, re-exported (survival is in Imports): survfit(fit) without attaching it.
+#' @export
+survival::survfit

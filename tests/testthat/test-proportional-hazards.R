@@ -116,8 +116,8 @@ test_that("pbc as (start, stop] data (survSplit): tied events in cox.zph's order
   skip_if_not_installed("survival")
   pbc <- survival::pbc[!is.na(survival::pbc$trt), ]
   pbc$death <- as.numeric(pbc$status == 2)
-  split <- survival::survSplit(Surv(time, death) ~ age + edema + bili + albumin + trt, data = pbc,
-                               cut = c(500, 1000, 2000), episode = "episode")
+  split <- survival::survSplit(inSurvival(Surv(time, death) ~ age + edema + bili + albumin + trt),
+                               data = pbc, cut = c(500, 1000, 2000), episode = "episode")
   set.seed(8)
   w <- runif(nrow(split), 0.5, 2)
   for (ties in c("breslow", "efron")) {

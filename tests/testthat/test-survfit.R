@@ -226,3 +226,24 @@ test_that("cumulativeIncidence() without newdata is at the mean offset, as survf
   expected <- 1 - exp(-stats::stepfun(H$time, c(0, H$hazard))(c(100, 300)) * exp(lp))
   expect_equal(unname(at), expected, tolerance = 1e-10)
 })
+
+test_that("survfit is re-exported: survfit(fit) works without attaching survival", {
+  lung <- lungComplete()
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "efron"),
+                  control = survivalControl())
+  expect_true("survfit" %in% getNamespaceExports("Argus"))
+  curves <- Argus::survfit(fit, newdata = data.frame(age = 60, sex = 1))
+  expect_s3_class(curves, "survfit")
+  expect_equal(curves$surv, survival::survfit(fit, newdata = data.frame(age = 60, sex = 1))$surv)
+  # in a fresh session with Argus alone attached
+  skip_on_cran()
+  script <- tempfile(fileext = ".R")
+  writeLines(c("suppressMessages(library(Argus))",
+               "stopifnot(!'package:survival' %in% search())",
+               "lung <- na.omit(survival::lung[, c('time', 'status', 'age')])",
+               "fit <- fitModel(createData(Surv(time, status) ~ age, data = lung, modelType = 'cox', ties = 'efron'))",
+               "cat(class(survfit(fit))[2], '\\n')"), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE,
+                 env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  expect_match(paste(out, collapse = "\n"), "survfit")
+})
