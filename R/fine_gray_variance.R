@@ -11,9 +11,8 @@
 # sorted times, O(N p).
 
 fineGrayScores <- function(fit, X) {
-  data <- fit$data
   rows <- fitRows(fit)
-  if (any(rows$weights != 1) || !is.null(data$censoringSurvival) || data$nStrata > 1)
+  if (!fineGrayRobustSupported(fit))
     stopf(paste("the robust variance of a Fine-Gray fit is implemented as cmprsk::crr's: without",
                 "weights, strata or a given censoringSurvival; use runBootstrap() for these"))
   Z <- as.matrix(X)
@@ -69,6 +68,13 @@ fineGrayScores <- function(fit, X) {
   at <- match(time[censored], censorTimes)
   psi[censored, ] <- psi[censored, , drop = FALSE] + q[at, , drop = FALSE] / atRiskCensor[at]
   eta + psi
+}
+
+# crr's variance is defined where crr can make the fit: without weights, strata (several
+# censoring groups are crr's cengroup, another estimator) or a given censoringSurvival.
+fineGrayRobustSupported <- function(fit) {
+  w <- fit$settings$weights
+  (is.null(w) || all(w == 1)) && is.null(fit$data$censoringSurvival) && fit$data$nStrata <= 1
 }
 
 # Sums of `v` over rows with key < t (the complement of tailSums()).
