@@ -15,8 +15,13 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
     startingVariance = control$startingVariance %||% 0,
     resetCoefficients = control$resetCoefficients, threads = control$threads,
     messages = control$noiseLevel != "silent"))
-  if (identical(control$parallel, "future"))
+  if (identical(control$parallel, "future")) {
     cvSettings$taskRunner <- futureFoldRunner(data, settings, cvSettings)
+  } else if (progressWanted()) {
+    runner <- progressFoldRunner(data, settings, cvSettings)
+    on.exit(runner$done())
+    cvSettings$taskRunner <- runner$run
+  }
   started <- proc.time()[["elapsed"]]
   result <- .Call(argus_cross_validate, data, settings, cvSettings)
   seconds <- proc.time()[["elapsed"]] - started

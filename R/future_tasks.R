@@ -43,13 +43,40 @@ inFutures <- function(shares, fun, args) {
 # fits, spread over the plan's workers.
 futureFoldRunner <- function(data, settings, cvSettings) {
   function(variance, start, tasks) {
-    parts <- inFutures(taskShares(tasks), cvFoldTasks,
-                       list(data, settings, cvSettings, variance, start))
-    list(value = unlist(lapply(parts, `[[`, "value")),
-         converged = unlist(lapply(parts, `[[`, "converged")),
-         cycles = unlist(lapply(parts, `[[`, "cycles")),
-         infinite = unlist(lapply(parts, `[[`, "infinite")))
+    combineFoldParts(inFutures(taskShares(tasks), cvFoldTasks,
+                               list(data, settings, cvSettings, variance, start)))
   }
+}
+
+# The fold-task results of several shares, in task order, as the engine takes them back.
+combineFoldParts <- function(parts) {
+  list(value = unlist(lapply(parts, `[[`, "value")),
+       converged = unlist(lapply(parts, `[[`, "converged")),
+       cycles = unlist(lapply(parts, `[[`, "cycles")),
+       infinite = unlist(lapply(parts, `[[`, "infinite")))
+}
+
+# The engine's fold-task runner where progress is shown (argusProgress): each candidate's
+# fold fits in rounds on this process's threads, the line redrawn between rounds. The same
+# fits as the engine's own runner (cvFoldTasks() is its code), so the same result. `$done()`
+# clears the line.
+progressFoldRunner <- function(data, settings, cvSettings) {
+  progress <- NULL
+  candidates <- 0L
+  fitted <- 0L
+  run <- function(variance, start, tasks) {
+    if (is.null(progress))
+      progress <<- progressLine("cross-validation", if (cvSettings$cvType == "grid") cvSettings$gridSteps * tasks)
+    candidates <<- candidates + 1L
+    round <- list(show = TRUE, done = function() invisible(), tick = function(done) progress$tick(
+      fitted, sprintf("candidate %d, variance %.4g: %d of %d fold fits", candidates, variance, done, tasks)))
+    combineFoldParts(inRounds(seq_len(tasks) - 1, function(ids) {
+      part <- cvFoldTasks(data, settings, cvSettings, variance, start, ids)
+      fitted <<- fitted + length(ids)
+      part
+    }, "cross-validation", threads = cvSettings$threads, progress = round))
+  }
+  list(run = run, done = function() if (!is.null(progress)) progress$done())
 }
 
 cvFoldTasks <- function(data, settings, cvSettings, variance, start, tasks) {
@@ -59,11 +86,25 @@ cvFoldTasks <- function(data, settings, cvSettings, variance, start, tasks) {
 
 # runBootstrap()'s engine result, its replicates spread over the plan's workers.
 futureBootstrap <- function(data, settings, bootSettings) {
-  parts <- inFutures(taskShares(bootSettings$replicates), bootstrapShare,
-                     list(data, settings, bootSettings))
+  combineBootstrapParts(inFutures(taskShares(bootSettings$replicates), bootstrapShare,
+                                  list(data, settings, bootSettings)), bootSettings$keepCounts)
+}
+
+# The engine's bootstrap in this process: one call, or where progress is shown
+# (argusProgress) rounds of replicates with the line redrawn between them (each replicate
+# draws from its own random stream, so the rounds give the same replicates).
+threadBootstrap <- function(data, settings, bootSettings) {
+  progress <- progressLine("bootstrap", bootSettings$replicates)
+  if (!progress$show) return(.Call(argus_bootstrap, data, settings, bootSettings))
+  combineBootstrapParts(inRounds(seq_len(bootSettings$replicates) - 1L, function(ids)
+    bootstrapShare(data, settings, bootSettings, ids), "bootstrap",
+    threads = bootSettings$threads, progress = progress), bootSettings$keepCounts)
+}
+
+combineBootstrapParts <- function(parts, keepCounts) {
   list(beta = do.call(cbind, lapply(parts, `[[`, "beta")),
        status = unlist(lapply(parts, `[[`, "status")),
-       counts = if (bootSettings$keepCounts) do.call(cbind, lapply(parts, `[[`, "counts")),
+       counts = if (keepCounts) do.call(cbind, lapply(parts, `[[`, "counts")),
        selectorType = parts[[1]]$selectorType)
 }
 
