@@ -128,6 +128,10 @@ predict.argusFit <- function(object, newdata = NULL,
     stopf("predict() reads 'time' (an exposure) for modelType 'pr' only, not '%s'%s", object$modelType,
           if (type %in% c("survival", "cumulativeIncidence")) "; the curve's times are 'times'" else "")
   newdata <- denseMatrixAsMatrix(newdata)
+  if (is.null(object$data$formulaTerms)) {  # OHDSI's snake_case long tables, as createData()
+    newdata <- ohdsiColumns(newdata, "newdata")
+    outcomes <- ohdsiColumns(outcomes, "outcomes")
+  }
   longTable <- isDatabaseTable(newdata) ||
     (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
        all(c("rowId", "covariateId") %in% names(newdata)))
