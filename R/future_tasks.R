@@ -66,10 +66,11 @@ progressFoldRunner <- function(data, settings, cvSettings) {
   fitted <- 0L
   run <- function(variance, start, tasks) {
     if (is.null(progress))
-      progress <<- progressLine("cross-validation", if (cvSettings$cvType == "grid") cvSettings$gridSteps * tasks)
+      progress <<- progressLine("cross-validation", if (cvSettings$cvType == "grid") cvSettings$gridSteps * tasks,
+                                unit = "fold fits")
     candidates <<- candidates + 1L
     round <- list(show = TRUE, done = function() invisible(), tick = function(done) progress$tick(
-      fitted, sprintf("candidate %d, variance %.4g: %d of %d fold fits", candidates, variance, done, tasks)))
+      fitted, sprintf("candidate %d, variance %.3g: %d of %d", candidates, variance, done, tasks)))
     combineFoldParts(inRounds(seq_len(tasks) - 1, function(ids) {
       part <- cvFoldTasks(data, settings, cvSettings, variance, start, ids)
       fitted <<- fitted + length(ids)

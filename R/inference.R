@@ -272,7 +272,6 @@ robustReason <- function(fit) {
   if (!is.null(fit$data$cluster)) "over the clusters of the cluster() term, as coxph"
   else if (fit$modelType == "cox") "as coxph's where the weights are not whole numbers; type = \"model\" gives its naive.var"
   else if (fit$modelType == "fgr") "cmprsk::crr's var; type = \"model\" gives its invinf"
-  else "asked for"
 }
 
 # inverse of minus the Hessian of the objective (see vcov.argusFit's details)

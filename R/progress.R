@@ -9,7 +9,8 @@
 #' check`, knitting a vignette) nothing is shown.
 #'
 #' `options(argus.progress = FALSE)` turns the reports off, `TRUE` turns them on in any
-#' session (e.g. a batch job's log); the default is `interactive()`. To show the progress,
+#' session (e.g. a batch job's log); the default is `interactive()`.
+#' `options(argus.progressInterval =)` sets the half second (in seconds). To show the progress,
 #' cross-validation, the bootstrap and profiles run their fits in rounds of a few seconds
 #' (each round on all of `threads`), where they would otherwise run them in one call: the
 #' results are the same (every fold, replicate and profile is a fit of its own, with its
@@ -25,10 +26,12 @@ progressWanted <- function() {
   isTRUE(wanted)
 }
 
-# A progress line for `what` with `total` steps (NULL: unknown). `tick(done, detail)` redraws
+# A progress line for `what` with `total` steps (NULL: unknown; `unit` names the steps done).
+# `tick(done, detail)` redraws
 # it where half a second has passed since the start and since the last redraw; `done()`
 # clears it. Shown only where progressWanted() (`show` overrides, for tests).
-progressLine <- function(what, total = NULL, show = progressWanted(), every = 0.5) {
+progressLine <- function(what, total = NULL, show = progressWanted(),
+                         every = getOption("argus.progressInterval", 0.5), unit = "done") {
   started <- proc.time()[["elapsed"]]
   last <- started
   width <- 0L
@@ -46,7 +49,7 @@ progressLine <- function(what, total = NULL, show = progressWanted(), every = 0.
     last <<- now
     spent <- now - started
     text <- if (is.null(total)) {
-      sprintf("%s: %s done, %s", what, format(done, big.mark = ","), formatSeconds(spent))
+      sprintf("%s: %s %s, %s", what, format(done, big.mark = ","), unit, formatSeconds(spent))
     } else {
       share <- min(1, done / total)
       bar <- strrep("=", round(20 * share))

@@ -25,6 +25,8 @@ test_that("the line shows a bar, counts and time, redrawn at most every interval
   # unknown totals: what is done and the time
   line <- Argus:::progressLine("cross-validation", NULL, show = TRUE, every = 0)
   expect_match(captureStderr(line$tick(7, "candidate 2")), "cross-validation: 7 done, 0 s \\(candidate 2\\)")
+  line <- Argus:::progressLine("cross-validation", NULL, show = TRUE, every = 0, unit = "fold fits")
+  expect_match(captureStderr(line$tick(7)), "cross-validation: 7 fold fits, 0 s")
   # within the interval nothing is drawn: fast work stays silent
   line <- Argus:::progressLine("bootstrap", 200, show = TRUE, every = 60)
   expect_identical(captureStderr(line$tick(50)), "")
@@ -72,4 +74,24 @@ test_that("with progress shown, the bootstrap, cross-validation and profiles giv
   expect_identical(shown$boot$status, quietRun$boot$status)
   expect_identical(unclass(shown$ci), unclass(quietRun$ci))
   expect_identical(shown$profile, quietRun$profile)
+})
+
+test_that("cross-validation, the bootstrap, confint() and profiles report where progress is wanted", {
+  set.seed(6)
+  n <- 300
+  x <- matrix(rnorm(n * 12), n, 12, dimnames = list(NULL, paste0("x", 1:12)))
+  y <- rbinom(n, 1, plogis(x[, 1]))
+  data <- createData(x = x, y = y, modelType = "lr")
+  flat <- fitModel(data)
+  withr::local_options(argus.progress = TRUE, argus.progressInterval = 0)
+  expect_match(captureStderr(fitModel(data, createPrior("laplace", useCrossValidation = TRUE),
+                                      createControl(seed = 1, fold = 4))),
+               "cross-validation: [0-9]+ fold fits, [0-9]+ s \\(candidate 1, variance [0-9.e+-]+: [0-9]+ of 4\\)")
+  expect_match(captureStderr(runBootstrap(flat, replicates = 20, seed = 1)),
+               "bootstrap \\[=+ *\\] [0-9]+ of 20")
+  expect_match(captureStderr(suppressMessages(confint(flat))), "profile-likelihood intervals \\[=+ *\\] [0-9]+ of 13")
+  expect_match(captureStderr(profileLogLikelihood(flat, c("x1", "x2"), x = 0)), "profile \\[=+ *\\] 1 of 2,.*\\(x1\\)")
+  # and nothing where it is not wanted (R CMD check, Rscript)
+  withr::local_options(argus.progress = NULL)
+  expect_identical(captureStderr(runBootstrap(flat, replicates = 20, seed = 1)), "")
 })
