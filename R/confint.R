@@ -257,7 +257,7 @@ profileLimitsWithProgress <- function(fit, columns, level, includePenalty, scale
                     format(length(columns), big.mark = ",")))
   rounds <- inRounds(seq_along(columns), function(at)
     profileLimits(fit, columns[at], level, includePenalty, scale),
-    "profile-likelihood intervals", threads = max(1L, fit$control$threads %||% 1L))
+    "profile-likelihood intervals", threads = max(1L, fit$control$threads %||% 1L), seconds = 5)
   limits <- do.call(rbind, rounds)
   attr(limits, "evaluations") <- unlist(lapply(rounds, attr, "evaluations"))
   limits

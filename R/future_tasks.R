@@ -56,50 +56,35 @@ combineFoldParts <- function(parts) {
        infinite = unlist(lapply(parts, `[[`, "infinite")))
 }
 
-# The engine's fold-task runner where progress is shown (argusProgress): each candidate's
-# fold fits in rounds on this process's threads, the line redrawn between rounds. The same
-# fits as the engine's own runner (cvFoldTasks() is its code), so the same result. `$done()`
-# clears the line.
-progressFoldRunner <- function(data, settings, cvSettings) {
-  progress <- NULL
-  candidates <- 0L
-  fitted <- 0L
-  run <- function(variance, start, tasks) {
-    if (is.null(progress))
-      progress <<- progressLine("cross-validation", if (cvSettings$cvType == "grid") cvSettings$gridSteps * tasks,
-                                unit = "fold fits")
-    candidates <<- candidates + 1L
-    round <- list(show = TRUE, done = function() invisible(), tick = function(done) progress$tick(
-      fitted, sprintf("candidate %d, variance %.3g: %d of %d", candidates, variance, done, tasks)))
-    combineFoldParts(inRounds(seq_len(tasks) - 1, function(ids) {
-      part <- cvFoldTasks(data, settings, cvSettings, variance, start, ids)
-      fitted <<- fitted + length(ids)
-      part
-    }, "cross-validation", threads = cvSettings$threads, progress = round))
-  }
-  list(run = run, done = function() if (!is.null(progress)) progress$done())
-}
-
-cvFoldTasks <- function(data, settings, cvSettings, variance, start, tasks) {
-  .Call(argus_cv_fold_tasks, data, settings, cvSettings, as.double(variance), as.double(start),
-        as.double(tasks))
-}
-
 # runBootstrap()'s engine result, its replicates spread over the plan's workers.
 futureBootstrap <- function(data, settings, bootSettings) {
   combineBootstrapParts(inFutures(taskShares(bootSettings$replicates), bootstrapShare,
                                   list(data, settings, bootSettings)), bootSettings$keepCounts)
 }
 
-# The engine's bootstrap in this process: one call, or where progress is shown
-# (argusProgress) rounds of replicates with the line redrawn between them (each replicate
-# draws from its own random stream, so the rounds give the same replicates).
-threadBootstrap <- function(data, settings, bootSettings) {
+# The engine's bootstrap in this process. Where progress is shown (argusProgress) and the
+# engine's own lines are not (noiseLevel "silent"), its lines (every tenth of the replicates)
+# move the progress line instead: the same single call, at no cost.
+threadBootstrap <- function(data, settings, bootSettings, quiet = TRUE) {
   progress <- progressLine("bootstrap", bootSettings$replicates)
-  if (!progress$show) return(.Call(argus_bootstrap, data, settings, bootSettings))
-  combineBootstrapParts(inRounds(seq_len(bootSettings$replicates) - 1L, function(ids)
-    bootstrapShare(data, settings, bootSettings, ids), "bootstrap",
-    threads = bootSettings$threads, progress = progress), bootSettings$keepCounts)
+  if (!progress$show || !quiet) return(.Call(argus_bootstrap, data, settings, bootSettings))
+  on.exit(progress$done())
+  bootSettings$messages <- TRUE
+  withEngineLines("bootstrap: ", "^bootstrap: ([0-9]+) of [0-9]+ replicates",
+                  function(done) progress$tick(as.numeric(done)),
+                  .Call(argus_bootstrap, data, settings, bootSettings))
+}
+
+# Evaluates `expr` with the engine's lines that start with `prefix` (those it was asked for
+# only to report progress) kept off the console; each that matches `pattern` hands its first
+# group to `seen`. Other messages pass.
+withEngineLines <- function(prefix, pattern, seen, expr) {
+  withCallingHandlers(expr, message = function(m) {
+    text <- conditionMessage(m)
+    if (!startsWith(text, prefix)) return()
+    if (grepl(pattern, text)) seen(sub(paste0(pattern, ".*"), "\\1", text))
+    invokeRestart("muffleMessage")
+  })
 }
 
 combineBootstrapParts <- function(parts, keepCounts) {

@@ -10,13 +10,16 @@
 #'
 #' `options(argus.progress = FALSE)` turns the reports off, `TRUE` turns them on in any
 #' session (e.g. a batch job's log); the default is `interactive()`.
-#' `options(argus.progressInterval =)` sets the half second (in seconds). To show the progress,
-#' cross-validation, the bootstrap and profiles run their fits in rounds of a few seconds
-#' (each round on all of `threads`), where they would otherwise run them in one call: the
-#' results are the same (every fold, replicate and profile is a fit of its own, with its
-#' own random stream), and so is the work. `createControl(noiseLevel = "quiet")` or
-#' `"noisy"` adds the engine's own lines (one per cross-validation candidate, per tenth of
-#' the bootstrap, per cycle of a fit).
+#' `options(argus.progressInterval =)` sets the half second (in seconds).
+#'
+#' Cross-validation moves the line once per candidate variance scored (a bar where the
+#' number of candidates is known: `cvType = "grid"`), the bootstrap once per tenth of its
+#' replicates: the engine's own progress reports, at no cost to the fits. Profile-likelihood
+#' intervals of many coefficients are profiled in rounds of a few seconds (each round on all
+#' of `threads`), where they would otherwise be profiled in one call: each coefficient's
+#' profile is its own set of refits, so the limits are the same.
+#' `createControl(noiseLevel = "quiet")` or `"noisy"` prints the engine's own lines instead
+#' (one per cross-validation candidate, per tenth of the bootstrap, per cycle of a fit).
 #' @name argusProgress
 NULL
 
@@ -76,8 +79,8 @@ formatSeconds <- function(s) {
 # Runs `run(items)` over `items` in rounds, reporting progress between them, and returns the
 # rounds' results in order (a list). Without progress, one round of every item. With it, the
 # first round has `threads` items and each later one as many as took about `seconds` before
-# (a multiple of `threads`, so that every round keeps the threads busy): the rounds cost a
-# call each, negligible against the fits they run.
+# (a multiple of `threads`, so that every round keeps the threads busy): a round costs a call,
+# and with several threads the wait for its last item (about half an item per round).
 inRounds <- function(items, run, what, threads = 1L, progress = progressLine(what, length(items)),
                      seconds = 2) {
   n <- length(items)

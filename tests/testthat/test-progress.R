@@ -48,6 +48,7 @@ test_that("rounds cover every item once, in order, sized to keep the threads bus
 })
 
 test_that("with progress shown, the bootstrap, cross-validation and profiles give the same results", {
+  # (cross-validation and the bootstrap read the engine's progress lines; profiles run in rounds)
   set.seed(5)
   n <- 400
   x <- matrix(rnorm(n * 12), n, 12, dimnames = list(NULL, paste0("x", 1:12)))
@@ -84,9 +85,15 @@ test_that("cross-validation, the bootstrap, confint() and profiles report where 
   data <- createData(x = x, y = y, modelType = "lr")
   flat <- fitModel(data)
   withr::local_options(argus.progress = TRUE, argus.progressInterval = 0)
-  expect_match(captureStderr(fitModel(data, createPrior("laplace", useCrossValidation = TRUE),
-                                      createControl(seed = 1, fold = 4))),
-               "cross-validation: [0-9]+ fold fits, [0-9]+ s \\(candidate 1, variance [0-9.e+-]+: [0-9]+ of 4\\)")
+  prior <- createPrior("laplace", useCrossValidation = TRUE)
+  expect_match(captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4))),
+               "cross-validation: 2 variances scored, [0-9]+ s \\(last [0-9.e+-]+\\)")
+  grid <- captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4, cvType = "grid", gridSteps = 5)))
+  expect_match(grid, "cross-validation \\[=+ *\\] 3 of 5")
+  # the engine's own lines where noiseLevel asks for them, and then no progress line
+  quiet <- captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4, noiseLevel = "quiet")))
+  expect_match(quiet, "cross-validation: variance [0-9.e+-]+, predictive log-likelihood")
+  expect_false(grepl("variances scored", quiet))
   expect_match(captureStderr(runBootstrap(flat, replicates = 20, seed = 1)),
                "bootstrap \\[=+ *\\] [0-9]+ of 20")
   expect_match(captureStderr(suppressMessages(confint(flat))), "profile-likelihood intervals \\[=+ *\\] [0-9]+ of 13")
