@@ -43,23 +43,28 @@ inFutures <- function(shares, fun, args) {
 # fits, spread over the plan's workers.
 futureFoldRunner <- function(data, settings, cvSettings) {
   function(variance, start, tasks) {
-    combineFoldParts(inFutures(taskShares(tasks), cvFoldTasks,
-                               list(data, settings, cvSettings, variance, start)))
+    parts <- inFutures(taskShares(tasks), cvFoldTasks,
+                       list(data, settings, cvSettings, variance, start))
+    list(value = unlist(lapply(parts, `[[`, "value")),
+         converged = unlist(lapply(parts, `[[`, "converged")),
+         cycles = unlist(lapply(parts, `[[`, "cycles")),
+         infinite = unlist(lapply(parts, `[[`, "infinite")))
   }
 }
 
-# The fold-task results of several shares, in task order, as the engine takes them back.
-combineFoldParts <- function(parts) {
-  list(value = unlist(lapply(parts, `[[`, "value")),
-       converged = unlist(lapply(parts, `[[`, "converged")),
-       cycles = unlist(lapply(parts, `[[`, "cycles")),
-       infinite = unlist(lapply(parts, `[[`, "infinite")))
+cvFoldTasks <- function(data, settings, cvSettings, variance, start, tasks) {
+  .Call(argus_cv_fold_tasks, data, settings, cvSettings, as.double(variance), as.double(start),
+        as.double(tasks))
 }
 
 # runBootstrap()'s engine result, its replicates spread over the plan's workers.
 futureBootstrap <- function(data, settings, bootSettings) {
-  combineBootstrapParts(inFutures(taskShares(bootSettings$replicates), bootstrapShare,
-                                  list(data, settings, bootSettings)), bootSettings$keepCounts)
+  parts <- inFutures(taskShares(bootSettings$replicates), bootstrapShare,
+                     list(data, settings, bootSettings))
+  list(beta = do.call(cbind, lapply(parts, `[[`, "beta")),
+       status = unlist(lapply(parts, `[[`, "status")),
+       counts = if (bootSettings$keepCounts) do.call(cbind, lapply(parts, `[[`, "counts")),
+       selectorType = parts[[1]]$selectorType)
 }
 
 # The engine's bootstrap in this process. Where progress is shown (argusProgress) and the
@@ -85,13 +90,6 @@ withEngineLines <- function(prefix, pattern, seen, expr) {
     if (grepl(pattern, text)) seen(sub(paste0(pattern, ".*"), "\\1", text))
     invokeRestart("muffleMessage")
   })
-}
-
-combineBootstrapParts <- function(parts, keepCounts) {
-  list(beta = do.call(cbind, lapply(parts, `[[`, "beta")),
-       status = unlist(lapply(parts, `[[`, "status")),
-       counts = if (keepCounts) do.call(cbind, lapply(parts, `[[`, "counts")),
-       selectorType = parts[[1]]$selectorType)
 }
 
 bootstrapShare <- function(data, settings, bootSettings, replicates) {
