@@ -304,10 +304,11 @@ internalWeights <- function(weights, data) {
 fitWithNotice <- function(data, settings) {
   entries <- storedEntries(data)
   if (entries < 1e7 || !progressWanted()) return(.Call(argus_fit, data, settings))
-  cat(sprintf("Argus %s fit: %s rows, %s covariates, %s stored entries, on %s ...", data$modelType,
-              format(data$nRows, big.mark = ","), format(length(data$columnNames), big.mark = ","),
-              format(entries, big.mark = ",", scientific = FALSE), settings$device), file = stderr())
-  on.exit(cat("\r", strrep(" ", 100), "\r", file = stderr(), sep = ""))
+  text <- sprintf("Argus %s fit: %s rows, %s covariates, %s stored entries, on %s ...", data$modelType,
+                  format(data$nRows, big.mark = ","), format(length(data$columnNames), big.mark = ","),
+                  format(entries, big.mark = ",", scientific = FALSE), settings$device)
+  cat(text, file = stderr())
+  on.exit(cat("\r", strrep(" ", nchar(text)), "\r", file = stderr(), sep = ""))
   .Call(argus_fit, data, settings)
 }
 
