@@ -86,7 +86,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                        clusterOfRow = clusterCodes(data))
   started <- proc.time()[["elapsed"]]
   result <- if (parallel == "future") futureBootstrap(data, settings, bootSettings)
-            else .Call(argus_bootstrap, data, settings, bootSettings)
+            else threadBootstrap(data, settings, bootSettings, quiet = control$noiseLevel == "silent")
   seconds <- proc.time()[["elapsed"]] - started
   estimates <- t(result$beta)
   dimnames(estimates) <- list(NULL, names(fit$coefficients))

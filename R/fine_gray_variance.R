@@ -66,9 +66,8 @@ fineGrayScores <- function(fit, X) {
 # G(X_i-); per event time t_k (tk): Gk = G(t_k-), d, S0 (competing rows weighted G(t_k-) /
 # G(X-)) and dL = d / S0.
 fineGrayRiskSets <- function(fit) {
-  data <- fit$data
   rows <- fitRows(fit)
-  if (any(rows$weights != 1) || !is.null(data$censoringSurvival) || data$nStrata > 1)
+  if (!fineGrayRobustSupported(fit))
     stopf(paste("the robust variance of a Fine-Gray fit is implemented as cmprsk::crr's: without",
                 "weights, strata or a given censoringSurvival; use runBootstrap() for these"))
   r <- exp(rows$eta)
@@ -98,6 +97,13 @@ fineGrayRiskSets <- function(fit) {
 fineGrayMeans <- function(sets, Z) {
   S1 <- tailSums(sets$time, Z * sets$r, sets$tk) + sets$Gk * headSums(sets$time, Z * sets$ratio, sets$tk)
   S1 / sets$S0
+}
+
+# crr's variance is defined where crr can make the fit: without weights, strata (several
+# censoring groups are crr's cengroup, another estimator) or a given censoringSurvival.
+fineGrayRobustSupported <- function(fit) {
+  w <- fit$settings$weights
+  (is.null(w) || all(w == 1)) && is.null(fit$data$censoringSurvival) && fit$data$nStrata <= 1
 }
 
 # Sums of `v` over rows with key < t (the complement of tailSums()).

@@ -187,6 +187,10 @@ predictionRows <- function(object, newdata, type, keepDesign, given) {
   offset <- given$offset
   stratumId <- given$stratumId
   newdata <- denseMatrixAsMatrix(newdata)
+  if (is.null(object$data$formulaTerms)) {  # OHDSI's snake_case long tables, as createData()
+    newdata <- ohdsiColumns(newdata, "newdata")
+    outcomes <- ohdsiColumns(outcomes, "outcomes")
+  }
   longTable <- isDatabaseTable(newdata) ||
     (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
        all(c("rowId", "covariateId") %in% names(newdata)))

@@ -15,7 +15,8 @@
 #' `tolerance` (so the piecewise-linear curve through the points is accurate to about
 #' `tolerance`), repeatedly, up to `maxPoints` points. Without `bounds`, the estimate plus or
 #' minus four Wald standard errors. Grid points are evaluated in parallel on the fit's
-#' `createControl(threads = )` threads.
+#' `createControl(threads = )` threads. In an interactive session a line reports the
+#' progress over the coefficients ([argusProgress]).
 #'
 #' @param fit An `argusFit`.
 #' @param parm Coefficients, as in [confint.argusFit()].
@@ -65,7 +66,11 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
     bounds <- checkNumericVector(bounds, "bounds", 2)
     if (bounds[1] >= bounds[2]) stopf("'bounds' must be increasing")
   }
-  pieces <- lapply(columns, function(column) {
+  progress <- progressLine("profile", length(columns))
+  on.exit(progress$done())
+  pieces <- lapply(seq_along(columns), function(k) {
+    column <- columns[k]
+    on.exit(progress$tick(k, names(fit$coefficients)[column]))
     if (!is.null(x)) {
       points <- sort(unique(x))
       values <- profileAt(fit, column, points, includePenalty)

@@ -71,11 +71,8 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   checkFlag(se.fit, "se.fit")
   checkScalar(conf.int, "conf.int", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   conf.type <- match.arg(conf.type)
-  # coxph takes its robust variance by default for non-integer weights; here the model-based
-  # one stays (as vcov()), so say so, as confint() does.
-  if (se.fit && is.null(fit$data$cluster)) warnNonIntegerWeights(
-    fit, "survfit() standard errors",
-    "a cluster() term with one id per row gives coxph's robust curves")
+  # vcov()'s default is coxph's variance (robust for non-integer weights), as survfit.coxph
+  # takes fit$var
   V <- if (se.fit) vcov(fit) else NULL
   columns <- if (se.fit) match(rownames(V)[!is.na(diag(V))], names(fit$coefficients))
              else estimatedColumns(fit)
