@@ -144,8 +144,8 @@ fitWeights <- function(data, weights, warnings) {
 }
 
 # The fit's log-likelihood on the incumbent's scale: least squares' -RSS (Argus: -RSS / 2);
-# the conditional Poisson's with the constant sum(y log(time) - log(y!)) that makes it free
-# of the unit of time (Argus's leaves it out).
+# the conditional Poisson's with the constant sum(y log(time) - log(y!)) of the exposure
+# times (Argus's leaves it out; offsets of a formula do not enter it, as in the incumbent).
 incumbentLogLikelihood <- function(value, data, weights = NULL) {
   switch(data$modelType,
          ls = 2 * value,
@@ -157,6 +157,5 @@ incumbentLogPrior <- function(value, data) if (data$modelType == "ls") 2 * value
 
 conditionalPoissonConstant <- function(data, weights = NULL) {
   o <- data$outcomes
-  exposure <- if (!is.null(o$offset)) o$offset + log(o$time) else log(o$time)
-  sum((weights %||% rep(1, nrow(o))) * (o$y * exposure - lfactorial(o$y)))
+  sum((weights %||% rep(1, nrow(o))) * (o$y * log(o$time) - lfactorial(o$y)))
 }

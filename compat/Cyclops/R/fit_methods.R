@@ -89,7 +89,7 @@ print.cyclopsFit <- function(x, show.call = TRUE, ...) {
 #' @examples
 #' fit <- fitCyclopsModel(createCyclopsData(am ~ wt, data = mtcars, modelType = "lr"))
 #' vcov(fit)
-#' getSEs(fit, c(1, 2))
+#' Cyclops:::getSEs(fit, c(1, 2))
 #' aconfint(fit)
 #' @name vcov.cyclopsFit
 NULL
@@ -114,7 +114,6 @@ residualVariance <- function(fit) {
 }
 
 #' @rdname vcov.cyclopsFit
-#' @export
 getSEs <- function(object, covariates) {
   data <- object$cyclopsData
   at <- covariatePositions(data, covariates)

@@ -99,7 +99,8 @@ getCyclopsProfileLogLikelihood <- function(object, parm, x = NULL, bounds = NULL
   label <- argusLabels(data, at)
   profile <- as.data.frame(Argus::profileLogLikelihood(
     fit, label, x = x, bounds = bounds, tolerance = tolerance, initialGridSize = initialGridSize,
-    includePenalty = includePenalty, returnDerivatives = returnDerivatives))
+    includePenalty = includePenalty, returnDerivatives = returnDerivatives,
+    maxPoints = 100000))  # the incumbent refines until the tolerance, without a cap
   # the adaptive grid keeps the estimate itself where it lies within the bounds
   estimate <- object$estimation$estimate[at]
   if (!is.null(bounds) && object$return_flag == "SUCCESS" && !argusFitOf(object)$fixed[at] &&
