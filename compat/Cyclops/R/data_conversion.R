@@ -52,6 +52,7 @@ convertToCyclopsData <- function(outcomes, covariates, modelType = "lr", timeEff
 }
 
 #' @rdname convertToCyclopsData
+#' @method convertToCyclopsData data.frame
 #' @export
 convertToCyclopsData.data.frame <- function(outcomes, covariates, modelType = "lr",
                                             timeEffectMap = NULL, addIntercept = TRUE,
@@ -75,6 +76,7 @@ convertToCyclopsData.data.frame <- function(outcomes, covariates, modelType = "l
 }
 
 #' @rdname convertToCyclopsData
+#' @method convertToCyclopsData tbl_dbi
 #' @export
 convertToCyclopsData.tbl_dbi <- function(outcomes, covariates, modelType = "lr",
                                          timeEffectMap = NULL, addIntercept = TRUE,

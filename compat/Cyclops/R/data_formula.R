@@ -121,14 +121,29 @@ formulaDesign <- function(call, env, modelType, time, pid) {
   design
 }
 
-# model.frame() of one of the call's formulas with its data, subset and row-level arguments
+# model.frame() of one of the call's formulas with its data, subset and row-level arguments.
+# Surv() and strata() are found even where survival is not attached (the formula's own
+# environment first, so that a user's own function of that name wins).
 modelFrame <- function(call, which, env) {
   keep <- intersect(c(which, "data", "subset", "weights", "censorWeights", "offset"), names(call))
   frame <- call[c(1L, match(keep, names(call)))]
   names(frame)[names(frame) == which] <- "formula"
+  frame$formula <- withSurvivalSpecials(eval(frame$formula, env))
   frame$drop.unused.levels <- TRUE
   frame[[1L]] <- quote(stats::model.frame)
   eval(frame, env)
+}
+
+withSurvivalSpecials <- function(formula) {
+  if (!inherits(formula, "formula")) return(formula)
+  home <- environment(formula) %||% globalenv()
+  missing <- !vapply(c("Surv", "strata"), exists, TRUE, envir = home)
+  if (!any(missing)) return(formula)
+  specials <- new.env(parent = home)
+  if (missing[1]) specials$Surv <- survival::Surv
+  if (missing[2]) specials$strata <- survival::strata
+  environment(formula) <- specials
+  formula
 }
 
 # y and the times of the response: Surv(time, status), Surv(start, stop, status) (a

@@ -48,6 +48,7 @@ buildArgusData <- function(data) {
   started <- Sys.time()
   outcomes <- data$outcomes
   if (data$modelType == "fgr") outcomes$censoringSurvival <- fineGrayCensoring(data)
+  if (data$modelType %in% c("cpr", "sccs") && is.null(outcomes$time)) outcomes$time <- 1
   # Weights and covariates enter through fitModel(weights =) and the covariates table; the
   # Argus data carry none (fitCyclopsModel() decides which weights a fit uses).
   data$argus <- withArgusMessages(

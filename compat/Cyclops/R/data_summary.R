@@ -10,12 +10,15 @@
 #' @param object A `cyclopsData` object.
 #' @param ... Not used.
 #' @return A data frame named by coefficient.
+#' @method summary cyclopsData
 #' @export
 summary.cyclopsData <- function(object, ...) {
   data <- checkCyclopsData(object)
   types <- covariateTypes(data)
+  covariates <- collectCovariates(data)
+  byId <- split(covariates$covariateValue, idText(covariates$covariateId))
   stats <- t(vapply(seq_along(types), function(j) {
-    x <- columnValues(data, j)
+    x <- if (data$hasIntercept && j == 1) rep(1, nrow(data$outcomes)) else byId[[idText(data$ids[j])]]
     x <- x[x != 0]
     c(length(x), if (length(x)) mean(x) else 0, if (length(x)) mean(x^2) - mean(x)^2 else 0)
   }, numeric(3)))

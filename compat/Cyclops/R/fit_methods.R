@@ -34,6 +34,7 @@ argusFitOf <- function(object) {
 NULL
 
 #' @rdname coef.cyclopsFit
+#' @method coef cyclopsFit
 #' @export
 coef.cyclopsFit <- function(object, rescale = FALSE, ignoreConvergence = FALSE, ...) {
   if (object$return_flag != "SUCCESS" && !ignoreConvergence)
@@ -45,6 +46,7 @@ coef.cyclopsFit <- function(object, rescale = FALSE, ignoreConvergence = FALSE, 
 }
 
 #' @rdname coef.cyclopsFit
+#' @method logLik cyclopsFit
 #' @export
 logLik.cyclopsFit <- function(object, ...) {
   structure(object$log_likelihood, df = sum(!is.na(object$estimation$estimate)),
@@ -95,6 +97,7 @@ print.cyclopsFit <- function(x, show.call = TRUE, ...) {
 NULL
 
 #' @rdname vcov.cyclopsFit
+#' @method vcov cyclopsFit
 #' @export
 vcov.cyclopsFit <- function(object, control, overrideNoRegularization = FALSE, ...) {
   fit <- argusFitOf(object)

@@ -27,6 +27,7 @@ argusAtEstimates <- function(object) {
 #' @examples
 #' fit <- fitCyclopsModel(createCyclopsData(am ~ wt, data = mtcars, modelType = "lr"))
 #' head(predict(fit))
+#' @method predict cyclopsFit
 #' @export
 predict.cyclopsFit <- function(object, newOutcomes, newCovariates, ...) {
   if (!missing(newOutcomes) && (missing(newCovariates) || is.null(newCovariates)))
@@ -103,6 +104,7 @@ meanLinearPredictor <- function(cyclopsFit) {
 #' @param type `"aalen"`.
 #' @param ... Not used.
 #' @return A list with `time` and `surv`.
+#' @method survfit cyclopsFit
 #' @export
 survfit.cyclopsFit <- function(formula, type = "aalen", ...) {
   object <- formula

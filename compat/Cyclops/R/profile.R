@@ -24,6 +24,7 @@
 #' d <- createCyclopsData(case ~ spontaneous + induced + strata(stratum), data = infert,
 #'                        modelType = "clr")
 #' confint(fitCyclopsModel(d), c("spontaneous", "induced"))
+#' @method confint cyclopsFit
 #' @export
 confint.cyclopsFit <- function(object, parm, level = 0.95, overrideNoRegularization = FALSE,
                                includePenalty = TRUE, rescale = FALSE, maximumCurvature = -1e-3,

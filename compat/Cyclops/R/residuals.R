@@ -14,6 +14,7 @@
 #' @param type `"schoenfeld"`.
 #' @param ... Not used.
 #' @return A named vector or a matrix.
+#' @method residuals cyclopsFit
 #' @export
 residuals.cyclopsFit <- function(object, parm = NULL, type = "schoenfeld", ...) {
   data <- object$cyclopsData

@@ -5,13 +5,15 @@
 #
 #   Rscript tools/run-incumbent-suite.R LIB TESTDIR OUT.csv [file ...]
 #     LIB      library put first on .libPaths() (e.g. /usr/local/lib/R/argus-cyclops or
-#              ~/peers-Rlib for the real incumbent)
+#              ~/peers-Rlib for the real incumbent); several separated by ':' (a library
+#              holding packages the incumbent's tests load, such as the Andromeda stub that
+#              ~/peers-Rlib holds, goes after the front end's)
 #     TESTDIR  the incumbent's tests/testthat (from its source tarball)
 #     OUT.csv  per-file counts: expectations passed, failed, skipped, errors
 # Not run in CI: the incumbent's tarball lives outside this repository.
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 3) stop("usage: run-incumbent-suite.R LIB TESTDIR OUT.csv [file ...]")
-lib <- normalizePath(args[1]); testDir <- normalizePath(args[2]); out <- args[3]
+lib <- normalizePath(strsplit(args[1], ":")[[1]]); testDir <- normalizePath(args[2]); out <- args[3]
 files <- if (length(args) > 3) args[-(1:3)] else
   basename(list.files(testDir, pattern = "^test.*\\.R$"))
 
@@ -19,7 +21,7 @@ runOne <- function(file) {
   script <- tempfile(fileext = ".R")
   result <- tempfile(fileext = ".rds")
   writeLines(c(
-    sprintf(".libPaths(c(%s, .libPaths()))", deparse(lib)),
+    sprintf(".libPaths(c(%s, .libPaths()))", paste(deparse(lib), collapse = "")),
     "suppressPackageStartupMessages({library(testthat); library(Cyclops)})",
     sprintf("setwd(%s)", deparse(testDir)),
     sprintf("r <- test_file(%s, package = 'Cyclops', reporter = 'silent', stop_on_failure = FALSE)",
