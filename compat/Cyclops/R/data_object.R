@@ -31,6 +31,9 @@ newCyclopsData <- function(modelType, outcomes, covariates, ids, info, hasInterc
   data$scale <- NULL
   data$engine <- "Argus"
   data$version <- 0L
+  # the exposure of pr and cpr rows is their time (the incumbent's converters finalize so;
+  # its piece-by-piece constructor only after finalizeSqlCyclopsData(useOffsetCovariate = -1))
+  data$timeIsExposure <- TRUE
   data$cyclopsDataPtr <- NULL
   data$cyclopsInterfacePtr <- NULL
   class(data) <- "cyclopsData"
@@ -48,7 +51,10 @@ buildArgusData <- function(data) {
   started <- Sys.time()
   outcomes <- data$outcomes
   if (data$modelType == "fgr") outcomes$censoringSurvival <- fineGrayCensoring(data)
+  if (data$modelType %in% c("pr", "cpr", "sccs") && !data$timeIsExposure) outcomes$time <- NULL
   if (data$modelType %in% c("cpr", "sccs") && is.null(outcomes$time)) outcomes$time <- 1
+  # strata are read by the conditional and survival models only (the incumbent's too)
+  if (!isConditionalType(data$modelType) && !isSurvivalType(data$modelType)) outcomes$stratumId <- NULL
   # Weights and covariates enter through fitModel(weights =) and the covariates table; the
   # Argus data carry none (fitCyclopsModel() decides which weights a fit uses).
   data$argus <- withArgusMessages(

@@ -104,8 +104,8 @@ normalizeCovariates <- function(data, type) {
 #'
 #' Adds an intercept (`addIntercept`; an error if there is one already or the model takes
 #' none), moves a covariate into the offset (`useOffsetCovariate`, its log unless
-#' `offsetAlreadyOnLogScale`; `-1`, the incumbent's way of saying "the exposure time", changes
-#' nothing: the exposure time of `"pr"` and `"cpr"` data is already their offset), and marks
+#' `offsetAlreadyOnLogScale`; `-1` makes the rows' time their exposure, as data from
+#' [convertToCyclopsData()] and [createCyclopsData()] have it already), and marks
 #' covariates as dense (`makeCovariatesDense`). The Argus data are rebuilt.
 #'
 #' @param object A `cyclopsData` object.
@@ -128,7 +128,9 @@ finalizeSqlCyclopsData <- function(object, addIntercept = FALSE, useOffsetCovari
     data$info <- rbind(data.frame(name = "(Intercept)", type = "intercept"), data$info)
     if (!is.null(data$scale)) data$scale <- c(1, data$scale)
   }
-  if (!is.null(useOffsetCovariate) && !identical(as.numeric(useOffsetCovariate), -1))
+  if (is.numeric(useOffsetCovariate) && identical(as.numeric(useOffsetCovariate), -1))
+    data$timeIsExposure <- TRUE
+  else if (!is.null(useOffsetCovariate))
     moveToOffset(data, covariatePositions(data, useOffsetCovariate), offsetAlreadyOnLogScale)
   if (!is.null(makeCovariatesDense)) {
     covariateTypes(data)

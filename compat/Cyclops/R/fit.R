@@ -61,6 +61,9 @@ fitCyclopsModel <- function(cyclopsData, prior = createPrior("none"), control = 
            "Argus chooses its device with Argus::createControl(device = )")
   stopifnot(inherits(prior, "cyclopsPrior"))
   stopifnot(inherits(control, "cyclopsControl"))
+  # settings restored from JSON (CohortMethod, SelfControlledCaseSeries) may hold lists
+  for (field in c("priorType", "variance", "exclude"))
+    if (is.list(prior[[field]])) prior[field] <- list(unlist(prior[[field]]))
   data <- cyclopsData
   argus <- argusData(data)
   p <- getNumberOfCovariates(data)

@@ -11,6 +11,7 @@ createSqlCyclopsData <- function(modelType, control, floatingPoint = 64) {
                          ids = numeric(0), info = data.frame(name = character(0), type = character(0)),
                          hasIntercept = FALSE, floatingPoint = floatingPoint)
   data$formula <- TRUE
+  data$timeIsExposure <- FALSE
   data
 }
 

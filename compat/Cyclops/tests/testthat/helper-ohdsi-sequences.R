@@ -203,13 +203,15 @@ plpCox <- function(cohort) {
 
 # EvidenceSynthesis: Cox per database (fitted and with the coefficient fixed), profiles on an
 # adaptive grid, on a grid and with gradients, the normal approximation's interval; the
-# pooled SCCS as a formula conditional Poisson with an offset.
+# pooled SCCS as a formula conditional Poisson with an offset. Each fit gets its own data
+# object, as EvidenceSynthesis makes them (the incumbent's fits on one object share its
+# engine's state: fixed coefficients stay fixed in later fits).
 evidenceSynthesis <- function(database) {
   population <- database$cox
-  data <- Cyclops::createCyclopsData(Surv(time, y) ~ x + strata(stratumId), data = population,
-                                     modelType = "cox")
-  fit <- Cyclops::fitCyclopsModel(data, fixedCoefficients = c(FALSE))
-  fixed <- Cyclops::fitCyclopsModel(data, fixedCoefficients = c(TRUE))
+  coxData <- function() Cyclops::createCyclopsData(Surv(time, y) ~ x + strata(stratumId),
+                                                   data = population, modelType = "cox")
+  fit <- Cyclops::fitCyclopsModel(coxData(), fixedCoefficients = c(FALSE))
+  fixed <- Cyclops::fitCyclopsModel(coxData(), fixedCoefficients = c(TRUE))
   bounds <- c(log(0.1), log(10))
   adaptive <- Cyclops::getCyclopsProfileLogLikelihood(fixed, "x", bounds = bounds, tolerance = 0.001)
   grid <- Cyclops::getCyclopsProfileLogLikelihood(fixed, "x", seq(bounds[1], bounds[2], length.out = 100))$value
@@ -220,9 +222,9 @@ evidenceSynthesis <- function(database) {
   pooledCi <- confint(fit, 1, level = 0.95)
   sccs <- database$sccs
   formula <- stats::as.formula("y ~ a + x1 + x2 + strata(stratumId) + offset(log(time))")
-  sccsData <- Cyclops::createCyclopsData(formula, data = sccs, modelType = "cpr")
-  sccsFit <- Cyclops::fitCyclopsModel(sccsData)
-  sccsFixed <- Cyclops::fitCyclopsModel(sccsData, fixedCoefficients = rep(TRUE, 3))
+  sccsFit <- Cyclops::fitCyclopsModel(Cyclops::createCyclopsData(formula, data = sccs, modelType = "cpr"))
+  sccsFixed <- Cyclops::fitCyclopsModel(Cyclops::createCyclopsData(formula, data = sccs, modelType = "cpr"),
+                                        fixedCoefficients = rep(TRUE, 3))
   sccsGrid <- Cyclops::getCyclopsProfileLogLikelihood(sccsFixed, "a", seq(-1, 2, length.out = 20))$value
   sccsCi <- confint(sccsFit, parm = "a", level = 0.95)
   list(logRr = unname(coef(fit)), ci = c(as.numeric(ci95[2]), as.numeric(ci95[3])),

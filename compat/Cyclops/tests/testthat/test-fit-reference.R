@@ -166,3 +166,15 @@ test_that("separation: SUCCESS with a warning that a coefficient may be infinite
   ci <- suppressWarnings(confint(fit, "exposureTRUE"))
   expect_true(is.na(ci[2]))
 })
+
+test_that("settings restored from JSON (lists, the class set again) fit as the originals", {
+  data <- createCyclopsData(am ~ wt + hp + qsec, data = mtcars, modelType = "lr")
+  prior <- createPrior("laplace", variance = 0.5, exclude = c("(Intercept)", "hp"))
+  restored <- unclass(prior)
+  restored$exclude <- as.list(restored$exclude)
+  class(restored) <- "cyclopsPrior"
+  control <- createControl(seed = 1)
+  storedControl <- structure(lapply(unclass(control), identity), class = "cyclopsControl")
+  expect_equal(coef(fitCyclopsModel(data, restored, storedControl, warnings = FALSE)),
+               coef(fitCyclopsModel(data, prior, control, warnings = FALSE)))
+})
