@@ -177,28 +177,3 @@ cyclopsBootstrapArguments <- function(...) {
         if (length(known)) paste0(". ", paste(sprintf("'%s': %s", known, hints[known]),
                                               collapse = "; ")) else "")
 }
-
-# The incumbent's profile derivatives (returnDerivatives = TRUE): at each point b, with the
-# coefficient held at b and the others refitted, the partial derivative of the
-# log-likelihood along the coefficient, plus that of its log prior when includePenalty.
-# Where the objective is the profiled one (includePenalty = TRUE), this is the slope of the
-# profile itself (the others are at their optimum).
-profileDerivatives <- function(fit, column, points, includePenalty) {
-  settings <- profileSettings(fit, infiniteFlags(fit)[column])
-  settings$threads <- 1L
-  fixed <- settings$fixed %||% rep(FALSE, length(fit$coefficients))
-  fixed[column] <- TRUE
-  settings$fixed <- fixed
-  kind <- fit$priorType[column]
-  variance <- columnVariances(fit)[column]
-  vapply(points, function(b) {
-    settings$start[column] <- b
-    refit <- .Call(argus_fit, fit$data, settings)
-    gradient <- .Call(argus_hessian, fit$data, settings, refit$beta, as.integer(column - 1L),
-                      FALSE, FALSE)$gradient
-    prior <- if (!includePenalty || kind == "none") 0
-             else if (kind == "normal") -b / variance
-             else -sqrt(2 / variance) * sign(b)
-    gradient[1] + prior
-  }, 0)
-}

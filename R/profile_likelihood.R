@@ -71,18 +71,12 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   pieces <- lapply(seq_along(columns), function(k) {
     column <- columns[k]
     on.exit(progress$tick(k, names(fit$coefficients)[column]))
-    if (!is.null(x)) {
-      points <- sort(unique(x))
-      values <- profileAt(fit, column, points, includePenalty)
-    } else {
-      grid <- adaptiveProfile(fit, column, bounds %||% defaultBounds(fit, column), tolerance,
-                              initialGridSize, maxPoints, includePenalty)
-      points <- grid$points
-      values <- grid$values
-    }
-    out <- data.frame(covariate = names(fit$coefficients)[column], point = points,
-                      value = values, stringsAsFactors = FALSE)
-    if (returnDerivatives) out$derivative <- profileDerivatives(fit, column, points, includePenalty)
+    grid <- if (!is.null(x)) profileAt(fit, column, sort(unique(x)), includePenalty, returnDerivatives)
+            else adaptiveProfile(fit, column, bounds %||% defaultBounds(fit, column), tolerance,
+                                 initialGridSize, maxPoints, includePenalty, returnDerivatives)
+    out <- data.frame(covariate = names(fit$coefficients)[column], point = grid$points,
+                      value = grid$values, stringsAsFactors = FALSE)
+    if (returnDerivatives) out$derivative <- grid$derivatives
     out
   })
   # plot() marks the estimate and the interval: it needs the value at the fit
@@ -115,14 +109,17 @@ profileSettings <- function(fit, ofInfinite = FALSE) {
 
 infiniteFlags <- function(fit) names(fit$coefficients) %in% fit$infinite
 
-profileAt <- function(fit, column, points, includePenalty) {
+# The profile at `points`: list(points, values, derivatives). The derivatives (the partial
+# derivative along the coefficient at each refit, plus the log prior's with includePenalty:
+# the incumbent's returnDerivatives) come from the same refits as the values.
+profileAt <- function(fit, column, points, includePenalty, derivatives = FALSE) {
   out <- .Call(argus_profile_values, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),
-               as.integer(column - 1L),
-               as.double(points), includePenalty, as.integer(fit$control$threads))
+               as.integer(column - 1L), as.double(points), includePenalty,
+               as.integer(fit$control$threads), derivatives)
   if (!all(out$converged))
     warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!out$converged),
                     names(fit$coefficients)[column]), call. = FALSE)
-  out$value
+  list(points = points, values = out$value, derivatives = if (derivatives) out$derivative)
 }
 
 defaultBounds <- function(fit, column) {
@@ -138,23 +135,27 @@ defaultBounds <- function(fit, column) {
 # (the error of a smooth curve shrinks four-fold with each halving). Each round's midpoints
 # go to the engine in one call, so they run in parallel.
 adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, maxPoints,
-                            includePenalty) {
-  points <- seq(bounds[1], bounds[2], length.out = initialGridSize)
-  values <- profileAt(fit, column, points, includePenalty)
+                            includePenalty, derivatives = FALSE) {
+  first <- profileAt(fit, column, seq(bounds[1], bounds[2], length.out = initialGridSize),
+                     includePenalty, derivatives)
+  points <- first$points
+  values <- first$values
+  slopes <- first$derivatives
   open <- rep(TRUE, length(points) - 1)  # intervals (points[i], points[i + 1]) to check
   while (any(open) && length(points) + sum(open) <= maxPoints) {
     left <- which(open)
-    mid <- (points[left] + points[left + 1]) / 2
-    midValues <- profileAt(fit, column, mid, includePenalty)
+    mid <- profileAt(fit, column, (points[left] + points[left + 1]) / 2, includePenalty, derivatives)
+    midValues <- mid$values
     linear <- (values[left] + values[left + 1]) / 2
     refine <- is.finite(midValues) & abs(midValues - linear) > tolerance  # a failed refit stops
     nOld <- length(points)
-    ordering <- order(c(points, mid))
-    points <- c(points, mid)[ordering]
+    ordering <- order(c(points, mid$points))
+    points <- c(points, mid$points)[ordering]
     values <- c(values, midValues)[ordering]
+    if (derivatives) slopes <- c(slopes, mid$derivatives)[ordering]
     # Midpoint i now sits at position newAt[i], splitting its interval into the intervals
     # newAt[i] - 1 and newAt[i]: both stay open when the check failed.
-    newAt <- match(nOld + seq_along(mid), ordering)
+    newAt <- match(nOld + seq_along(midValues), ordering)
     open <- rep(FALSE, length(points) - 1)
     open[newAt - 1] <- refine
     open[newAt] <- refine
@@ -162,5 +163,5 @@ adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, max
   if (any(open))
     warning(sprintf("the adaptive profile of '%s' reached maxPoints = %d before the tolerance",
                     names(fit$coefficients)[column], maxPoints), call. = FALSE)
-  list(points = points, values = values)
+  list(points = points, values = values, derivatives = slopes)
 }

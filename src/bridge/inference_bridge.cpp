@@ -121,7 +121,8 @@ extern "C" SEXP argus_profile_intervals(SEXP dataSexp, SEXP settingsSexp, SEXP c
 }
 
 extern "C" SEXP argus_profile_values(SEXP dataSexp, SEXP settingsSexp, SEXP coordinateSexp,
-                                     SEXP pointsSexp, SEXP includePenalty, SEXP threads) {
+                                     SEXP pointsSexp, SEXP includePenalty, SEXP threads,
+                                     SEXP withDerivative) {
   BEGIN_RCPP
   argus::bridge::DatasetBinding binding;
   argus::bridge::bindDataset(List(dataSexp), &binding);
@@ -129,13 +130,15 @@ extern "C" SEXP argus_profile_values(SEXP dataSexp, SEXP settingsSexp, SEXP coor
   argus::bridge::RProgressSink progress;
   const std::vector<argus::ProfilePoint> points = argus::profileValues(
       req, as<int>(coordinateSexp), as<std::vector<double>>(pointsSexp), as<bool>(includePenalty),
-      as<int>(threads), &progress);
-  NumericVector value(points.size());
+      as<int>(threads), &progress, as<bool>(withDerivative));
+  NumericVector value(points.size()), derivative(points.size());
   LogicalVector converged(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     value[i] = points[i].value;
     converged[i] = points[i].converged;
+    derivative[i] = points[i].derivative;
   }
-  return List::create(_["value"] = value, _["converged"] = converged);
+  return List::create(_["value"] = value, _["converged"] = converged,
+                      _["derivative"] = derivative);
   END_RCPP
 }

@@ -209,6 +209,15 @@ test_that("profileLogLikelihood(returnDerivatives = TRUE) gives the slope of the
   noPenalty <- profileLogLikelihood(fit, "11", x = coef(fit)[["11"]], includePenalty = FALSE,
                                     returnDerivatives = TRUE)
   expect_equal(noPenalty$derivative, coef(fit)[["11"]] / 1, tolerance = 1e-5)
+  # the adaptive grid's derivatives (from the refits that give its values) are those of its
+  # points given as x, and the slope of the values there
+  adaptive <- profileLogLikelihood(fit, "11", bounds = c(-1, 2), tolerance = 0.01,
+                                   returnDerivatives = TRUE)
+  again <- profileLogLikelihood(fit, "11", x = adaptive$point, returnDerivatives = TRUE)
+  expect_equal(adaptive$derivative, again$derivative, tolerance = 1e-10)
+  slope <- diff(adaptive$value) / diff(adaptive$point)
+  middle <- (adaptive$derivative[-1] + adaptive$derivative[-nrow(adaptive)]) / 2
+  expect_equal(slope, middle, tolerance = 1e-3)
 })
 
 test_that("runBootstrap() summary columns carry the incumbent's meanings", {

@@ -6,6 +6,7 @@
 
 #include "common/errors.h"
 #include "data/column_centring.h"
+#include "priors/prior.h"
 #include "solver/inference.h"
 #include "selection/task_runner.h"
 #include "solver/root_finding.h"
@@ -80,6 +81,7 @@ class ProfileObjective {
       request_.start[centring_.partner] -= (b - optimum_[coordinate_]) / centring_.partnerShift;
     const FitResult fit = fitCcd(request_, progress_);
     ++evaluations;
+    lastBeta = fit.beta;
     // A refit whose other coefficients run off to infinity still gives the profile's value
     // (the supremum); only fits that did not get there count.
     if (fit.status == FitStatus::MaxIterations || fit.status == FitStatus::IllConditioned)
@@ -89,6 +91,7 @@ class ProfileObjective {
 
   int evaluations = 0;
   int unconverged = 0;
+  std::vector<double> lastBeta;  // the last refit's coefficients
 
  private:
   FitRequest request_;
@@ -224,9 +227,21 @@ std::vector<ProfileInterval> profileIntervals(const FitRequest& fit,
   return out;
 }
 
+// The derivative along coordinate c at a refit's coefficients (the gradient of the
+// log-likelihood as derivativesAt() gives it, plus the log prior's slope: at 0 a Laplace prior
+// contributes 0, as no side is taken).
+double profileSlope(const FitRequest& fit, std::int32_t c, const std::vector<double>& beta,
+                    bool includePenalty) {
+  LikelihoodProbe probe(fit.device, *fit.data, fit.weights);
+  const PointDerivatives d = derivativesAt(probe, beta, {c});
+  const double b = beta[c];
+  const double side = static_cast<double>((b > 0.0) - (b < 0.0));
+  return d.gradient[0] + (includePenalty ? priorSlope(b, fit.prior[c], side).gradient : 0.0);
+}
+
 std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
                                         const std::vector<double>& points, bool includePenalty,
-                                        int threads, ProgressSink* progress) {
+                                        int threads, ProgressSink* progress, bool withDerivative) {
   checkProfileRequest(fit, {coordinate});
   for (double b : points) ARGUS_REQUIRE(std::isfinite(b), "profile points must be finite");
   validateDataset(*fit.data, fit.weights);
@@ -235,6 +250,8 @@ std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coor
     ProfileObjective profile(fit, coordinate, includePenalty, sink);
     out[i].value = profile(points[i]);
     out[i].converged = profile.unconverged == 0;
+    if (withDerivative && !profile.lastBeta.empty())
+      out[i].derivative = profileSlope(fit, coordinate, profile.lastBeta, includePenalty);
   }, progress);
   return out;
 }

@@ -55,6 +55,9 @@ struct ProfileInterval {
 struct ProfilePoint {
   double value = 0.0;
   bool converged = true;
+  // with `withDerivative`: the partial derivative along the coordinate at the refit (of the
+  // log-likelihood, plus the log prior's when includePenalty: then the profile's slope)
+  double derivative = std::numeric_limits<double>::quiet_NaN();
 };
 
 // `fit.start` must hold the optimum (the fitted coefficients); `fit.fixed` may fix others.
@@ -64,9 +67,11 @@ std::vector<ProfileInterval> profileIntervals(const FitRequest& fit,
                                               ProgressSink* progress = nullptr);
 
 // The profile of one coordinate at the given points, each refit warm-started from the
-// optimum in `fit.start`.
+// optimum in `fit.start`; with `withDerivative`, also its derivative there (from the same
+// refit: no second fit per point).
 std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
                                         const std::vector<double>& points, bool includePenalty,
-                                        int threads, ProgressSink* progress = nullptr);
+                                        int threads, ProgressSink* progress = nullptr,
+                                        bool withDerivative = false);
 
 }  // namespace argus

@@ -1,0 +1,3 @@
+library(testthat)
+library(Cyclops)
+test_check("Cyclops")
