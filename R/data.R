@@ -5,7 +5,8 @@
 #'   \item{long tables (OHDSI format)}{`outcomes` with columns `rowId`, `y` and optionally
 #'     `stratumId`, `time`, `weights`, `offset`; `covariates` with columns `rowId`,
 #'     `covariateId` and optionally `covariateValue` (default 1). Identifiers (`rowId`,
-#'     `covariateId`) may be whole numbers (exactly representable as doubles, up to 2^53),
+#'     `covariateId`) may be whole numbers (as doubles: below 2^53 in absolute value, where
+#'     each stands for one id; the double 2^53 is also what 2^53 + 1 rounds to),
 #'     `bit64::integer64`, character labels, or factors, which are read by their labels
 #'     (never by their integer codes). Row ids match across the two tables by value, or by
 #'     their text when either table gives labels (a number by its digits, 1e15 as
@@ -108,6 +109,10 @@
 #'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time (any finite number,
 #'   negative ones too, as in `coxph()`: only the order of the times matters).
 #' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
+#'   Double precision bounds them: the positive ones must lie within a factor 2^52 (about
+#'   4.5e15) of the largest, none below 1e-100, and they must total at most 2^53; other
+#'   weights are an error (set weights meant to be negligible to 0; multiplying all weights
+#'   by one number leaves the estimates as they are).
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
 #'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`

@@ -12,7 +12,7 @@
 #'   are ignored). For long tables, weights named by every rowId are matched by name in any
 #'   order; outcomes read from a database table have no row order (they are read sorted by
 #'   rowId), so there they must be named. Elsewhere names are not read: the order is the
-#'   data's.
+#'   data's. They are bounded as [createData()]'s `weights` are.
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param ... Only the incumbent's `fitCyclopsModel()` arguments that change nothing here,
