@@ -59,7 +59,7 @@
 runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed = NULL,
                          data = NULL, keepCounts = FALSE, parallel = NULL, ...) {
   cyclopsBootstrapArguments(...)
-  if (!inherits(fit, "argusFit")) stopf("'fit' must come from fitModel()")
+  checkFitObject(fit)
   checkScalar(replicates, "replicates", lower = 2, upper = .Machine$integer.max, integer = TRUE)
   checkScalar(level, "level", lower = 0, upper = 1)
   if (level <= 0 || level >= 1) stopf("'level' must be between 0 and 1 (exclusive)")
@@ -69,8 +69,8 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   parallel <- checkParallel(parallel %||% fit$control$parallel %||% "threads")
   data <- data %||% fit$data
   if (is.null(data)) stopf("the fit holds no data (fit$data is NULL): give them as 'data'")
-  if (!inherits(data, "argusData") || !identical(data$columnNames, names(fit$coefficients)) ||
-      data$modelType != fit$modelType)
+  checkDataObject(data)
+  if (!identical(data$columnNames, names(fit$coefficients)) || data$modelType != fit$modelType)
     stopf("'data' are not the data this fit was made from")
   control <- fit$control
   resolved <- list(kind = match(fit$priorType, c("none", "laplace", "normal")) - 1L,

@@ -97,6 +97,10 @@
 #'   does not copy it, and `saveRDS(fit)` saves it along), with `fit$weights` and
 #'   `fit$startingCoefficients`, so that [runBootstrap()] can refit it. Set `fit$data <- NULL`
 #'   to drop the data and give them to `runBootstrap(data = )` instead.
+#'
+#'   Both objects are plain lists. Every function that reads one checks the fields it reads
+#'   first: a field edited to a wrong type, length or range (`d$stratumStart[3] <- 1e7`, a
+#'   truncated `fit$coefficients`, a prior kind of 7 in `fit$settings`) is an error naming it.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -107,7 +111,7 @@
 fitModel <- function(data, prior = createPrior("none"), control = createControl(),
                      weights = NULL, startingCoefficients = NULL, fixedCoefficients = NULL, ...) {
   cyclopsFitArguments(...)
-  if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  checkDataObject(data)
   control <- fromCyclopsControl(control)
   prior <- fromCyclopsPrior(prior)
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")

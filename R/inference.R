@@ -13,6 +13,8 @@ checkFitForInference <- function(fit, what) {
                 "NULL): put them back (fit$data <- the argusData object) or refit it"), what)
   if (is.null(fit$data) || is.null(fit$settings))
     stopf("this fit does not hold its data and settings (made by an older version?): refit it")
+  checkFitObject(fit)
+  checkDataObject(fit$data, "fit$data")
 }
 
 # The fit's own settings with the fitted coefficients as the starting point, as every engine

@@ -139,6 +139,7 @@ predict.argusFit <- function(object, newdata = NULL,
     argusDataRows(object, object$data)
   } else if (inherits(newdata, "argusData")) {
     rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
+    checkDataObject(newdata, "newdata")
     checkNewArgusData(object, newdata)
     argusDataRows(object, newdata)
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
