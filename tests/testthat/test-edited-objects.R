@@ -42,7 +42,7 @@ runEditedObjects <- function() {
        name = sub("^end [0-9]+ [a-z]+ ", "", ends))
 }
 
-# What each case's edit is: a valid value (a fraction, a huge or negative number, a reversed
+# What each case's edit is: a valid value (a fraction, a huge, negative or far number, a reversed
 # vector, another string, the same numbers as another type), NULL where the field is
 # optional, a label, a stored number that print() and summary() report, an engine call.
 editKinds <- function(names) {
@@ -50,7 +50,7 @@ editKinds <- function(names) {
   edit <- sub("^.* <- ([A-Za-z_]+); .*$", "\\1", names)
   operation <- sub("^.*; ", "", names)
   data.frame(
-    valueEdit = edit %in% c("fraction", "huge", "negative", "reversed", "other", "integer", "double"),
+    valueEdit = edit %in% c("fraction", "huge", "negative", "past", "reversed", "other", "integer", "double"),
     label = grepl("\\$(rowIds|rowNames|columnNames|stratumLabels|covariateIds)$", field),
     optional = edit == "NULL" &
       grepl(paste0("\\$(weights|offset|time|startTime|censoringSurvival|settings\\$(weights|start|fixed)|",

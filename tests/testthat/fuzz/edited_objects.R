@@ -46,6 +46,8 @@ mutations <- function(v) {
       out$na <- first(NA)
       out$huge <- first(if (is.integer(v)) .Machine$integer.max else 1e300)
       out$negative <- first(if (is.logical(v)) NA else -1)
+      # a middle value far past any row (the issue's d$stratumStart[3] <- 1e7)
+      if (!is.logical(v)) out$past <- replace(v, max(1, length(v) %/% 2), if (is.integer(v)) 10000000L else 1e7)
       if (is.double(v)) {
         out$nan <- first(NaN)
         out$inf <- first(Inf)
