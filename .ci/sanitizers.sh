@@ -6,7 +6,8 @@
 # bounds is a failed run even where it does not crash. R itself is not instrumented: the
 # sanitizer runtimes are preloaded, and leak detection is off (R keeps memory to its exit by
 # design). The test's child R processes inherit both.
-#   bash .ci/sanitizers.sh            (from .ci/run; alone after .ci/deps.sh)
+#   bash .ci/sanitizers.sh [tarball]  (from .ci/run, with its R CMD build tarball; alone after
+#                                      .ci/deps.sh, it builds one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -23,9 +24,13 @@ CFLAGS = $flags
 LDFLAGS = -fsanitize=address,undefined
 EOF
 
-(cd "$out" && R CMD build --no-build-vignettes --no-manual "$root" >build.log 2>&1) ||
-  { cat "$out/build.log"; exit 1; }
-tarball=$(ls "$out"/Argus_*.tar.gz)
+tarball=${1:-}
+if [ -z "$tarball" ]; then
+  (cd "$out" && R CMD build --no-build-vignettes --no-manual "$root" >build.log 2>&1) ||
+    { cat "$out/build.log"; exit 1; }
+  tarball=$(ls "$out"/Argus_*.tar.gz)
+fi
+tarball=$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")
 ARGUS_CUDA=off MAKEFLAGS="-j$jobs" R_MAKEVARS_USER="$root/$out/Makevars" \
   R CMD INSTALL --no-test-load -l "$out/lib" "$tarball" >"$out/install.log" 2>&1 ||
   { tail -40 "$out/install.log"; exit 1; }
