@@ -8,6 +8,6 @@
 #' @importFrom Rcpp evalCpp
 #' @importFrom methods as is
 #' @importFrom Matrix sparseMatrix
-#' @importFrom stats coef confint deviance df.residual formula logLik model.frame model.matrix
+#' @importFrom stats anova coef confint deviance df.residual formula logLik model.frame model.matrix
 #'   model.offset model.response predict terms update vcov weights
 "_PACKAGE"

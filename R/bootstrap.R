@@ -44,7 +44,8 @@
 #'   estimate it: a replicate in which a factor level or a sparse covariate was not drawn
 #'   cannot, and has `NA` in `estimates` there, with a warning; fixed coefficients have `NA`
 #'   summaries), `status` of each replicate's fit, `counts`, `seed`,
-#'   `level` and `selectorType` (`"byRow"`, `"byPid"` or `"byCluster"`). The summary uses
+#'   `level`, `selectorType` (`"byRow"`, `"byPid"` or `"byCluster"`), `modelType` and
+#'   `namedById` (whether the coefficients are named by covariate id). The summary uses
 #'   every replicate whose fit did not break down (status other than `ILLCONDITIONED`, no
 #'   infinite or NaN estimate; `NA` where a coefficient was not estimable): replicates without a finite maximum-likelihood estimate
 #'   (`NO_FINITE_MLE`, separation in the resample) are kept at the values where their fit
@@ -94,7 +95,7 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                        clusterOfRow = clusterCodes(data))
   started <- proc.time()[["elapsed"]]
   result <- if (parallel == "future") futureBootstrap(data, settings, bootSettings)
-            else .Call(argus_bootstrap, data, settings, bootSettings)
+            else threadBootstrap(data, settings, bootSettings, quiet = control$noiseLevel == "silent")
   seconds <- proc.time()[["elapsed"]] - started
   estimates <- t(result$beta)
   dimnames(estimates) <- list(NULL, names(fit$coefficients))
@@ -129,7 +130,8 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
     summary = bootstrapSummary(coef(fit), estimates, result$status, level, fit$fixed),
     status = result$status, counts = userRowCounts(result$counts, result$selectorType, data),
     replicates = as.integer(replicates), level = level, seed = seed,
-    selectorType = result$selectorType, seconds = seconds
+    selectorType = result$selectorType, seconds = seconds,
+    modelType = fit$modelType, namedById = !is.null(fit$covariateIds)  # for plot()'s axes
   ), class = "argusBootstrap")
 }
 

@@ -24,7 +24,7 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   if (identical(control$parallel, "future"))
     cvSettings$taskRunner <- futureFoldRunner(data, settings, cvSettings)
   started <- proc.time()[["elapsed"]]
-  result <- .Call(argus_cross_validate, data, settings, cvSettings)
+  result <- crossValidateWithProgress(data, settings, cvSettings, control)
   seconds <- proc.time()[["elapsed"]] - started
   curve <- result$curve
   # A variance "chosen" from a curve with no finite point is no choice (a Fine-Gray fold's NaN
@@ -87,6 +87,23 @@ crossValidationBytes <- function(control, data) {
   candidates <- if (control$cvType == "grid") control$gridSteps else 40
   4 * as.double(data$nRows) * control$cvRepetitions +
     24 * as.double(candidates) * control$cvRepetitions * folds
+}
+
+# The engine's search. Where progress is shown (argusProgress) and the engine's own lines are
+# not (noiseLevel "silent"), its line per candidate variance moves the progress line
+# instead: the same single call, at no cost (the total is known for a grid only).
+crossValidateWithProgress <- function(data, settings, cvSettings, control) {
+  progress <- progressLine("cross-validation", if (control$cvType == "grid") control$gridSteps,
+                           unit = "variances scored")
+  if (!progress$show || control$noiseLevel != "silent")
+    return(.Call(argus_cross_validate, data, settings, cvSettings))
+  on.exit(progress$done())
+  cvSettings$messages <- TRUE
+  scored <- 0
+  withEngineLines("cross-validation: ", "^cross-validation: variance ([0-9.eE+-]+), predictive", function(variance) {
+    scored <<- scored + 1
+    progress$tick(scored, sprintf("last %.3g", as.numeric(variance)))
+  }, .Call(argus_cross_validate, data, settings, cvSettings))
 }
 
 # The fold part of the engine's cross-validation settings (src/bridge/selection_bridge.cpp).

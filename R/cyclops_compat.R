@@ -163,22 +163,6 @@ cyclopsFitFields <- function(result, data, resolved, cv) {
        variance = variance)
 }
 
-# confint(overrideNoRegularization =): the incumbent refuses profile intervals of penalized
-# coefficients unless it is TRUE; Argus computes them (the same as TRUE). FALSE keeps the
-# incumbent's refusal.
-checkOverrideNoRegularization <- function(fit, columns, override) {
-  if (is.null(override)) return(invisible())
-  checkFlag(override, "overrideNoRegularization")
-  penalized <- fit$priorType[columns] != "none"
-  if (!override && any(penalized))
-    stopf(paste("confint(): %s %s penalized; with overrideNoRegularization = FALSE the",
-                "incumbent gives no interval for penalized coefficients (Argus profiles them",
-                "when overrideNoRegularization = TRUE or left out)"),
-          paste(names(fit$coefficients)[columns][penalized], collapse = ", "),
-          if (sum(penalized) == 1) "is" else "are")
-  invisible()
-}
-
 # runBootstrap(): the incumbent's argument names.
 cyclopsBootstrapArguments <- function(...) {
   given <- names(as.list(substitute(list(...)))[-1]) %||% character(0)

@@ -12,7 +12,10 @@
 #'     their text when either table gives labels (a number by its digits, 1e15 as
 #'     "1000000000000000"). Coefficients are named by covariate id: numbers come in
 #'     increasing order, labels in the C-locale order of their text; the label
-#'     `"(Intercept)"` is reserved for the intercept.}
+#'     `"(Intercept)"` is reserved for the intercept. OHDSI's snake_case column names (as
+#'     newer Andromeda objects hold them: `row_id`, `covariate_id`, `covariate_value`,
+#'     `stratum_id`, `start_time`, `censoring_survival`) are read as these camelCase ones;
+#'     a table with both spellings of one column is an error.}
 #'   \item{a matrix}{`x` (a `matrix`, a sparse `Matrix` such as `dgCMatrix`, or a dense one, one row per observation) with
 #'     `y` and optional `stratumId`, `time`, `weights`, `offset` vectors. A column named
 #'     `"(Intercept)"` (as `model.matrix()` makes) must be all 1 and is the intercept: it
@@ -124,9 +127,13 @@
 #'   risk on `(startTime, time]`, for time-varying covariates and delayed entry.
 #' @param ties How cases that share an event time (`"cox"`) or a matched set (`"clr"`)
 #'   enter the likelihood: `"breslow"`, `"efron"` or `"exact"` (`"clr"` only). `NULL`
-#'   (default): `"breslow"` for `"cox"` (as before; `survival::coxph` defaults to Efron) and
-#'   `"exact"` for `"clr"` (as `survival::clogit`). Other models have only their one
-#'   likelihood and accept only `"breslow"`.
+#'   (default): `"efron"` for `"cox"` on every route (long tables, matrices and formulas), as
+#'   `survival::coxph` (until 2026-12 Argus used Breslow's, which the incumbent Cyclops uses:
+#'   give `ties = "breslow"` for its numbers), and `"exact"` for `"clr"` (as
+#'   `survival::clogit`). Without tied event times the three are one likelihood. `print()` of
+#'   the data and of the fit names the method. Fine-Gray (`"fgr"`) uses Breslow's, as
+#'   `cmprsk::crr`; other models have only their one likelihood and accept only
+#'   `"breslow"`.
 #' @param censoringSurvival Fine-Gray only: the probability of remaining uncensored just
 #'   before each row's time, G(time-), one per row (long route: `outcomes$censoringSurvival`).
 #'   A competing row stays in the risk set of a later event time t with weight
@@ -143,11 +150,16 @@
 #' @param batchSize Number of covariate rows read at a time from a database `covariates`
 #'   table.
 #' @param na.action Formula route: what to do with rows that have a missing value in a
-#'   variable the model uses (or in `weights`, `stratumId`, `time`): `NULL` (default) or
-#'   `na.fail`, an error; `na.omit`, drop them; `na.exclude`, drop them and give `NA` for
-#'   them in [residuals.argusFit()], `fitted()` and `predict()` without `newdata` (as `glm`).
-#'   Functions or their names.
-#'   Kept rows keep their row numbers as identifiers.
+#'   variable the model uses (or in `weights`, `stratumId`, `time`), as `glm()` and
+#'   `survival::coxph()` take it: `NULL` (default) reads `getOption("na.action")`, R's
+#'   `"na.omit"` unless set otherwise; `na.omit`, drop them; `na.exclude`, drop them and
+#'   give `NA` for them in [residuals.argusFit()], `fitted()` and `predict()` without
+#'   `newdata` (`stats::naresid()`, `napredict()`); `na.fail`, an error that names the
+#'   columns. Functions or their names. `print()` of the data and of the fit says how many
+#'   rows were dropped (`stats::naprint()`), and `stats::na.action(fit)` returns them.
+#'   Until 2026-12 the default was an error. Kept rows keep their row numbers as
+#'   identifiers. The long and matrix routes take no `na.action`: a missing value there is
+#'   an error.
 #' @param ... Only the incumbent's `convertToCyclopsData()` arguments that change nothing
 #'   here, for ported code: `checkRowIds`, `quiet`, `checkSorting` (any value) and
 #'   `normalize = NULL`. Any other argument is an error.
@@ -236,10 +248,11 @@ createData <- function(outcomes = NULL, covariates = NULL, modelType, x = NULL, 
   result
 }
 
-# NULL picks the model's default tie method: "exact" for clr (survival::clogit's default),
-# "breslow" for every other model. Only cox and clr have a choice.
+# NULL picks the model's default tie method, survival's: "efron" for cox (coxph's default),
+# "exact" for clr (clogit's), "breslow" for every other model (crr's for fgr; the others have
+# no ties to treat). Only cox and clr have a choice.
 resolveTies <- function(ties, modelType) {
-  if (is.null(ties)) return(if (modelType == "clr") "exact" else "breslow")
+  if (is.null(ties)) return(switch(modelType, cox = "efron", clr = "exact", "breslow"))
   methods <- c("breslow", "efron", "exact")
   if (!is.character(ties) || length(ties) != 1 || !(ties %in% methods))
     stopf("'ties' should be one of %s", paste0('"', methods, '"', collapse = ", "))
@@ -587,6 +600,7 @@ print.argusData <- function(x, ...) {
   kinds <- kinds[kinds > 0]
   cat(sprintf("  storage: %s\n", paste(sprintf("%d %s", kinds, names(kinds)), collapse = ", ")))
   cat(sprintf("  nonzero entries: %s\n", format(sum(nonzeroCounts(x)), big.mark = ",")))
+  if (length(x$naAction)) cat(sprintf("  %s\n", stats::naprint(x$naAction)))
   if (x$dropped$strata > 0)
     cat(sprintf("  dropped: %s strata without events (%s rows, %s covariate entries)\n",
                 format(x$dropped$strata, big.mark = ","), format(x$dropped$rows, big.mark = ","),

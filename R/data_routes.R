@@ -3,6 +3,8 @@
 # engine's lookups give them; value or NULL for all ones), and the column identifiers.
 
 longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
+  outcomes <- ohdsiColumns(outcomes, "outcomes")
+  covariates <- ohdsiColumns(covariates, "covariates")
   fromDatabase <- isDatabaseTable(outcomes)
   if (fromDatabase) outcomes <- collectOutcomes(outcomes)
   if (!is.data.frame(outcomes)) stopf("'outcomes' must be a data frame or a database table")
@@ -46,9 +48,10 @@ longInput <- function(outcomes, covariates, modelType, batchSize = 100000) {
 
 # The optional columns are read by their exact names (`[[`, never `$`, whose partial match
 # once read an 'offsetDays' column as the offset). A column whose name is a near miss of an
-# absent one (another case, snake_case as in OHDSI's databases, or a plural's s: 'Offset',
-# 'stratum_id', 'covariate_value') is not read: say so, rather than fit without it in
-# silence. `present`: the table's column names.
+# absent one (another case or punctuation, or a plural's s: 'Offset', 'StratumID',
+# 'covariateValues') is not read: say so, rather than fit without it in silence (OHDSI's own
+# snake_case names, 'stratum_id', are read as the camelCase ones first: ohdsiColumns()).
+# `present`: the table's column names.
 warnNearMissColumns <- function(present, optional, what) {
   key <- function(name) sub("s$", "", looseName(name))
   for (name in setdiff(optional, present)) {
@@ -119,6 +122,30 @@ checkRouteArguments <- function(route, arguments) {
                                  "left-hand side)"))
   stopf("createData() does not use %s with %s: %s", paste(sprintf("'%s'", unused), collapse = ", "),
         switch(route, long = "'outcomes'", matrix = "'x'", formula = "a formula"), hint)
+}
+
+# OHDSI's snake_case column names (newer Andromeda objects and the CDM's tables: row_id,
+# covariate_id, covariate_value, stratum_id, ...) are read as the camelCase ones Argus names
+# its columns by (y, time, weights and offset are one word in both). A table with both
+# spellings of one column is an error: which one is meant cannot be told. Data frames,
+# tibbles and database tables (renamed in the query); anything else is returned as it is.
+snakeCaseColumns <- c(row_id = "rowId", covariate_id = "covariateId",
+                      covariate_value = "covariateValue", stratum_id = "stratumId",
+                      start_time = "startTime", censoring_survival = "censoringSurvival")
+
+ohdsiColumns <- function(table, name) {
+  if (!(is.data.frame(table) || isDatabaseTable(table))) return(table)
+  have <- colnames(table)
+  snake <- intersect(names(snakeCaseColumns), have)
+  if (length(snake) == 0) return(table)
+  both <- snake[snakeCaseColumns[snake] %in% have]
+  if (length(both))
+    stopf("'%s' has both '%s' and '%s' (snake_case and camelCase names of one column): keep one",
+          name, both[1], snakeCaseColumns[[both[1]]])
+  camel <- unname(snakeCaseColumns[snake])
+  if (isDatabaseTable(table)) return(dplyr::rename(table, dplyr::all_of(stats::setNames(snake, camel))))
+  names(table)[match(snake, names(table))] <- camel
+  table
 }
 
 needColumns <- function(df, columns, name) {
@@ -301,8 +328,12 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
   if (hasStratumBaseline(modelType) && attr(attr(mf, "terms"), "intercept") == 0)
     attr(attr(mf, "terms"), "intercept") <- 1L
   x <- model.matrix(attr(mf, "terms"), mf)
-  if (isTRUE(strataInteract))
-    x <- x[, !(attr(x, "assign") %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels)), drop = FALSE]
+  assign <- attr(x, "assign")  # each column's term (anova() refits term by term); `[` drops it
+  if (isTRUE(strataInteract)) {
+    kept <- !(assign %in% which(attr(attr(mf, "terms"), "term.labels") %in% strataLabels))
+    x <- x[, kept, drop = FALSE]
+    assign <- assign[kept]
+  }
   # predict() rebuilds the design of new data from these (factor levels and contrasts too).
   # `time` where `time = Holders` named columns of `data`: a pr fit's new rows take their
   # exposure from their own columns, as an offset(log(Holders)) term would.
@@ -311,13 +342,16 @@ formulaInput <- function(formula, data, modelType, stratumId, time, weights,
                        contrasts = attr(x, "contrasts"), strata = strataCall,
                        strataOrder = if (!is.null(strataCall))
                          survivalStrataOrder(strataCall, strataParts, strataTerm),
-                       time = if (is.null(surv)) timeExpression, formula = userFormula)
+                       time = if (is.null(surv)) timeExpression, formula = userFormula,
+                       assign = stats::setNames(assign, colnames(x)))
   intercept <- colnames(x) == "(Intercept)"
   hasIntercept <- any(intercept)
   # y ~ 1 (a null model, as glm fits it) keeps the intercept's column for matrixInput(),
   # which takes it for Argus's intercept; a model without an intercept needs a covariate
   interceptOnly <- hasIntercept && ncol(x) == 1 && !hasStratumBaseline(modelType)
-  if (!interceptOnly) x <- x[, !intercept, drop = FALSE]
+  if (!interceptOnly) {
+    x <- x[, !intercept, drop = FALSE]
+  }
   if (ncol(x) == 0)
     stopf("the formula has no covariates%s", if (hasStratumBaseline(modelType))
       sprintf(" (a '%s' model has no intercept to fit alone)", modelType) else "")

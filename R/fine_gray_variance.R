@@ -11,34 +11,23 @@
 # sorted times, O(N p).
 
 fineGrayScores <- function(fit, X) {
-  data <- fit$data
-  rows <- fitRows(fit)
-  if (any(rows$weights != 1) || !is.null(data$censoringSurvival) || data$nStrata > 1)
-    stopf(paste("the robust variance of a Fine-Gray fit is implemented as cmprsk::crr's: without",
-                "weights, strata or a given censoringSurvival; use runBootstrap() for these"))
   Z <- as.matrix(X)
-  p <- ncol(Z)
-  r <- exp(rows$eta)
-  time <- rows$time
-  event <- rows$y == 1
-  competing <- rows$y == 2
-  censored <- rows$y == 0
-  # Kaplan-Meier of the censoring distribution, G(t-), at any times
-  censorTimes <- sort(unique(time[censored]))
-  atRiskCensor <- tailSums(time, rep(1, length(time)), censorTimes)
-  nCensored <- as.vector(table(factor(time[censored], levels = censorTimes)))
-  survivalAfter <- cumprod(1 - nCensored / atRiskCensor)
-  Gminus <- function(t) c(1, survivalAfter)[findInterval(t, censorTimes, left.open = TRUE) + 1]
-  GX <- Gminus(time)
-  tk <- sort(unique(time[event]))
-  Gk <- Gminus(tk)
-  d <- as.vector(table(factor(time[event], levels = tk)))
-  # risk sets: rows still in follow-up, plus competing rows weighted G(t-) / G(X-)
-  ratio <- ifelse(competing, r / GX, 0)
-  S0 <- tailSums(time, r, tk) + Gk * headSums(time, ratio, tk)
-  S1 <- tailSums(time, Z * r, tk) + Gk * headSums(time, Z * ratio, tk)
-  zbar <- S1 / S0
-  dL <- d / S0
+  sets <- fineGrayRiskSets(fit)
+  r <- sets$r
+  time <- sets$time
+  event <- sets$event
+  competing <- sets$competing
+  censored <- sets$censored
+  censorTimes <- sets$censorTimes
+  atRiskCensor <- sets$atRiskCensor
+  nCensored <- sets$nCensored
+  GX <- sets$GX
+  tk <- sets$tk
+  Gk <- sets$Gk
+  ratio <- sets$ratio
+  S0 <- sets$S0
+  dL <- sets$dL
+  zbar <- fineGrayMeans(sets, Z)
   upTo <- findInterval(time, tk)               # event times t_k <= X_i
   A <- c(0, cumsum(dL))[upTo + 1]
   B <- rbind(0, apply(zbar * dL, 2, cumsum))[upTo + 1, , drop = FALSE]
@@ -69,6 +58,52 @@ fineGrayScores <- function(fit, X) {
   at <- match(time[censored], censorTimes)
   psi[censored, ] <- psi[censored, , drop = FALSE] + q[at, , drop = FALSE] / atRiskCensor[at]
   eta + psi
+}
+
+# What the robust variance and the cumulative incidence's bands share: per row r = exp(eta),
+# time, the outcome flags and ratio = r / G(X-) for competing rows (0 otherwise); the censoring
+# distribution's Kaplan-Meier (censorTimes, atRiskCensor = rows with X >= u, nCensored), GX =
+# G(X_i-); per event time t_k (tk): Gk = G(t_k-), d, S0 (competing rows weighted G(t_k-) /
+# G(X-)) and dL = d / S0.
+fineGrayRiskSets <- function(fit) {
+  rows <- fitRows(fit)
+  if (!fineGrayRobustSupported(fit))
+    stopf(paste("the robust variance of a Fine-Gray fit is implemented as cmprsk::crr's: without",
+                "weights, strata or a given censoringSurvival; use runBootstrap() for these"))
+  r <- exp(rows$eta)
+  time <- rows$time
+  event <- rows$y == 1
+  competing <- rows$y == 2
+  censored <- rows$y == 0
+  # Kaplan-Meier of the censoring distribution, G(t-), at any times
+  censorTimes <- sort(unique(time[censored]))
+  atRiskCensor <- tailSums(time, rep(1, length(time)), censorTimes)
+  nCensored <- as.vector(table(factor(time[censored], levels = censorTimes)))
+  survivalAfter <- cumprod(1 - nCensored / atRiskCensor)
+  Gminus <- function(t) c(1, survivalAfter)[findInterval(t, censorTimes, left.open = TRUE) + 1]
+  GX <- Gminus(time)
+  tk <- sort(unique(time[event]))
+  Gk <- Gminus(tk)
+  d <- as.vector(table(factor(time[event], levels = tk)))
+  # risk sets: rows still in follow-up, plus competing rows weighted G(t-) / G(X-)
+  ratio <- ifelse(competing, r / GX, 0)
+  S0 <- tailSums(time, r, tk) + Gk * headSums(time, ratio, tk)
+  list(r = r, time = time, event = event, competing = competing, censored = censored,
+       censorTimes = censorTimes, atRiskCensor = atRiskCensor, nCensored = nCensored, GX = GX,
+       tk = tk, Gk = Gk, d = d, ratio = ratio, S0 = S0, dL = d / S0)
+}
+
+# The risk sets' covariate means zbar_k = S1 / S0 at the event times (one row per t_k).
+fineGrayMeans <- function(sets, Z) {
+  S1 <- tailSums(sets$time, Z * sets$r, sets$tk) + sets$Gk * headSums(sets$time, Z * sets$ratio, sets$tk)
+  S1 / sets$S0
+}
+
+# crr's variance is defined where crr can make the fit: without weights, strata (several
+# censoring groups are crr's cengroup, another estimator) or a given censoringSurvival.
+fineGrayRobustSupported <- function(fit) {
+  w <- fit$settings$weights
+  (is.null(w) || all(w == 1)) && is.null(fit$data$censoringSurvival) && fit$data$nStrata <= 1
 }
 
 # Sums of `v` over rows with key < t (the complement of tailSums()).

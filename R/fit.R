@@ -36,8 +36,10 @@
 #'   coefficients, `NA` for a penalized fit, so that `AIC()` and `BIC()` are `NA` there; for
 #'   `"cpr"` and `"sccs"` the conditional log-likelihood `sum(y * eta) - sum_s n_s *
 #'   log(sum_{r in s} time_r * exp(eta_r))`, which moves with the unit of `time` by `n *
-#'   log(unit)`: compare fits of the same data, or add `sum(y * log(time) - lfactorial(y))`
-#'   for the incumbent's unit-free value), `nobs()`, `print()`,
+#'   log(unit)`: compare fits of the same data, or add the incumbent's constant for its
+#'   value: `sum(y * log(time))` for `"sccs"`, `sum(y * log(time) - lfactorial(y))` for
+#'   `"cpr"`, sums over the rows fitted (the incumbent's `"sccs"` value leaves out the
+#'   `lfactorial(y)` that its `"cpr"` value subtracts)), `nobs()`, `print()`,
 #'   [summary.argusFit()], [tidy.argusFit()], `glance()`, `augment()`, [predict.argusFit()],
 #'   `fitted()`, [residuals.argusFit()], [vcov.argusFit()], [confint.argusFit()],
 #'   [profileLogLikelihood()], [runBootstrap()], [baselineHazard()], `survival::survfit()`
@@ -64,6 +66,12 @@
 #'       coefficient whose kind is `"none"` means nothing), the prior and control objects;}
 #'     \item{`nRows`, `nStrata`, `dropped`, `covariateIds`, `hasIntercept`, `weighted`}{facts
 #'       of the data fitted;}
+#'     \item{`na.action`}{the rows of a formula's data left out for missing values (an
+#'       `"omit"` or `"exclude"` object, as `glm`'s; `stats::na.action(fit)`), or `NULL`;}
+#'     \item{`device`}{where the fit ran: `"cpu"`, `"cuda:N"` or `"emulated"`; for
+#'       `device = "auto"` the device it chose, and `"cuda"` as `"cuda:0"` (print(),
+#'       summary() and glance() show it). Where "auto" chose a GPU whose free memory could
+#'       not hold the fit, the fit ran on the CPU, which this does not record;}
 #'     \item{`cv`}{the cross-validation results (see below), or `NULL`;}
 #'     \item{`data`, `settings`, `weights`, `startingCoefficients`, `call`}{what the fit was
 #'       made from, for refits (below).}
@@ -124,6 +132,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
   checkExactWeights(data, rowWeights, if (is.null(weights)) "weights" else "fitModel(weights)")
   if (hasStratumBaseline(data$modelType)) checkWeightedEvents(data$y, rowWeights, data$modelType)
   settings <- fitSettings(resolved, start, fixed, rowWeights, control)
+  checkDeviceAvailable(control$device)
 
   cv <- NULL
   if (prior$useCrossValidation) {
@@ -131,10 +140,10 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     resolved$variance[resolved$kind != 0L] <- cv$variance
     settings$variance <- resolved$variance
   }
-  result <- .Call(argus_fit, data, settings)
+  result <- fitWithNotice(data, settings)
   if (control$noiseLevel != "silent")
-    message(sprintf("Argus %s fit: %s after %s%d cycles in %.3f s (%s, optimality %.2g)",
-                    data$modelType, result$status,
+    message(sprintf("Argus %s fit on %s: %s after %s%d cycles in %.3f s (%s, optimality %.2g)",
+                    data$modelType, result$device, result$status,
                     if (result$majorizedSteps > 0) sprintf("%d majorized steps and ", result$majorizedSteps) else "",
                     result$iterations, result$seconds,
                     # least squares: the engine's objective is -RSS/2, not lm's log-likelihood
@@ -161,6 +170,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     priorVariance = stats::setNames(resolved$variance, data$columnNames),
     prior = prior, control = control, fixed = fixed, weighted = !is.null(rowWeights),
     nRows = data$nRows, nStrata = data$nStrata, dropped = data$dropped,
+    na.action = data$naAction, device = result$device,
     covariateIds = data$covariateIds, hasIntercept = data$hasIntercept, cv = cv,
     # What vcov(), confint(), predict() and runBootstrap() rebuild the engine from: plain R
     # objects, so a fit survives saveRDS()/readRDS() (the data are shared with the caller's
@@ -290,4 +300,41 @@ internalWeights <- function(weights, data) {
        else checkWeights(rowsOfData(weights, data, "weights"), "weights", length(data$rowIds))
   if (is.null(w)) return(data$weights)
   w[data$order]
+}
+
+# The fit's engine call. A large fit in an interactive session says what runs, where, and
+# when it is done (argusProgress): the engine's cycles report nothing to R between them
+# (noiseLevel = "noisy" prints one line per cycle).
+fitWithNotice <- function(data, settings) {
+  entries <- storedEntries(data)
+  if (entries < 1e7 || !progressWanted()) return(.Call(argus_fit, data, settings))
+  text <- sprintf("Argus %s fit: %s rows, %s covariates, %s stored entries, on %s ...", data$modelType,
+                  format(data$nRows, big.mark = ","), format(length(data$columnNames), big.mark = ","),
+                  format(entries, big.mark = ",", scientific = FALSE), settings$device)
+  cat(text, file = stderr())
+  on.exit(cat("\r", strrep(" ", nchar(text)), "\r", file = stderr(), sep = ""))
+  .Call(argus_fit, data, settings)
+}
+
+# Entries the engine stores: every nonzero of sparse and indicator columns, every row of
+# dense ones.
+storedEntries <- function(data) {
+  length(data$design$rows) + sum(data$design$kinds == 2) * as.double(data$nRows)
+}
+
+# A device the build does not have is named as the user wrote it ("cuda", not the "cuda:0"
+# the engine resolves it to) before the engine is asked.
+checkDeviceAvailable <- function(device) {
+  if (!grepl("^cuda", device)) return(invisible())
+  info <- .Call(argus_cuda_info)
+  if (!isTRUE(info$built))
+    stopf(paste("device '%s' was requested but Argus was built without CUDA (reinstall with",
+                "ARGUS_CUDA=on and a CUDA toolkit; listDevices() shows what this build has)"), device)
+  index <- if (device == "cuda") 0L else as.integer(sub("^cuda:", "", device))
+  if (index >= info$deviceCount)
+    stopf("device '%s' was requested but %s (listDevices() shows them)", device,
+          if (info$deviceCount == 0) "no CUDA device is visible"
+          else sprintf("only %d CUDA device(s) are visible, cuda:0 to cuda:%d", info$deviceCount,
+                       info$deviceCount - 1L))
+  invisible()
 }

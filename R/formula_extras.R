@@ -168,21 +168,16 @@ modelFrameOfKeptRows <- function(formula, kept, allRows, omitted) {
   mf
 }
 
-# Rows with a missing value in any variable the formula (or weights, strata, times) uses:
-# kept by default (na.action = NULL or na.fail: the routes' checks then refuse them, naming
-# the column, as Argus has always done: a silent drop changes the population), or dropped
-# with na.action = na.omit / na.exclude (names or functions, as lm).
+# Rows with a missing value in any variable the formula (or weights, strata, times) uses,
+# handled as glm() and coxph() handle them: by `na.action`, and where it is not given
+# (NULL) by getOption("na.action") (R's default "na.omit"). na.omit and na.exclude drop the
+# rows (names or functions, as lm); na.fail, or the option unset, keeps them, and the checks
+# below refuse them, naming the column.
 # Returns the kept data and per-row vectors, and the omitted rows as an "omit" / "exclude"
-# object that residuals() and fitted() read (na.exclude pads their results with NA).
+# object that print() counts (naprint) and residuals(), fitted() and predict() read
+# (na.exclude pads their results with NA: naresid, napredict).
 omitMissingRows <- function(formula, data, vectors, na.action) {
-  if (!is.null(na.action)) {
-    name <- if (is.character(na.action)) na.action else if (identical(na.action, stats::na.omit))
-      "na.omit" else if (identical(na.action, stats::na.exclude)) "na.exclude" else
-      if (identical(na.action, stats::na.fail)) "na.fail" else "other"
-    if (!(name %in% c("na.omit", "na.exclude", "na.fail")))
-      stopf("'na.action' must be na.omit, na.exclude or na.fail (or NULL)")
-    na.action <- if (name == "na.fail") NULL else name
-  }
+  na.action <- naActionName(na.action)
   if (is.null(na.action)) {
     # covariates with missing values: say how to drop those rows (the response, times and
     # weights have their own checks, which name them)
@@ -191,9 +186,10 @@ omitMissingRows <- function(formula, data, vectors, na.action) {
     if (any(bad)) {
       # named: a strata() variable's NA was called a missing covariate value
       named <- covariates[vapply(covariates, function(v) anyNA(data[[v]]), TRUE)]
-      stopf(paste("%d row(s) of 'data' have missing values in %s (first: row %d); drop them",
-                  "with na.action = na.omit or na.exclude"), sum(bad),
-            paste(sprintf("'%s'", named), collapse = ", "), which(bad)[1])
+      stopf(paste("%d row(s) of 'data' have missing values in %s (first: row %d), and",
+                  "na.action is na.fail%s: drop them with na.action = na.omit or na.exclude"),
+            sum(bad), paste(sprintf("'%s'", named), collapse = ", "), which(bad)[1],
+            if (is.null(getOption("na.action"))) " (getOption(\"na.action\") is unset)" else "")
     }
     return(list(data = data, vectors = vectors, naAction = NULL))
   }
@@ -207,6 +203,27 @@ omitMissingRows <- function(formula, data, vectors, na.action) {
   list(data = data[keep, , drop = FALSE],
        vectors = lapply(vectors, function(v) if (!is.null(v) && length(v) == nrow(data)) v[keep] else v),
        naAction = structure(omitted, class = if (na.action == "na.omit") "omit" else "exclude"))
+}
+
+# "na.omit", "na.exclude" or NULL (na.fail: keep the rows, for the checks to refuse) from
+# createData()'s na.action, or from getOption("na.action") where that is NULL, as
+# model.frame() takes it for glm() and coxph(). Functions or their names; na.pass and other
+# functions are refused by name (the fit cannot take rows with missing values).
+naActionName <- function(na.action) {
+  fromOption <- is.null(na.action)
+  if (fromOption) na.action <- getOption("na.action")
+  if (is.null(na.action)) return(NULL)
+  name <- if (is.character(na.action) && length(na.action) == 1) na.action
+          else if (identical(na.action, stats::na.omit)) "na.omit"
+          else if (identical(na.action, stats::na.exclude)) "na.exclude"
+          else if (identical(na.action, stats::na.fail)) "na.fail"
+          else if (identical(na.action, stats::na.pass)) "na.pass"
+          else "another function"
+  if (!(name %in% c("na.omit", "na.exclude", "na.fail")))
+    stopf("%s is %s: Argus takes na.omit, na.exclude or na.fail",
+          if (fromOption) "getOption(\"na.action\")" else "'na.action'",
+          if (name == "another function") name else sprintf("'%s'", name))
+  if (name == "na.fail") NULL else name
 }
 
 # Whether a strata() variable (`strataIndex`: positions among the terms' variables, as

@@ -67,6 +67,31 @@ futureBootstrap <- function(data, settings, bootSettings) {
        selectorType = parts[[1]]$selectorType)
 }
 
+# The engine's bootstrap in this process. Where progress is shown (argusProgress) and the
+# engine's own lines are not (noiseLevel "silent"), its lines (every tenth of the replicates)
+# move the progress line instead: the same single call, at no cost.
+threadBootstrap <- function(data, settings, bootSettings, quiet = TRUE) {
+  progress <- progressLine("bootstrap", bootSettings$replicates)
+  if (!progress$show || !quiet) return(.Call(argus_bootstrap, data, settings, bootSettings))
+  on.exit(progress$done())
+  bootSettings$messages <- TRUE
+  withEngineLines("bootstrap: ", "^bootstrap: ([0-9]+) of [0-9]+ replicates",
+                  function(done) progress$tick(as.numeric(done)),
+                  .Call(argus_bootstrap, data, settings, bootSettings))
+}
+
+# Evaluates `expr` with the engine's lines that start with `prefix` (those it was asked for
+# only to report progress) kept off the console; each that matches `pattern` hands its first
+# group to `seen`. Other messages pass.
+withEngineLines <- function(prefix, pattern, seen, expr) {
+  withCallingHandlers(expr, message = function(m) {
+    text <- conditionMessage(m)
+    if (!startsWith(text, prefix)) return()
+    if (grepl(pattern, text)) seen(sub(paste0(pattern, ".*"), "\\1", text))
+    invokeRestart("muffleMessage")
+  })
+}
+
 bootstrapShare <- function(data, settings, bootSettings, replicates) {
   bootSettings$firstReplicate <- as.integer(replicates[1])
   bootSettings$replicates <- length(replicates)

@@ -128,14 +128,17 @@ invertInformation <- function(H) {
 
 #' Variance-covariance matrix of the coefficients
 #'
-#' The inverse of minus the Hessian of the fit's objective at the fitted coefficients, over
-#' the coefficients that were estimated (fixed coefficients are left out).
+#' The model-based variance (`type = "model"`): the inverse of minus the Hessian of the
+#' fit's objective at the fitted coefficients, over the coefficients that were estimated
+#' (fixed coefficients are left out); or the robust sandwich (`type = "robust"`, below). By
+#' default, the one `coxph`, `crr` and `glm` report (see `type`).
 #'
 #' \itemize{
 #'   \item Flat prior: the objective is the log-likelihood, and this is the usual
 #'     model-based covariance (as `vcov()` of `glm` for `"lr"` and `"pr"`, of
 #'     `survival::clogit` for `"clr"` and of `survival::coxph` for `"cox"`; with non-integer
-#'     weights coxph reports a robust variance, and this equals its `naive.var`). For `"fgr"` it
+#'     weights coxph reports a robust variance, the default here too, and this equals its
+#'     `naive.var`). For `"fgr"` it
 #'     is the inverse information of the log pseudo-likelihood with the censoring weights
 #'     held fixed: `cmprsk::crr()`'s `invinf`, not its `var`, which is the robust (sandwich)
 #'     variance that also accounts for the estimated censoring distribution. For `"ls"` it is
@@ -179,7 +182,16 @@ invertInformation <- function(H) {
 #'
 #' @param object An `argusFit` from [fitModel()].
 #' @param type `"model"` (the inverse information above) or `"robust"` (the sandwich). By
-#'   default `"robust"` when the data have a `cluster()` term, as `coxph`, else `"model"`.
+#'   default (`NULL`) the variance R's reference reports, so that `summary()`, `tidy()`,
+#'   `confint()` and `vcov()` of a ported `coxph`, `crr` or `glm` call give its standard
+#'   errors: `"robust"` when the data have a `cluster()` term (as `coxph`), for `"cox"` with
+#'   weights that are not whole numbers (inverse probability weights: `coxph` switches to its
+#'   robust variance by the same rule, `any(weights != floor(weights))`, and keeps the
+#'   model-based one as `naive.var`), and for `"fgr"` where `cmprsk::crr` could make the fit
+#'   (no weights, strata or given `censoringSurvival`: its `var`; the model-based one is its
+#'   `invinf`); `"model"` otherwise (`glm` keeps it with any weights). Until 2026-12 the
+#'   default was `"model"` except with a `cluster()` term. `cluster` given asks for
+#'   `"robust"`.
 #' @param cluster For `type = "robust"`: a cluster label for each row of the data (in the
 #'   order given to [createData()]; after `na.omit`, one per kept row or one per row given;
 #'   or, for long tables, named by rowId, as `fitModel()`'s `weights`); rows of a cluster
@@ -222,14 +234,51 @@ reportedVcov <- function(object, type = NULL, cluster = NULL) {
 # vcov() before least squares' residual variance: the inverse information (type "model", the
 # unit-variance Hessian for "ls") or the sandwich, with the type taken in attr(, "type").
 coefficientVcov <- function(object, type = NULL, cluster = NULL) {
-  # a cluster() term asks for the clustered sandwich, as in coxph
-  type <- match.arg(type %||% if (is.null(object$data$cluster)) "model" else "robust",
+  type <- match.arg(type %||% if (is.null(cluster)) defaultVarianceType(object) else "robust",
                     c("model", "robust"))
   if (!is.null(cluster) && type == "model")
     stopf("'cluster' is for type = \"robust\"")
   V <- modelVcov(object)
   out <- if (type == "model") V else robustVariance(object, V, resolveCluster(object, cluster))
   structure(out, type = type)
+}
+
+# The variance reported where none is asked for, survival's: the robust sandwich where coxph
+# and crr report it, the model-based one (glm's, clogit's, coxph's otherwise) elsewhere:
+#   a cluster() term: robust, as coxph;
+#   cox with weights that are not whole numbers: robust, as coxph switches (its rule exactly:
+#     any(weights != floor(weights)); IPTW's 0.0188 against coxph's 0.0297 before);
+#   fgr: robust, crr's `var`, where crr can make the fit (no weights, strata or given
+#     censoringSurvival: fineGrayRobustSupported()); model-based otherwise.
+defaultVarianceType <- function(fit) {
+  if (!is.null(fit$data$cluster)) return("robust")
+  if (fit$modelType == "cox" && hasFractionalWeights(fit)) return("robust")
+  if (fit$modelType == "fgr" && fineGrayRobustSupported(fit)) return("robust")
+  "model"
+}
+
+# coxph's test for weights that are not case weights: any(weights != floor(weights)).
+hasFractionalWeights <- function(fit) {
+  w <- fit$settings$weights
+  !is.null(w) && any(w != floor(w))
+}
+
+# Why the variance reported is what it is, for print(summary()); NULL where nothing needs saying.
+varianceNote <- function(fit, type) {
+  default <- defaultVarianceType(fit)
+  if (type == "model" && default == "robust")
+    return(sprintf("model-based as asked; the default is the robust one, %s", robustReason(fit)))
+  if (type == "robust") return(if (default == "robust") robustReason(fit))
+  if (fit$modelType == "fgr")
+    return(paste("cmprsk::crr's robust variance needs a fit without weights, strata or",
+                 "censoringSurvival; runBootstrap() gives intervals here"))
+  NULL
+}
+
+robustReason <- function(fit) {
+  if (!is.null(fit$data$cluster)) "over the clusters of the cluster() term, as coxph"
+  else if (fit$modelType == "cox") "as coxph's where the weights are not whole numbers; type = \"model\" gives its naive.var"
+  else if (fit$modelType == "fgr") "cmprsk::crr's var; type = \"model\" gives its invinf"
 }
 
 # inverse of minus the Hessian of the objective (see vcov.argusFit's details)
@@ -253,209 +302,4 @@ modelVcov <- function(object) {
   full <- matrix(NA_real_, length(keep), length(keep), dimnames = list(labels, labels))
   if (length(columns)) full[rownames(V), colnames(V)] <- V
   full
-}
-
-#' Confidence intervals for the coefficients
-#'
-#' Profile-likelihood (default) or Wald intervals (robust by default where the data have a
-#' `cluster()` term).
-#'
-#' **Profile likelihood** (`method = "profile"`): for each coefficient, the limits are where
-#' the profile of the objective, with the other coefficients refitted (warm-started from the
-#' fit), has dropped by `qchisq(level, 1) / 2` from its value at the fit. The other
-#' coefficients always maximize the fit's own objective (log-likelihood plus log prior);
-#' `includePenalty` says whether the prior terms count in the profiled value (with a flat
-#' prior they are zero and it makes no difference). Each side is bracketed by steps from the
-#' estimate that start at a Wald-like half-width and grow (guided by a parabola through the
-#' last point), then solved by a Brent-style root search in the engine. When the profile
-#' never drops far enough (a flat likelihood) or rises above its value at the fit (the fit
-#' was not at a maximum), the limit is `NA` with a warning; the work is bounded, so this
-#' never hangs. A fit whose status is `"NO_FINITE_MLE"` profiles the limiting likelihood:
-#' one coefficient per direction in which the likelihood keeps rising (`fit$pinned`, among
-#' the coefficients running off to infinity, `fit$infinite`) stays where the fit left them
-#' while the others are profiled (finite combinations of infinite coefficients, as the rates
-#' of a factor's other levels where its reference level has no events, stay free), and the
-#' infinite coefficients' own limit on the side they run to is `Inf` (or `-Inf`). Parameters are profiled in parallel on
-#' `createControl(threads = )` threads of the fit's control; the results do not depend on
-#' the number of threads. With `includePenalty = FALSE` and penalized other
-#' coefficients the profile need not peak at the estimate, and a rise gives `NA` as above.
-#' A profile interval of a penalized coefficient describes the posterior, not a frequentist
-#' confidence interval.
-#'
-#' **Wald** (`method = "wald"`): estimate plus or minus `qnorm((1 + level) / 2)` standard
-#' errors from [vcov.argusFit()] (its default: the model-based variance, or the clustered
-#' sandwich where the data have a `cluster()` term); **robust** (`method = "robust"`): the
-#' same with the robust (sandwich) standard errors of `vcov(type = "robust", cluster =
-#' cluster)`. Where the data have a `cluster()` term the default method is `"robust"`, as
-#' `coxph`'s intervals are; a profile then ignores the clusters, and says so.
-#'
-#' **Least squares** (`"ls"`): the log-likelihood is `-RSS / 2` (unit variance), so the
-#' profile drop and the model-based standard errors are scaled by the residual variance
-#' (weighted residual sum of squares over the residual degrees of freedom, as `summary.lm`)
-#' and the quantile is Student's t on those degrees of freedom: with a flat prior both
-#' methods give `confint.lm`'s intervals (the profile of a quadratic is exact). Robust
-#' intervals take the sandwich as it is and Student's t too, as
-#' `lmtest::coefci(lm_fit, vcov = sandwich::vcovHC(lm_fit, "HC0"))`.
-#'
-#' With weights that are not whole numbers (inverse probability weights, say), the profile
-#' and Wald intervals treat the weights as frequencies and are too narrow: a warning says so
-#' and points to `method = "robust"` and [runBootstrap()].
-#'
-#' @param object An `argusFit`.
-#' @param parm Coefficients: names, covariate identifiers (data made from long tables) or
-#'   positions (matrix and formula routes). Default: all estimated coefficients.
-#' @param level Confidence level.
-#' @param method `"profile"`, `"wald"` or `"robust"`.
-#' @param cluster For `method = "robust"`: cluster labels, one per row of the data.
-#' @param includePenalty Count the prior in the profiled objective (profile method only).
-#' @param ... Only `overrideNoRegularization`, the incumbent's argument: `TRUE` or left out,
-#'   intervals of penalized coefficients are profiled too; `FALSE` refuses them, as the
-#'   incumbent does. Any other argument is an error (a misspelt argument is never ignored).
-#' @return A matrix with one row per coefficient and columns for the lower and upper limits,
-#'   labelled in percent as `stats::confint()` does. Fixed coefficients get `NA`. Where
-#'   `parm` gives covariate identifiers of data made from long tables (the incumbent's call,
-#'   as OHDSI packages write it), the incumbent's layout: columns `covariate` (the id), the
-#'   two limits and `evaluations` (profile refits; `NA` for Wald intervals), so that code
-#'   reading `ci[2]` and `ci[3]`, or `ci[, 2:3]`, reads the limits.
-#' @examples
-#' set.seed(1)
-#' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
-#' y <- rbinom(100, 1, plogis(x[, 1]))
-#' fit <- fitModel(createData(x = x, y = y, modelType = "lr"))
-#' confint(fit)
-#' confint(fit, "a", method = "wald")
-#' @method confint argusFit
-#' @export
-confint.argusFit <- function(object, parm, level = 0.95, method = c("profile", "wald", "robust"),
-                             includePenalty = TRUE, cluster = NULL, ...) {
-  rejectDots("confint()", ..., .allow = "overrideNoRegularization")
-  checkFitForInference(object, "confint()")
-  # A cluster() term: the clustered sandwich, as vcov() and summary() (and coxph) take it;
-  # the model-based profile was 0.77-0.95 times coxph's width on cgd's patients
-  clustered <- !is.null(object$data$cluster)
-  method <- if (missing(method) && clustered) "robust" else match.arg(method)
-  if (!is.null(cluster) && method != "robust") stopf("'cluster' is for method = \"robust\"")
-  if (clustered && method == "profile")
-    warning(paste("the data have a cluster() term, which profile-likelihood intervals ignore",
-                  "(they treat the rows as independent); method = \"robust\", the default",
-                  "here, uses it"), call. = FALSE)
-  # (Wald on a cluster() fit takes the clustered sandwich: no frequency reading of weights)
-  if (method == "profile" || (method == "wald" && !clustered))
-    warnNonIntegerWeights(object, sprintf("%s intervals", if (method == "wald") "Wald" else "profile-likelihood"))
-  checkLevel(level)
-  checkFlag(includePenalty, "includePenalty")
-  columns <- parmColumns(object, if (missing(parm)) NULL else parm)
-  checkOverrideNoRegularization(object, columns, list(...)$overrideNoRegularization)
-  aliased <- aliasedFlags(object)
-  if (missing(parm)) columns <- columns[!object$fixed[columns] | aliased[columns]]
-  limits <- matrix(NA_real_, length(columns), 2)
-  evaluations <- rep(NA_integer_, length(columns))
-  estimated <- !object$fixed[columns]
-  userFixed <- !estimated & !aliased[columns]
-  if (any(userFixed))
-    warning(sprintf("fixed coefficient(s) have no interval: %s",
-                    paste(names(object$coefficients)[columns[userFixed]], collapse = ", ")),
-            call. = FALSE)
-  if (any(estimated)) {
-    # least squares: -RSS / 2 is the log-likelihood at unit variance (see Details)
-    scale <- if (object$modelType == "ls") residualScale(object)
-    found <- if (method != "profile") {
-      waldLimits(object, columns[estimated], level,
-                 reportedVcov(object, if (method == "robust") "robust", cluster), scale)
-    } else {
-      profileLimits(object, columns[estimated], level, includePenalty, scale)
-    }
-    limits[estimated, ] <- found
-    if (!is.null(attr(found, "evaluations"))) evaluations[estimated] <- attr(found, "evaluations")
-  }
-  a <- (1 - level) / 2
-  percents <- paste(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE, digits = 3), "%")
-  labels <- names(object$coefficients)[columns]
-  if (!missing(parm) && byCovariateId(object, parm)) {
-    # The incumbent's call (covariate ids of long-table data) gets the incumbent's layout,
-    # so that ported code reading ci[2] and ci[3] (CohortMethod) or ci[, 2:3] reads the
-    # limits: a leading covariate id and a trailing count of profile refits.
-    ids <- suppressWarnings(as.numeric(parm))  # (bit64 warns; ours below says more)
-    if (isInteger64(parm) && any(abs(ids) > 2^53))
-      warning("covariate ids beyond 2^53 lose digits in the numeric 'covariate' column; ",
-              "the row names hold them exactly", call. = FALSE)
-    out <- cbind(ids, limits, evaluations)
-    dimnames(out) <- list(labels, c("covariate", percents, "evaluations"))
-    return(out)
-  }
-  dimnames(limits) <- list(labels, percents)
-  limits
-}
-
-# parm given as covariate identifiers: data from long tables, numbers (the incumbent's way).
-byCovariateId <- function(fit, parm) {
-  !is.null(fit$covariateIds) && (is.numeric(parm) || inherits(parm, "integer64"))
-}
-
-# `scale`: least squares' residualScale() (variance and degrees of freedom), else NULL; V
-# from reportedVcov() (Student's t for "ls", the sandwich too).
-waldLimits <- function(fit, columns, level, V, scale = NULL) {
-  labels <- names(fit$coefficients)[columns]
-  se <- sqrt(diag(V))[labels]  # NA where vcov() left the coefficient out
-  z <- waldQuantile(level, scale)
-  beta <- fit$coefficients[columns]
-  unname(cbind(beta - z * se, beta + z * se))
-}
-
-profileLimits <- function(fit, columns, level, includePenalty, scale = NULL) {
-  # least squares: sigma^2 t^2 / 2, where the profile of a quadratic gives confint.lm's limits
-  drop <- if (is.null(scale)) stats::qchisq(level, 1) / 2
-          else scale$sigma2 * waldQuantile(level, scale)^2 / 2
-  profile <- list(drop = drop, includePenalty = includePenalty,
-                  threads = fit$control$threads, maxExpansions = 10L)
-  # One coefficient per direction of recession is held where the fit left it (profileSettings())
-  # while the others are profiled; the infinite coefficients' own profiles move them as any other.
-  infinite <- infiniteFlags(fit)[columns]
-  parts <- lapply(split(seq_along(columns), infinite), function(at) {
-    part <- .Call(argus_profile_intervals, fit$data, profileSettings(fit, infinite[at[1]]),
-                  as.integer(columns[at] - 1L), profile)
-    part$at <- at
-    part
-  })
-  out <- lapply(stats::setNames(nm = names(parts[[1]])), function(name) {
-    value <- unlist(lapply(parts, `[[`, name), use.names = FALSE)
-    value[order(unlist(lapply(parts, `[[`, "at")))]
-  })
-  # The profile of a coefficient that runs off to infinity never falls on that side: its limit
-  # there is infinite (the fit's warning has named it already)
-  toward <- sign(fit$coefficients[columns])
-  out$upper[infinite & toward > 0] <- Inf
-  out$upperStatus[infinite & toward > 0] <- "found"
-  out$lower[infinite & toward < 0] <- -Inf
-  out$lowerStatus[infinite & toward < 0] <- "found"
-  # (refits on that side may stop short; a refit that did on the other side failed its limit)
-  out$unconverged[infinite] <- 0L
-  labels <- names(fit$coefficients)[columns]
-  reportProfileProblems(labels, out)
-  limits <- unname(cbind(out$lower, out$upper))
-  limits[is.nan(limits)] <- NA_real_  # the engine's "no limit" is NaN; R's is NA
-  attr(limits, "evaluations") <- out$evaluations
-  limits
-}
-
-# One warning per kind of problem, naming the coefficients and the side.
-reportProfileProblems <- function(labels, out) {
-  reasons <- c("not reached" = paste("the profile never dropped far enough",
-                                     "(separation or a flat likelihood?)"),
-               "not a maximum" = paste("the profile rose above its value at the fit (not a",
-                                       "maximum: separation or a fit that did not converge?)"),
-               "failed" = paste("a refit failed or ended without converging (raise",
-                                "maxIterations), or the root search did not converge"))
-  sides <- rep(c("lower", "upper"), each = length(labels))
-  statuses <- c(out$lowerStatus, out$upperStatus)
-  for (status in names(reasons)) {
-    hit <- statuses == status
-    if (any(hit))
-      warning(sprintf("profile limit set to NA for %s: %s",
-                      paste(sprintf("%s (%s)", c(labels, labels)[hit], sides[hit]),
-                            collapse = ", "), reasons[[status]]), call. = FALSE)
-  }
-  if (any(out$unconverged > 0))
-    warning(sprintf(paste("%d profile refit(s) ended without convergence;",
-                          "consider a larger maxIterations"), sum(out$unconverged)), call. = FALSE)
 }

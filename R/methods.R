@@ -45,9 +45,13 @@ gaussianLogLik <- function(object, free) {
 print.argusFit <- function(x, digits = NULL, ...) {
   rejectDots("print()", ...)
   checkFitObject(x, deep = FALSE)
-  cat(sprintf("Argus fit: modelType '%s', %s\n", x$modelType, describePrior(x)))
-  cat(sprintf("Status %s after %d cycles (%.3f s); log-likelihood %.6g\n", x$status,
-              x$iterations, x$seconds, reportedLogLik(x)))
+  cat(sprintf("Argus fit: modelType '%s'%s, %s\n", x$modelType,
+              if (x$modelType %in% c("cox", "clr") && !is.null(x$data$ties))
+                sprintf(" (%s ties)", x$data$ties) else "", describePrior(x)))
+  cat(sprintf("Status %s after %d cycles (%.3f s%s); log-likelihood %.6g\n", x$status,
+              x$iterations, x$seconds, if (is.null(x$device)) "" else paste(" on", x$device),
+              reportedLogLik(x)))
+  if (length(x$na.action)) cat(sprintf("(%s)\n", stats::naprint(x$na.action)))
   if (any(x$aliased))
     cat(sprintf("Not identifiable (NA): %s\n", paste(names(x$coefficients)[x$aliased], collapse = ", ")))
   if (length(x$infinite))

@@ -168,6 +168,11 @@ checkFitResults <- function(fit, bad) {
   if (!(is.character(fit$optimalityCovariate) && length(fit$optimalityCovariate) == 1 &&
         fit$optimalityCovariate %in% c(names(fit$coefficients), NA)))
     bad("optimalityCovariate", "must be a covariate's name (or NA)")
+  # where the fit ran, and a formula's rows left out for missing values (older fits: NULL)
+  if (!is.null(fit$device) && !(isString(fit$device) && grepl("^(cpu|cuda(:[0-9]+)?|emulated)$", fit$device)))
+    bad("device", "must be where the fit ran (\"cpu\", \"cuda:N\" or \"emulated\")")
+  if (!is.null(fit$na.action) && !(is.numeric(fit$na.action) && inherits(fit$na.action, c("omit", "exclude"))))
+    bad("na.action", "must be the rows left out for missing values (na.omit's or na.exclude's)")
 }
 
 # The settings list that the engine's fit entry points read (fitSettings() in R/fit.R).

@@ -51,6 +51,24 @@
 #' matrix `stratumId`; rows of strata the fit does not have (or dropped for having no events)
 #' get `NA`, with a warning. Without strata in the fit, strata are ignored.
 #'
+#' **Standard errors** (`se.fit = TRUE`; types `"link"`, `"risk"` and `"response"`): the
+#' link's is `sqrt(x' V x)`, with `x` the row's covariates (1 for the intercept) and `V`
+#' [vcov.argusFit()] at its default type (offsets and exposure times are constants; aliased
+#' coefficients are left out, as `predict.lm` does). The other scales multiply it by the slope
+#' of the inverse link (the delta method): `mu (1 - mu)` for the `"lr"` response, the expected
+#' count for `"pr"`, `exp(link)` for `"risk"` and for the response of the survival and
+#' conditional models. The result is `list(fit, se.fit)`, plus `residual.scale` (1 for `"lr"`
+#' and `"pr"`, the residual standard deviation for `"ls"`) for lr, pr and ls:
+#' `predict.glm(se.fit = TRUE)`'s numbers. For `"cox"` the link's standard error is
+#' `predict.coxph(type = "lp", reference = "zero", se.fit = TRUE)`'s: the link is not centred
+#' (see above), and coxph's default `reference = "strata"` centres the covariates, which gives
+#' the smaller standard errors of a contrast with the mean row. For `type = "risk"` this is
+#' `exp(link)` times the link's standard error; `predict.coxph(type = "risk", se.fit = TRUE)`
+#' multiplies by `sqrt(exp(lp))` instead (survival 3.5.3; survival issues #306 and #314), so
+#' its values are these divided by `sqrt(exp(link))`. A penalized fit's standard errors are
+#' those of its `vcov()` (Laplace prior: nonzero coefficients only, with its warning). A
+#' database table `newdata` must be collected first.
+#'
 #' `newdata` may be:
 #' \itemize{
 #'   \item `NULL`: the fitted rows, in the user's row order, named by row identifier (formula
@@ -94,12 +112,14 @@
 #' @param times Times at which to give survival probabilities or cumulative
 #'   incidences; by default every event time of the fit.
 #' @param stratumId The stratum of each row of a matrix `newdata` (stratified survival fits).
+#' @param se.fit Also return standard errors (see Details)?
 #' @param ... Not used: an argument given here is an error (a misspelt argument is never
 #'   ignored).
 #' @return A numeric vector, named by row identifier (formula fits: the data frame's row
 #'   names), or by the row names of `newdata`; for
 #'   `"survival"` and `"cumulativeIncidence"` a matrix with those row names and one column per
-#'   time.
+#'   time. With `se.fit = TRUE`, a list: `fit` (that vector), `se.fit` (named alike) and, for
+#'   `"lr"`, `"pr"` and `"ls"`, `residual.scale`.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -108,13 +128,14 @@
 #' head(predict(fit))                 # probabilities
 #' head(predict(fit, type = "link"))  # log-odds
 #' predict(fit, x[1:3, c("b", "a")])
+#' predict(fit, x[1:3, ], type = "link", se.fit = TRUE)
 #' @method predict argusFit
 #' @export
 predict.argusFit <- function(object, newdata = NULL,
                              type = c("response", "link", "risk", "survival",
                                       "cumulativeIncidence"),
                              outcomes = NULL, time = NULL, offset = NULL, times = NULL,
-                             stratumId = NULL, batchSize = 100000, ...) {
+                             stratumId = NULL, batchSize = 100000, se.fit = FALSE, ...) {
   rejectCyclopsPredictArguments(...)
   rejectDots("predict()", ...)
   # the link where the response would be a relative risk (predict.coxph, the incumbent)
@@ -124,42 +145,19 @@ predict.argusFit <- function(object, newdata = NULL,
   type <- match.arg(type)
   checkFitForInference(object, "predict()")
   checkPredictionType(object$modelType, type)
+  checkFlag(se.fit, "se.fit")
+  if (se.fit && type %in% c("survival", "cumulativeIncidence"))
+    stopf(paste("se.fit is for type \"link\", \"risk\" and \"response\"; curves with their",
+                "intervals come from %s"), if (type == "survival") "survival::survfit(fit, newdata)"
+                                          else "cumulativeIncidence(fit, newdata)")
   # `time` is a Poisson prediction's exposure; elsewhere it was read for its checks and
   # dropped (type = "survival", time = 365 gave the whole curve, not S(365))
   if (!is.null(time) && object$modelType != "pr")
     stopf("predict() reads 'time' (an exposure) for modelType 'pr' only, not '%s'%s", object$modelType,
           if (type %in% c("survival", "cumulativeIncidence")) "; the curve's times are 'times'" else "")
-  newdata <- denseMatrixAsMatrix(newdata)
-  longTable <- isDatabaseTable(newdata) ||
-    (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
-       all(c("rowId", "covariateId") %in% names(newdata)))
-  if (!is.null(outcomes) && !longTable)
-    stopf(paste("'outcomes' is for newdata in the long format (rowId, covariateId,",
-                "covariateValue); with other newdata give 'time', 'offset' or 'stratumId'"))
-  rows <- if (is.null(newdata)) {
-    rejectRowArguments(time, offset, stratumId, "the fitted rows: they have their own")
-    argusDataRows(object, object$data)
-  } else if (inherits(newdata, "argusData")) {
-    rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
-    checkDataObject(newdata, "newdata")
-    checkNewArgusData(object, newdata)
-    argusDataRows(object, newdata)
-  } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
-    matrixRows(object, newdata, time, offset, rownames(newdata), stratumId)
-  } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
-    formulaRows(object, newdata, time, offset, stratumId,
-                needStrata = type %in% c("survival", "cumulativeIncidence"))
-  } else if (longTable) {
-    rejectRowArguments(time, offset, stratumId,
-                       "a long covariates table: give them as columns of 'outcomes' (by rowId)")
-    longRows(object, newdata, outcomes, checkBatchSize(batchSize))
-  } else if (is.data.frame(newdata)) {
-    stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
-                "(rowId, covariateId, covariateValue)"))
-  } else {
-    stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
-                "a data frame, not %s"), class(newdata)[1])
-  }
+  rows <- predictionRows(object, newdata, type, se.fit,
+                         list(outcomes = outcomes, time = time, offset = offset,
+                              stratumId = stratumId, batchSize = batchSize))
   # As predict.lm: an NA coefficient is held at 0, which new rows need not agree with.
   if (!is.null(newdata) && any(aliasedFlags(object)))
     warning("prediction from a rank-deficient fit may be misleading", call. = FALSE)
@@ -168,10 +166,63 @@ predict.argusFit <- function(object, newdata = NULL,
                 response = responseOf(object$modelType, rows$link, rows$time),
                 risk = exp(rows$link),
                 survivalScale(object, rows, times, type))
+  if (se.fit) out <- withStandardErrors(object, type, rows, out)
   # The fitted rows of a formula fit with na.action = na.exclude: NA where a row was left out
   # for a missing value, as predict.lm (stats::napredict).
-  if (is.null(newdata) && !is.null(object$data$naAction)) out <- stats::napredict(object$data$naAction, out)
+  if (is.null(newdata) && !is.null(object$data$naAction)) {
+    if (se.fit) {
+      out$fit <- stats::napredict(object$data$naAction, out$fit)
+      out$se.fit <- stats::napredict(object$data$naAction, out$se.fit)
+    } else {
+      out <- stats::napredict(object$data$naAction, out)
+    }
+  }
   out
+}
+
+# The rows to predict, from any `newdata` (see predict.argusFit's Details): their link, exposure
+# time and stratum, and with `keepDesign` their covariates (`design`, user order). `given`: the
+# per-row arguments outcomes, time, offset, stratumId and batchSize of predict().
+predictionRows <- function(object, newdata, type, keepDesign, given) {
+  outcomes <- given$outcomes
+  time <- given$time
+  offset <- given$offset
+  stratumId <- given$stratumId
+  newdata <- denseMatrixAsMatrix(newdata)
+  if (is.null(object$data$formulaTerms)) {  # OHDSI's snake_case long tables, as createData()
+    newdata <- ohdsiColumns(newdata, "newdata")
+    outcomes <- ohdsiColumns(outcomes, "outcomes")
+  }
+  longTable <- isDatabaseTable(newdata) ||
+    (is.data.frame(newdata) && is.null(object$data$formulaTerms) &&
+       all(c("rowId", "covariateId") %in% names(newdata)))
+  if (!is.null(outcomes) && !longTable)
+    stopf(paste("'outcomes' is for newdata in the long format (rowId, covariateId,",
+                "covariateValue); with other newdata give 'time', 'offset' or 'stratumId'"))
+  if (is.null(newdata)) {
+    rejectRowArguments(time, offset, stratumId, "the fitted rows: they have their own")
+    argusDataRows(object, object$data, keepDesign)
+  } else if (inherits(newdata, "argusData")) {
+    rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
+    checkDataObject(newdata, "newdata")
+    checkNewArgusData(object, newdata)
+    argusDataRows(object, newdata, keepDesign)
+  } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
+    matrixRows(object, newdata, time, offset, rownames(newdata), stratumId, keepDesign)
+  } else if (is.data.frame(newdata) && !is.null(object$data$formulaTerms)) {
+    formulaRows(object, newdata, time, offset, stratumId,
+                needStrata = type %in% c("survival", "cumulativeIncidence"), keepDesign = keepDesign)
+  } else if (longTable) {
+    rejectRowArguments(time, offset, stratumId,
+                       "a long covariates table: give them as columns of 'outcomes' (by rowId)")
+    longRows(object, newdata, outcomes, checkBatchSize(given$batchSize %||% 100000), keepDesign)
+  } else if (is.data.frame(newdata)) {
+    stopf(paste("a data frame 'newdata' needs a fit made with a formula, or the long format",
+                "(rowId, covariateId, covariateValue)"))
+  } else {
+    stopf(paste("'newdata' must be an argusData object, a long covariates table, a matrix or",
+                "a data frame, not %s"), class(newdata)[1])
+  }
 }
 
 # time, offset and stratumId are per-row vectors for a matrix or formula data frame; with other
@@ -221,8 +272,9 @@ responseOf <- function(modelType, link, time) {
 
 interceptOf <- function(fit) if (fit$hasIntercept) fit$coefficients[[1]] else 0
 
-# Rows of an argusData object (the fitted data or new data) in its user's row order.
-argusDataRows <- function(fit, data) {
+# Rows of an argusData object (the fitted data or new data) in its user's row order;
+# `keepDesign`: with their covariates (predict(se.fit = TRUE)).
+argusDataRows <- function(fit, data, keepDesign = FALSE) {
   beta <- fit$coefficients
   mapped <- unname(beta[data$columnNames])
   mapped[is.na(mapped)] <- 0  # covariates the model does not have
@@ -242,7 +294,8 @@ argusDataRows <- function(fit, data) {
     strata <- rep(NA_character_, n)
     strata[data$order] <- data$stratumLabels[data$stratum + 1]
   }
-  list(link = link, time = time, strata = strata)
+  design <- if (keepDesign) argusDataDesign(fit, data)
+  list(link = link, time = time, strata = strata, design = design)
 }
 
 # An argusData newdata: ids the model does not have are ignored (misspellings said so). A
@@ -265,7 +318,7 @@ modelCovariates <- function(fit) {
   if (fit$hasIntercept) labels[-1] else labels
 }
 
-matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
+matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL, keepDesign = FALSE) {
   if (isInteger64(x)) x <- integer64AsDouble(x, "'newdata'")
   covariates <- modelCovariates(fit)
   columnNames <- colnames(x)
@@ -291,7 +344,8 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL) {
   if (!is.null(offset)) link <- link + offset
   time <- checkExposure(checkNumericVector(time, "time", n, missingOk = TRUE), "time")
   names(link) <- rowNames
-  list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"))
+  list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"),
+       design = if (keepDesign) `colnames<-`(x, covariates))  # (x: the model's columns, in order)
 }
 
 # An infinite covariate value in new rows is an error naming the row and the covariate, on
@@ -366,7 +420,7 @@ rowStrataKeys <- function(stratumId, n, name) {
   stratumKey(stratumId)
 }
 
-formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE) {
+formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE, keepDesign = FALSE) {
   ft <- fit$data$formulaTerms
   frame <- integer64ColumnsAsDouble(frame)  # as createData() reads them
   # A formula's strata() term gives the strata of new rows from their own columns (only
@@ -404,7 +458,7 @@ formulaRows <- function(fit, frame, time, offset, stratumId, needStrata = FALSE)
                   "%d rows): give predict() 'time'"), deparse(ft$time, width.cutoff = 500L), length(time),
             nrow(frame))
   }
-  matrixRows(fit, x, time, total, rownames(frame), stratumId)
+  matrixRows(fit, x, time, total, rownames(frame), stratumId, keepDesign)
 }
 
 # A level of a factor that no fitted row had (new, or declared but unused, which the fit
@@ -435,7 +489,7 @@ checkUniquePairs <- function(position, ids, rowIds) {
           ids[o[same[1]]], idLabel(rowIds[position[o[same[1]]] + 1]))
 }
 
-longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
+longRows <- function(fit, covariates, outcomes, batchSize = 100000, keepDesign = FALSE) {
   streamed <- isDatabaseTable(covariates)
   if (!streamed) covRowIds <- checkIds(covariates[["rowId"]], "newdata$rowId")
   if (isDatabaseTable(outcomes)) outcomes <- collectOutcomes(outcomes)
@@ -453,6 +507,9 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
     offset <- checkNumericVector(outcomes[["offset"]], "outcomes$offset")
     strata <- rowStrataKeys(outcomes[["stratumId"]], length(rowIds), "outcomes$stratumId")
   }
+  if (streamed && keepDesign)
+    stopf(paste("se.fit needs the new rows' covariates in memory: collect the database table",
+                "(dplyr::collect()) and give it as a data frame"))
   if (streamed) {
     streamedLinks <- streamLinks(fit, covariates, rowIds, batchSize)
     rowIds <- streamedLinks$rowIds
@@ -483,7 +540,16 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000) {
   sums <- entrySums(value[keep], beta[keep], found$position[keep], ids[keep], fit)
   link[sums$at] <- link[sums$at] + sums$sum
   names(link) <- idLabel(rowIds)
-  list(link = link, time = time, strata = strata)
+  design <- NULL
+  if (keepDesign) {
+    # every entry of a model covariate, those whose coefficient is 0 too (a variance may remain)
+    entry <- !is.na(beta) & found$position >= 0 & value != 0
+    design <- Matrix::sparseMatrix(i = found$position[entry] + 1L,
+                                   j = match(ids[entry], modelCovariates(fit)), x = value[entry],
+                                   dims = c(n, length(modelCovariates(fit))),
+                                   dimnames = list(NULL, modelCovariates(fit)))
+  }
+  list(link = link, time = time, strata = strata, design = design)
 }
 
 # Covariate ids of a long newdata table that the model does not have are ignored (a row

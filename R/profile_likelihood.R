@@ -15,7 +15,8 @@
 #' `tolerance` (so the piecewise-linear curve through the points is accurate to about
 #' `tolerance`), repeatedly, up to `maxPoints` points. Without `bounds`, the estimate plus or
 #' minus four Wald standard errors. Grid points are evaluated in parallel on the fit's
-#' `createControl(threads = )` threads.
+#' `createControl(threads = )` threads. In an interactive session a line reports the
+#' progress over the coefficients ([argusProgress]).
 #'
 #' @param fit An `argusFit`.
 #' @param parm Coefficients, as in [confint.argusFit()].
@@ -32,8 +33,9 @@
 #'   the partial derivative of the log-likelihood along the coefficient at the refit (plus
 #'   that of its log prior when `includePenalty`; then it is the slope of the profile).
 #' @return A data frame with columns `covariate`, `point` and `value` (and `derivative`),
-#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate` and
-#'   `maximum`, the objective at the fit), which [plot.argusProfile()] draws.
+#'   sorted by coefficient and point, of class `argusProfile` (attributes `estimate`,
+#'   `maximum`, the objective at the fit, `modelType` and `namedById`, whether the
+#'   coefficients are named by covariate id), which [plot.argusProfile()] draws.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -70,7 +72,11 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   checkMemory(96 * as.double(points) * length(columns),
               sprintf("profileLogLikelihood() with %s points for %d coefficient(s)",
                       format(points, big.mark = ","), length(columns)))
-  pieces <- lapply(columns, function(column) {
+  progress <- progressLine("profile", length(columns))
+  on.exit(progress$done())
+  pieces <- lapply(seq_along(columns), function(k) {
+    column <- columns[k]
+    on.exit(progress$tick(k, names(fit$coefficients)[column]))
     if (!is.null(x)) {
       points <- sort(unique(x))
       values <- profileAt(fit, column, points, includePenalty)
@@ -88,7 +94,8 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
   # plot() marks the estimate and the interval: it needs the value at the fit
   structure(do.call(rbind, pieces), class = c("argusProfile", "data.frame"),
             estimate = fit$coefficients[columns],
-            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0)
+            maximum = fit$logLikelihood + if (includePenalty) fit$logPrior else 0,
+            modelType = fit$modelType, namedById = !is.null(fit$covariateIds))  # for plot()'s axes
 }
 
 # The settings of a profile's refits: the fit's, with one coefficient per direction in which

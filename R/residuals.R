@@ -34,29 +34,53 @@
 #'     the row's contribution to the score;}
 #'   \item{\code{"schoenfeld"}}{(cox) one row per event (rows with an event, sorted by
 #'     stratum and time, named by the event time): the covariates minus their risk-weighted
-#'     mean at the event time;}
+#'     mean at the event time. A stratified fit's matrix has the attribute \code{"strata"}, as
+#'     \code{residuals.coxph}: a table of the number of events of each stratum, in that order
+#'     (strata named as \code{survfit()} names them; strata without events count 0);}
+#'   \item{\code{"scaledsch"}}{(cox) the Schoenfeld residuals times the model-based
+#'     covariance and the number of events, plus the coefficients, as
+#'     \code{residuals.coxph(type = "scaledsch")}: a smooth of a column against time
+#'     estimates a time-varying coefficient (\code{\link{testProportionalHazards}} tests it).
+#'     It keeps the \code{"strata"} attribute (\code{coxph} drops it when there are several
+#'     covariates). With \code{weighted = TRUE} each event's residual is multiplied by its
+#'     own weight before the scaling (\code{residuals.coxph}, to survival 3.5 at least,
+#'     multiplies the time-sorted events by the weights in the data's row order). Not for
+#'     fits with a prior: refused, as by \code{\link{testProportionalHazards}};}
 #'   \item{\code{"dfbeta"}}{(cox, lr, pr, ls) the score contributions times the model-based
 #'     covariance: the one-step approximate change in the coefficients when the row is left
 #'     out, as \code{residuals.coxph(type = "dfbeta")} gives it. For lr, pr and ls it is not
 #'     \code{stats::dfbeta()}'s number, which divides by \eqn{1 - h} (the row's leverage): for
 #'     least squares that one is the exact leave-one-out change.}
+#'   \item{\code{"dfbetas"}}{(cox, lr, pr, ls) \code{"dfbeta"} with each column divided by
+#'     the coefficient's standard error (the square root of the diagonal of the model-based
+#'     \code{vcov(fit, type = "model")}, for ls at the residual variance), as
+#'     \code{residuals.coxph(type = "dfbetas")} (which also uses the model-based variance of
+#'     a robust fit). For lr, pr and ls this is not \code{stats::dfbetas()} either, which
+#'     divides by \eqn{1 - h}, is built from the deviance residual \eqn{d}
+#'     (\code{weighted.residuals()}) where this one has \eqn{y - \mu}, and divides by the
+#'     leave-one-out scale \eqn{\sigma_{(i)}} (\code{influence()$sigma}): \code{stats::dfbetas()}
+#'     is this value times \eqn{\sqrt{v}\, d\, \hat\sigma / (a (y - \mu)(1 - h)
+#'     \sigma_{(i)})}, with \eqn{v} the working weight (\code{glm_fit$weights}), \eqn{a} the
+#'     prior weight, and \eqn{\hat\sigma} 1 for lr and pr, the residual standard deviation for
+#'     ls (where the factor is \eqn{\hat\sigma / ((1 - h)\sigma_{(i)})}).}
 #' }
 #' Cox residuals are unweighted unless \code{weighted = TRUE} (they are then multiplied by
-#' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} is weighted unless
-#' \code{weighted = FALSE} (\code{residuals.coxph}'s defaults).
+#' the weights), as \code{residuals.coxph} gives them; \code{dfbeta} and \code{dfbetas} are
+#' weighted unless \code{weighted = FALSE} (\code{residuals.coxph}'s defaults).
 #'
 #' @param object An \code{argusFit} from \code{\link{fitModel}}.
 #' @param type The kind of residual, see Details.
 #' @param weighted Cox residuals multiplied by the row weights? Default: \code{TRUE} for
-#'   \code{"dfbeta"}, else \code{FALSE}. Cox fits only (\code{TRUE} is an error for other
-#'   models, whose residuals follow \code{residuals.glm}).
+#'   \code{"dfbeta"} and \code{"dfbetas"}, else \code{FALSE}. Cox fits only (\code{TRUE} is
+#'   an error for other models, whose residuals follow \code{residuals.glm}).
 #' @param use.fallback Ignored (stats' \code{sigma()} passes it to \code{nobs()}): a fit
 #'   always has its count.
 #' @param ... Not used: an argument given here is an error.
 #' @return \code{residuals()}: a vector named by row identifier (formula fits: the data
 #'   frame's row names, as \code{glm}; user row order), or a
-#'   matrix for \code{"score"}, \code{"schoenfeld"} and \code{"dfbeta"}. \code{fitted()}:
-#'   a named vector. \code{nobs()}, \code{deviance()}, \code{df.residual()}: a number.
+#'   matrix for \code{"score"}, \code{"schoenfeld"}, \code{"scaledsch"}, \code{"dfbeta"} and
+#'   \code{"dfbetas"}. \code{fitted()}: a named vector. \code{nobs()}, \code{deviance()},
+#'   \code{df.residual()}: a number.
 #' @seealso \code{\link{predict.argusFit}}, \code{\link{vcov.argusFit}}
 #' @examples
 #' set.seed(1)
@@ -80,16 +104,19 @@ residuals.argusFit <- function(object, type = NULL, weighted = NULL, ...) {
     stopf("'weighted' is for Cox residuals; those of modelType '%s' are residuals.glm's", modelType)
   if (modelType == "cox") {
     type <- match.arg(type %||% "martingale",
-                      c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
-    weighted <- weighted %||% (type == "dfbeta")
+                      c("martingale", "deviance", "score", "schoenfeld", "dfbeta", "dfbetas",
+                        "scaledsch"))
+    weighted <- weighted %||% (type %in% c("dfbeta", "dfbetas"))
     out <- coxResiduals(object, type, weighted)
-    return(if (type == "schoenfeld") out else padExcluded(object, out))
+    return(if (type %in% c("schoenfeld", "scaledsch")) out else padExcluded(object, out))
   }
   if (!(modelType %in% c("lr", "pr", "ls")))
     stopf(paste("residuals() is available for modelType 'lr', 'pr', 'ls' and 'cox', not '%s'",
                 "(a conditional or Fine-Gray model has no per-row fitted mean)"), modelType)
-  type <- match.arg(type %||% "deviance", c("deviance", "pearson", "response", "working", "dfbeta"))
-  if (type == "dfbeta") return(padExcluded(object, dfbetaResiduals(object)))
+  type <- match.arg(type %||% "deviance",
+                    c("deviance", "pearson", "response", "working", "dfbeta", "dfbetas"))
+  if (type %in% c("dfbeta", "dfbetas"))
+    return(padExcluded(object, dfbetaResiduals(object, scaled = type == "dfbetas")))
   rows <- fitRows(object)
   padExcluded(object, toUserOrder(object, glmResiduals(modelType, rows, type)))
 }
@@ -123,7 +150,7 @@ unitDeviance <- function(modelType, y, mu) {
 }
 
 coxResiduals <- function(fit, type, weighted) {
-  if (type == "dfbeta") return(dfbetaResiduals(fit, weighted))
+  if (type %in% c("dfbeta", "dfbetas")) return(dfbetaResiduals(fit, weighted, type == "dfbetas"))
   parts <- coxResidualParts(fit)
   w <- if (weighted) fitRows(fit)$weights else 1
   switch(type,
@@ -137,7 +164,8 @@ coxResiduals <- function(fit, type, weighted) {
            toUserOrder(fit, dev * w)
          },
          score = toUserOrder(fit, parts$score * w),
-         schoenfeld = schoenfeldResiduals(fit, parts, w))
+         schoenfeld = schoenfeldResiduals(fit, parts, w),
+         scaledsch = scaledSchoenfeld(fit, schoenfeldResiduals(fit, parts, w)))
 }
 
 # Events only, sorted by stratum (in survival's order of strata) and time, as
@@ -151,17 +179,26 @@ schoenfeldResiduals <- function(fit, parts, w) {
   at <- at[order(stratum, rows$time[at])]
   out <- parts$schoenfeld[at, , drop = FALSE] * (if (length(w) > 1) w[at] else w)
   rownames(out) <- format(rows$time[at], trim = TRUE)
+  if (!is.null(position)) attr(out, "strata") <- strataEventTable(fit, sort(stratum))
   out
 }
 
-# Score contributions times the model-based covariance (what the robust variance squares).
-dfbetaResiduals <- function(fit, weighted = TRUE) {
+# Score contributions times the model-based covariance (what the robust variance squares);
+# `scaled` (dfbetas): each column over the coefficient's model-based standard error, for least
+# squares at the residual variance (the unit-variance covariance that dfbeta uses is not its
+# variance).
+dfbetaResiduals <- function(fit, weighted = TRUE, scaled = FALSE) {
   V <- suppressWarnings(coefficientVcov(fit, "model"))
   labels <- rownames(V)[!is.na(diag(V))]
   X <- designColumns(fit$data, match(labels, names(fit$coefficients)))
   # Cox without weights: the rows' own score residuals (residuals.coxph(weighted = FALSE))
   scores <- if (weighted) rowScores(fit, X) else coxResidualParts(fit, X)$score
-  toUserOrder(fit, scores %*% V[labels, labels, drop = FALSE])
+  out <- as.matrix(scores %*% V[labels, labels, drop = FALSE])
+  if (scaled) {
+    variance <- diag(V)[labels] * (if (fit$modelType == "ls") residualScale(fit)$sigma2 else 1)
+    out <- sweep(out, 2, sqrt(variance), "/")
+  }
+  toUserOrder(fit, out)
 }
 
 #' @rdname residuals.argusFit

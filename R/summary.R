@@ -7,8 +7,10 @@
 #' The fit's status, likelihood and prior, and a coefficient table. What the table can say
 #' depends on each coefficient's prior:
 #' \describe{
-#'   \item{no prior (unpenalized)}{a standard error from the model-based covariance
-#'     (\code{\link{vcov.argusFit}}) or the robust one (\code{type = "robust"}), a Wald
+#'   \item{no prior (unpenalized)}{a standard error from \code{\link{vcov.argusFit}} (by
+#'     default the variance R's reference reports: the robust one with a \code{cluster()}
+#'     term, for Cox with weights that are not whole numbers, as \code{coxph}, and for
+#'     Fine-Gray, as \code{cmprsk::crr}; the model-based one otherwise), a Wald
 #'     interval and a two-sided Wald p-value. For \code{"ls"} the model-based covariance is
 #'     at the residual variance \eqn{\sum w e^2 / (n - p)} (as \code{vcov()}), and the
 #'     p-value and interval use the t distribution with \eqn{n - p} degrees of freedom, as
@@ -22,13 +24,16 @@
 #' }
 #' Fixed and aliased coefficients have none either. With non-integer weights the model-based
 #' intervals treat the weights as frequencies and are too narrow for inverse probability
-#' weights: a warning says so, and \code{type = "robust"} gives the sandwich intervals.
+#' weights: where the model-based variance is used there (asked for, or the default of a
+#' GLM, as \code{glm}'s) a warning says so, and \code{type = "robust"} gives the sandwich
+#' intervals. \code{print()} names the variance and why it is the default, the tie method
+#' of Cox and conditional logistic fits, the rows dropped for missing values and the
+#' device the fit ran on.
 #'
 #' @param object An \code{argusFit} from \code{\link{fitModel}}.
 #' @param level Confidence level of the intervals.
-#' @param type \code{"model"} or \code{"robust"} standard errors (see
-#'   \code{\link{vcov.argusFit}}); by default \code{"robust"} when the data have a
-#'   \code{cluster()} term, otherwise \code{"model"}.
+#' @param type \code{"model"} or \code{"robust"} standard errors; \code{NULL} (default):
+#'   \code{\link{vcov.argusFit}}'s default (above).
 #' @param cluster Cluster labels for the robust variance, one per row of the data.
 #' @param x A \code{summary.argusFit}.
 #' @param digits Significant digits to print.
@@ -66,7 +71,10 @@ summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = N
     optimalityTolerance = object$control$optimalityTolerance,
     prior = describePrior(object), variance = object$variance, seconds = object$seconds,
     nRows = object$nRows, nStrata = object$nStrata, dropped = object$dropped,
-    level = level, varianceType = attr(table, "varianceType"), coefficients = table
+    level = level, varianceType = attr(table, "varianceType"),
+    varianceNote = if (!is.na(attr(table, "varianceType"))) varianceNote(object, attr(table, "varianceType")),
+    ties = if (object$modelType %in% c("cox", "clr")) object$data$ties,
+    naAction = object$data$naAction, device = object$device, coefficients = table
   ), class = "summary.argusFit")
 }
 
@@ -88,7 +96,7 @@ coefficientTable <- function(fit, level = 0.95, type = NULL, cluster = NULL) {
                   "or p-values; put them back (fit$data <- the argusData object) for them"),
             call. = FALSE)
   if (any(wanted) && !is.null(fit$data)) {
-    varianceType <- if (is.null(type)) (if (is.null(fit$data$cluster)) "model" else "robust")
+    varianceType <- if (is.null(type)) (if (is.null(cluster)) defaultVarianceType(fit) else "robust")
                     else match.arg(type, c("model", "robust"))
     if (varianceType == "model") warnNonIntegerWeights(fit, "model-based standard errors")
     # a Laplace prior's warning (nonzero coefficients only) is what this table already says
@@ -146,8 +154,11 @@ print.summary.argusFit <- function(x, digits = NULL, maxRows = 20, ...) {
   cat(sprintf("  rows:            %s", format(x$nRows, big.mark = ",")))
   if (x$nStrata > 0) cat(sprintf(" in %s strata", format(x$nStrata, big.mark = ",")))
   cat("\n")
+  if (!is.null(x$ties)) cat(sprintf("  ties:            %s\n", x$ties))
   if (x$dropped$strata > 0)
     cat(sprintf("  dropped:         %d strata without events\n", x$dropped$strata))
+  if (length(x$naAction)) cat(sprintf("  missing values:  %s\n", stats::naprint(x$naAction)))
+  if (!is.null(x$device)) cat(sprintf("  device:          %s\n", x$device))
   table <- x$coefficients
   if (is.null(table$std.error)) {  # a summary saved by an older version
     print(table, digits = digits, row.names = FALSE)
@@ -156,9 +167,7 @@ print.summary.argusFit <- function(x, digits = NULL, maxRows = 20, ...) {
   if (!is.na(x$varianceType %||% NA))
     cat(sprintf("  intervals:       %g%% (%s variance; kind per row)\n", 100 * (x$level %||% 0.95),
                 x$varianceType))
-  # cmprsk::crr reports its robust variance; the model-based one is 0.86-0.97 of it on pbc
-  if (identical(x$modelType, "fgr") && identical(x$varianceType, "model"))
-    cat("                   (cmprsk::crr's standard errors are the robust ones: summary(fit, type = \"robust\"))\n")
+  if (!is.null(x$varianceNote)) cat(sprintf("                   (%s)\n", x$varianceNote))
   shown <- shownRows(table, maxRows)
   cols <- c("covariate", "estimate", "std.error", "lower", "upper", "p.value", "interval", "prior")
   out <- table[shown, cols, drop = FALSE]

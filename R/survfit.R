@@ -5,7 +5,8 @@
 
 #' Survival curves from a Cox fit
 #'
-#' A method for \code{\link[survival]{survfit}}: the predicted survival curves
+#' A method for \code{\link[survival]{survfit}}, which Argus re-exports (\code{survfit(fit)}
+#' works without attaching \pkg{survival}): the predicted survival curves
 #' \eqn{S(t | z) = \exp(-H_0(t) \exp(\eta_z))} for the covariate values \code{newdata}, at
 #' every distinct time of the fitted rows, as \code{survfit.coxph} computes them (its default
 #' \code{ctype}: Breslow's hazard for a Breslow fit, Efron's for an Efron fit; \code{stype =
@@ -49,16 +50,16 @@
 #' @seealso \code{\link{predict.argusFit}} (\code{type = "survival"}),
 #'   \code{\link{baselineHazard}}, \code{\link{cumulativeIncidence}} for Fine-Gray fits
 #' @examples
-#' if (requireNamespace("survival", quietly = TRUE)) {
-#'   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
-#'   fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung,
-#'                              modelType = "cox"))
-#'   curves <- survival::survfit(fit, newdata = data.frame(age = 60, sex = 1:2))
-#'   summary(curves, times = c(180, 365))
-#'   plot(curves, col = 1:2, xlab = "days", ylab = "survival")
-#' }
+#' lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
+#' fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung,
+#'                            modelType = "cox", ties = "efron"))
+#' curves <- survfit(fit, newdata = data.frame(age = 60, sex = 1:2))
+#' summary(curves, times = c(180, 365))
+#' plot(curves, col = 1:2, xlab = "days", ylab = "survival")
 #' @name survfit.argusFit
 #' @method survfit argusFit
+#' @importFrom survival survfit
+#' @export
 survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 0.95,
                              conf.type = c("log", "log-log", "plain", "none"), offset = NULL, ...) {
   rejectDots("survfit()", ...)
@@ -70,11 +71,8 @@ survfit.argusFit <- function(formula, newdata = NULL, se.fit = TRUE, conf.int = 
   checkFlag(se.fit, "se.fit")
   checkScalar(conf.int, "conf.int", lower = .Machine$double.eps, upper = 1 - .Machine$double.eps)
   conf.type <- match.arg(conf.type)
-  # coxph takes its robust variance by default for non-integer weights; here the model-based
-  # one stays (as vcov()), so say so, as confint() does.
-  if (se.fit && is.null(fit$data$cluster)) warnNonIntegerWeights(
-    fit, "survfit() standard errors",
-    "a cluster() term with one id per row gives coxph's robust curves")
+  # vcov()'s default is coxph's variance (robust for non-integer weights), as survfit.coxph
+  # takes fit$var
   V <- if (se.fit) vcov(fit) else NULL
   columns <- if (se.fit) match(rownames(V)[!is.na(diag(V))], names(fit$coefficients))
              else estimatedColumns(fit)
@@ -332,3 +330,7 @@ buildSurvfit <- function(pieces, labels, onePerRow, new, se.fit, conf.int, conf.
   out$call <- call
   structure(out, class = c("survfitcox", "survfit"))
 }
+
+# survival's generic, re-exported (survival is in Imports): survfit(fit) without attaching it.
+#' @export
+survival::survfit

@@ -17,8 +17,12 @@
 #' @param conf.int Add confidence intervals?
 #' @param conf.level Their level.
 #' @param conf.method \code{"wald"} (from the standard errors) or \code{"profile"}
-#'   (profile likelihood, \code{\link{confint.argusFit}}), for the coefficients that have a
-#'   standard error.
+#'   (profile likelihood, \code{\link{confint.argusFit}}, for the unpenalized coefficients
+#'   that have a standard error; penalized ones keep their normal-posterior interval).
+#'   \code{NULL} (default): \code{confint()}'s default method for the model, as broom's
+#'   tidiers call \code{confint()} (the profile for \code{"lr"}, \code{"pr"},
+#'   \code{"cpr"} and \code{"sccs"}, as \code{confint.glm}; Wald otherwise), or Wald
+#'   where \code{type} or \code{cluster} names a variance.
 #' @param exponentiate Exponentiate estimates and limits (odds ratios, rate or hazard
 #'   ratios)? Standard errors stay on the linear-predictor scale.
 #' @param type,cluster The variance, as in \code{\link{summary.argusFit}}.
@@ -41,7 +45,8 @@
 #'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
 #'   given; \code{NA} with a flat prior), \code{iterations} (exact CCD cycles),
 #'   \code{majorizedSteps} (survival models' proximal Newton steps before them: a fit that
-#'   these certified has 0 iterations) and \code{optimality}.
+#'   these certified has 0 iterations), \code{optimality} and \code{device} (where the fit
+#'   ran: \code{fit$device}).
 #'   \code{augment()}: \code{.rowId} (the row identifier; for formula fits the data
 #'   frame's row name), the columns of \code{data}, \code{.fitted} and \code{.resid}.
 #' @seealso \code{\link{summary.argusFit}}, \code{\link{tidy.argusBootstrap}}
@@ -58,32 +63,34 @@
 #' @method tidy argusFit
 #' @export
 tidy.argusFit <- function(x, conf.int = FALSE, conf.level = 0.95,
-                          conf.method = c("wald", "profile"), exponentiate = FALSE,
+                          conf.method = NULL, exponentiate = FALSE,
                           type = NULL, cluster = NULL, ...) {
   rejectDots("tidy()", ...)
   checkFlag(conf.int, "conf.int")
   checkFlag(exponentiate, "exponentiate")
-  conf.method <- match.arg(conf.method)
+  if (!is.null(conf.method)) conf.method <- match.arg(conf.method, c("wald", "profile"))
   table <- coefficientTable(x, conf.level, type, cluster)
   out <- data.frame(term = table$covariate, estimate = table$estimate,
                     std.error = table$std.error, statistic = table$statistic,
                     p.value = table$p.value, stringsAsFactors = FALSE)
+  interval <- table$interval
   if (conf.int) {
     out$conf.low <- table$lower
     out$conf.high <- table$upper
-    if (conf.method == "profile") {
-      at <- which(is.finite(table$std.error))
-      out$conf.low[] <- out$conf.high[] <- NA_real_
+    # confint()'s default method (broom's tidy.glm and tidy.coxph call confint()); a profile
+    # covers the unpenalized coefficients with a standard error, the others keep theirs
+    if ((conf.method %||% if (is.null(type) && is.null(cluster)) defaultIntervalMethod(x) else "wald") == "profile") {
+      at <- which(is.finite(table$std.error) & table$prior == "none")
       if (length(at)) {
         # by name: numbers are covariate ids for data from long tables
         limits <- confint(x, names(x$coefficients)[at], level = conf.level, method = "profile")
         out$conf.low[at] <- limits[, 1]
         out$conf.high[at] <- limits[, 2]
+        interval[at] <- "profile"
       }
     }
   }
-  out$interval <- if (conf.method == "profile") ifelse(is.finite(table$std.error), "profile", NA)
-                  else table$interval
+  out$interval <- interval
   out$prior <- table$prior
   asTibble(if (exponentiate) exponentiated(out, conf.int) else out)
 }
@@ -103,7 +110,7 @@ glance.argusFit <- function(x, ...) {
     prior = describePrior(x),
     variance = if (any(penalized)) columnVariances(x)[penalized][1] else NA_real_,
     iterations = x$iterations, majorizedSteps = x$majorizedSteps %||% 0L,
-    optimality = x$optimality %||% NA_real_,
+    optimality = x$optimality %||% NA_real_, device = x$device %||% NA_character_,
     stringsAsFactors = FALSE))
 }
 

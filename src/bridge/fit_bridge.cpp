@@ -2,6 +2,7 @@
 // out. The settings list is built by R/fit.R (fitModel()).
 #include "bridge/convert.h"
 #include "bridge/fit_request.h"
+#include "device/compute_device.h"
 #include "solver/ccd_solver.h"
 
 using namespace Rcpp;
@@ -27,6 +28,9 @@ extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
                       _["optimality"] = fit.optimality,
                       _["worstCoordinate"] = fit.worstCoordinate + 1,
                       _["aliased"] = oneBased(fit.aliased), _["infinite"] = oneBased(fit.infinite),
-                      _["pinned"] = oneBased(fit.pinned));
+                      _["pinned"] = oneBased(fit.pinned),
+                      // where "auto" put the fit (the device makeCycleRunner() resolves it to)
+                      _["device"] = argus::computeDeviceName(
+                          argus::resolveComputeDevice(req.device, binding.data)));
   END_RCPP
 }

@@ -77,7 +77,7 @@ test_that("variables of the formula's environment travel with the rows: na.omit,
   refEnv <- list2env(list(df = df, tt = tt, ss = ss, group = group, id = id),
                      parent = asNamespace("survival"))  # coxph's specials by their names
   ref <- evalq(coxph(Surv(tt, ss) ~ x + strata(group) + cluster(id), df, ties = "breslow"), refEnv)
-  fit <- fitModel(createData(f, data = df, modelType = "cox", na.action = na.omit),
+  fit <- fitModel(createData(f, data = df, modelType = "cox", ties = "breslow", na.action = na.omit),
                   control = createControl(tolerance = 1e-10))
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-7)
   expect_equal(unname(sqrt(diag(vcov(fit)))), unname(sqrt(diag(vcov(ref)))), tolerance = 1e-6)
@@ -158,7 +158,7 @@ test_that("integer64 newdata is read as numbers; unnamed and doubled columns are
   lung$g <- factor(lung$ph.ecog)
   ref <- survival::coxph(survival::Surv(time, status) ~ g + age, lung, ties = "breslow")
   for (f in list(survival::Surv(time, status) ~ g + age - 1, survival::Surv(time, status) ~ 0 + g + age)) {
-    fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = createControl(tolerance = 1e-10))
+    fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = "breslow"), control = createControl(tolerance = 1e-10))
     expect_equal(names(coef(fit)), names(coef(ref)))
     expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
     expect_equal(unname(predict(fit, lung[1:3, ], type = "link")),
@@ -174,7 +174,7 @@ test_that("list columns and a Surv y in the matrix route get errors that say wha
   df$lt <- as.POSIXlt(Sys.time() + 1:10)
   expect_error(createData(y ~ x + lt, data = df, modelType = "ls"), "POSIXlt; as.POSIXct")
   skip_if_not_installed("survival")
-  expect_error(createData(x = cbind(z = stats::rnorm(10)), y = survival::Surv(1:10, rep(0:1, 5)), modelType = "cox"),
+  expect_error(createData(x = cbind(z = stats::rnorm(10)), y = survival::Surv(1:10, rep(0:1, 5)), modelType = "cox", ties = "breslow"),
                "not a Surv object: y = status, time = times")
 })
 
@@ -198,11 +198,11 @@ test_that("strata()'s options are refused with the addNA() way; two terms naming
   l <- survival::lung
   # na.group = TRUE was read as one more strata variable and the NA rows refused
   expect_error(createData(survival::Surv(time, status) ~ age + strata(ph.ecog, na.group = TRUE), data = l,
-                          modelType = "cox"), "strata\\(\\) takes its variables only, not 'na.group'.*addNA")
+                          modelType = "cox", ties = "breslow"), "strata\\(\\) takes its variables only, not 'na.group'.*addNA")
   l$g <- addNA(factor(l$ph.ecog))
   env <- list2env(list(l = l), parent = asNamespace("survival"))
   ref <- evalq(coxph(Surv(time, status) ~ age + strata(ph.ecog, na.group = TRUE), l, ties = "breslow"), env)
-  fit <- fitModel(createData(survival::Surv(time, status) ~ age + strata(g), data = l, modelType = "cox"),
+  fit <- fitModel(createData(survival::Surv(time, status) ~ age + strata(g), data = l, modelType = "cox", ties = "breslow"),
                   control = createControl(tolerance = 1e-10))
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
   df <- data.frame(y = stats::rnorm(20), g = factor(rep(c("a", "b"), 10)), gb = stats::rnorm(20))

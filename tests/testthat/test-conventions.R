@@ -27,17 +27,22 @@ test_that("weights = a column name in the formula route, as lm()", {
   expect_error(createData(y ~ a, data = df, modelType = "lr", weights = nope), "nope")
 })
 
-test_that("na.action: an error by default, na.omit and na.exclude as in glm", {
+test_that("na.action: na.fail an error, na.omit and na.exclude as in glm", {
   df <- data.frame(a = c(rnorm(48), NA, 1), b = rnorm(50))
   set.seed(7)
   df$y <- rbinom(50, 1, 0.5)
   df$b[3] <- NA
-  expect_error(createData(y ~ a + b, data = df, modelType = "lr"), "2 row\\(s\\).*in 'a', 'b'.*na.omit")
+  expect_error(createData(y ~ a + b, data = df, modelType = "lr", na.action = na.fail),
+               "2 row\\(s\\).*in 'a', 'b'.*na.omit")
   # a strata() variable is named, not called a covariate
   sets <- datasets::infert
   sets$stratum[3] <- NA
-  expect_error(createData(case ~ spontaneous + strata(stratum), data = sets, modelType = "clr"),
+  expect_error(createData(case ~ spontaneous + strata(stratum), data = sets, modelType = "clr",
+                          na.action = na.fail),
                "1 row\\(s\\) of 'data' have missing values in 'stratum'")
+  # the default is getOption("na.action"), na.omit unless set otherwise, as glm's
+  expect_identical(createData(y ~ a + b, data = df, modelType = "lr")$naAction,
+                   createData(y ~ a + b, data = df, modelType = "lr", na.action = na.omit)$naAction)
   omit <- fitModel(createData(y ~ a + b, data = df, modelType = "lr", na.action = na.omit),
                    control = createControl(tolerance = 1e-12, maxIterations = 1000))
   ref <- glm(y ~ a + b, family = binomial, data = df, na.action = na.omit,
@@ -84,9 +89,9 @@ test_that("tibbles are read without warnings", {
   lung <- lungComplete()
   tb <- tibble::as_tibble(lung)
   expect_no_warning(fit <- fitModel(createData(Surv(time, status) ~ age + sex + strata(inst),
-                                               data = tb, modelType = "cox")))
+                                               data = tb, modelType = "cox", ties = "breslow")))
   expect_equal(coef(fit), coef(fitModel(createData(Surv(time, status) ~ age + sex + strata(inst),
-                                                   data = lung, modelType = "cox"))))
+                                                   data = lung, modelType = "cox", ties = "breslow"))))
   expect_no_warning(predict(fit, tb[1:4, ], type = "survival", times = 200))
   tbl <- tibble::tibble(a = rnorm(30), y = rep(0:1, 15))
   expect_no_warning(fitModel(createData(y ~ a, data = tbl, modelType = "lr", weights = rep(1, 30))))
@@ -119,7 +124,7 @@ test_that("Fine-Gray: factor and multi-state status with failcode, as cmprsk::cr
   expect_equal(sum(default$y == 1), sum(df$code == 1))
   expect_error(createData(Surv(time, cause) ~ a, data = df, modelType = "fgr", failcode = "censored"),
                "not an event level")
-  expect_error(createData(Surv(time, code) ~ a, data = df, modelType = "cox", failcode = 1), "fgr")
+  expect_error(createData(Surv(time, code) ~ a, data = df, modelType = "cox", ties = "breslow", failcode = 1), "fgr")
 })
 
 test_that("after na.omit, per-row inputs take one value per kept row or per row given", {
@@ -146,30 +151,30 @@ test_that("Surv() arguments as survival matches them, and columns named in time 
   ref <- survival::coxph(survival::Surv(time, status) ~ karno + age, data = v, ties = "breslow")
   for (f in list(Surv(time, status, type = "right") ~ karno + age,
                  Surv(time = time, event = status) ~ karno + age)) {
-    fit <- fitModel(createData(f, data = v, modelType = "cox"))
+    fit <- fitModel(createData(f, data = v, modelType = "cox", ties = "breslow"))
     expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
   }
   # Surv(time): every row an event
   allEvents <- survival::coxph(survival::Surv(time) ~ karno + age, data = v, ties = "breslow")
-  fit <- fitModel(createData(Surv(time) ~ karno + age, data = v, modelType = "cox"))
+  fit <- fitModel(createData(Surv(time) ~ karno + age, data = v, modelType = "cox", ties = "breslow"))
   expect_equal(unname(coef(fit)), unname(coef(allEvents)), tolerance = 1e-6)
   # counting-process data by name
   h <- survival::heart
   cp <- survival::coxph(survival::Surv(start, stop, event) ~ age + transplant, data = h, ties = "breslow")
   fit <- fitModel(createData(Surv(start, stop, event, type = "counting") ~ age + transplant,
-                             data = h, modelType = "cox"))
+                             data = h, modelType = "cox", ties = "breslow"))
   expect_equal(unname(coef(fit)), unname(coef(cp)), tolerance = 1e-6)
-  expect_error(createData(Surv(time, status, type = "left") ~ karno, data = v, modelType = "cox"),
+  expect_error(createData(Surv(time, status, type = "left") ~ karno, data = v, modelType = "cox", ties = "breslow"),
                "type = \"left\"\\) is not supported")
   expect_error(createData(Surv(time) ~ karno, data = v, modelType = "fgr"), "competing")
   # abbreviations as survival's match.arg; unknown arguments named
-  fit <- fitModel(createData(Surv(time, status, type = "r") ~ karno + age, data = v, modelType = "cox"))
+  fit <- fitModel(createData(Surv(time, status, type = "r") ~ karno + age, data = v, modelType = "cox", ties = "breslow"))
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
-  expect_error(createData(Surv(time, status, start = 0) ~ karno, data = v, modelType = "cox"),
+  expect_error(createData(Surv(time, status, start = 0) ~ karno, data = v, modelType = "cox", ties = "breslow"),
                "unused argument.*Surv\\(\\) takes")
   # the times once: in Surv() or in time =, not both
   v$days2 <- v$time * 2
-  expect_error(createData(Surv(time, status) ~ karno, data = v, modelType = "cox", time = days2),
+  expect_error(createData(Surv(time, status) ~ karno, data = v, modelType = "cox", ties = "breslow", time = days2),
                "give the times once")
   # competing risks as survival writes them: a factor status with type = "mstate"
   skip_if_not_installed("cmprsk")
@@ -257,7 +262,7 @@ test_that("after na.omit, data-dependent terms and outside variables are lm's (m
   lung <- survival::lung
   fc <- survival::Surv(time, status) ~ splines::ns(age, 3) + sex + ph.ecog
   ref <- survival::coxph(fc, lung, ties = "breslow")
-  fit <- fitModel(createData(fc, data = lung, modelType = "cox", na.action = na.omit),
+  fit <- fitModel(createData(fc, data = lung, modelType = "cox", ties = "breslow", na.action = na.omit),
                   control = createControl(tolerance = 1e-10))
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
 })
@@ -299,7 +304,7 @@ test_that("formula(), update(), sigma(), weights() and model.frame() answer as l
   # a stratified Cox fit: rows in the user's order, whatever the engine's
   skip_if_not_installed("survival")
   lung <- survival::lung[!is.na(survival::lung$ph.ecog), ]
-  cox <- fitModel(createData(Surv(time, status) ~ age + ph.ecog + strata(sex), data = lung, modelType = "cox"))
+  cox <- fitModel(createData(Surv(time, status) ~ age + ph.ecog + strata(sex), data = lung, modelType = "cox", ties = "breslow"))
   expect_equal(unname(as.matrix(model.matrix(cox))), unname(cbind(lung$age, lung$ph.ecog)))
 })
 
@@ -311,11 +316,11 @@ test_that("survival's specials written with 'survival::' are refused, not fitted
   for (term in c("survival::pspline(age)", "survival::ridge(age)", "survival::frailty(celltype)",
                  "survival:::pspline(age)"))
     expect_error(createData(stats::as.formula(paste("survival::Surv(time, status) ~ karno +", term)),
-                           data = v, modelType = "cox"), "is not supported", label = term)
+                           data = v, modelType = "cox", ties = "breslow"), "is not supported", label = term)
   expect_error(createData(survival::Surv(time, status) ~ karno + survival::strata(celltype), data = v,
-                          modelType = "cox"), "without 'survival::'")
+                          modelType = "cox", ties = "breslow"), "without 'survival::'")
   expect_error(createData(survival::Surv(time, status) ~ karno + survival::cluster(trt), data = v,
-                          modelType = "cox"), "without 'survival::'")
+                          modelType = "cox", ties = "breslow"), "without 'survival::'")
 })
 
 test_that("createData() with a formula reads a column name given to offset or startTime, then refuses it with its own message", {

@@ -34,7 +34,7 @@ test_that("lung: Breslow and Efron match coxph; the two tie methods differ", {
   # status as a logical, as 0/1 and as coxph's 1/2 coding all give the same data
   lung$event <- as.numeric(lung$status == 2)
   byNumeric <- fitModel(createData(Surv(time, event) ~ age + sex + ph.ecog + wt.loss,
-                                   data = lung, modelType = "cox"), control = survivalControl())
+                                   data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_equal(coef(byNumeric), coef(fits$breslow), tolerance = 1e-12)
 })
 
@@ -55,7 +55,7 @@ test_that("strata(a) + strata(b) is strata(a, b), named term by term as coxph na
   for (f in list(Surv(time, status) ~ age + strata(sex) + strata(ph.ecog),
                  Surv(time, status) ~ age + strata(sexf) + strata(ph.ecog))) {
     ref <- coxRef(f, lung)
-    fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = survivalControl())  # was refused
+    fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())  # was refused
     expectCoxMatch(fit, ref, label = deparse(f))
     expect_equal(names(survival::survfit(fit)$strata), names(survival::survfit(ref)$strata))
     rows <- lung[c(3, 50, 100), ]
@@ -97,7 +97,7 @@ test_that("numeric strata that print alike are one stratum, as strata()'s factor
   lung$s <- ifelse(lung$sex == 1, ifelse(lung$age > 62, 0.3, 0.1 + 0.2), 0.7)
   f <- Surv(time, status) ~ age + ph.ecog + strata(s)
   ref <- coxRef(f, lung)
-  fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = survivalControl())
+  fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_equal(fit$nStrata, 2)
   expectCoxMatch(fit, ref, label = "numeric strata")
   mine <- predict(fit, lung[1:5, ], type = "survival", times = c(100, 300))
@@ -106,7 +106,7 @@ test_that("numeric strata that print alike are one stratum, as strata()'s factor
                  tolerance = 1e-6)
   # the matrix route's stratumId alike (two strata under one label, both given the first's curve)
   byMatrix <- fitModel(createData(x = as.matrix(lung[, c("age", "ph.ecog")]), y = as.numeric(lung$status == 2),
-                                  time = lung$time, stratumId = lung$s, modelType = "cox"),
+                                  time = lung$time, stratumId = lung$s, modelType = "cox", ties = "breslow"),
                        control = survivalControl())
   expect_equal(byMatrix$nStrata, 2)
   expect_equal(unname(coef(byMatrix)), unname(coef(ref)), tolerance = 1e-6)
@@ -129,14 +129,14 @@ test_that("bladder2 in counting-process form Surv(start, stop, event) matches co
   bladder2 <- survival::bladder2
   fits <- checkFormula(Surv(start, stop, event) ~ rx + number + size, bladder2)
   data <- createData(Surv(start, stop, event) ~ rx + number + size, data = bladder2,
-                     modelType = "cox")
+                     modelType = "cox", ties = "breslow")
   expect_false(is.null(data$startTime))
   expect_output(print(data), "counting process")
   # strata by recurrence number (the Prentice-Williams-Peterson gap-free form)
   checkFormula(Surv(start, stop, event) ~ rx + number + size + strata(enum), bladder2)
   # ignoring the entry times is a different (wrong) model: startTime is really used
   naive <- fitModel(createData(Surv(stop, event) ~ rx + number + size, data = bladder2,
-                               modelType = "cox"), control = survivalControl())
+                               modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_gt(max(abs(coef(naive) - coef(fits$breslow))), 1e-3)
 })
 
@@ -162,7 +162,7 @@ test_that("non-integer weights match coxph (right-censored, strata, counting pro
   fits <- checkFormula(Surv(time, status) ~ trt + karno + age + celltype, veteran, weights = w,
                        label = "veteran weighted")
   unweighted <- fitModel(createData(Surv(time, status) ~ trt + karno + age + celltype,
-                                    data = veteran, modelType = "cox"),
+                                    data = veteran, modelType = "cox", ties = "breslow"),
                          control = survivalControl())
   expect_gt(max(abs(coef(unweighted) - coef(fits$breslow))), 1e-3)
   lung <- lungComplete()
@@ -229,9 +229,9 @@ test_that("Breslow: integer weights are duplicated rows; Efron: each form matche
   copies <- sample(1:3, nrow(sim), replace = TRUE)
   repeated <- sim[rep(seq_len(nrow(sim)), copies), ]
   formula <- Surv(time, status) ~ a + b + c + d + strata(stratum)
-  weighted <- fitModel(createData(formula, data = sim, weights = copies, modelType = "cox"),
+  weighted <- fitModel(createData(formula, data = sim, weights = copies, modelType = "cox", ties = "breslow"),
                        control = survivalControl())
-  duplicated <- fitModel(createData(formula, data = repeated, modelType = "cox"),
+  duplicated <- fitModel(createData(formula, data = repeated, modelType = "cox", ties = "breslow"),
                          control = survivalControl())
   expect_lte(maxRelDiff(coef(weighted), coef(duplicated)), 1e-9)
   expect_lte(relDiff1(logLik(weighted), logLik(duplicated)), 1e-12)
@@ -314,7 +314,7 @@ test_that("shuffled rows give the same fit", {
                  startTime = split$tstart, stratumId = split$stratum)
   byLong <- fitModel(createData(long$outcomes[sample(nrow(long$outcomes)), ],
                                 long$covariates[sample(nrow(long$covariates)), ],
-                                modelType = "cox"), control = survivalControl())
+                                modelType = "cox", ties = "breslow"), control = survivalControl())
   ref <- coxRef(formula, split)
   expect_lte(maxRelDiff(byColumnName(coef(byLong), 1:5, colnames(x)), coef(ref)), 1e-6)
 })
@@ -409,7 +409,7 @@ test_that("times that differ by rounding alone are one time, as coxph's default 
   cp$time <- round(stats::rexp(n, exp(0.5 * cp$z)), 2) + 0.01
   cp$status <- stats::rbinom(n, 1, 0.6)
   cp$start <- round(cp$time * stats::runif(n, 0, 0.9), 3)
-  fit <- fitModel(createData(Surv(start, time, status) ~ z + x, data = cp, modelType = "cox"),
+  fit <- fitModel(createData(Surv(start, time, status) ~ z + x, data = cp, modelType = "cox", ties = "breslow"),
                   control = createControl(tolerance = 1e-10))
   reference <- survival::coxph(survival::Surv(start, time, status) ~ z + x, data = cp, ties = "breslow")
   expect_lt(max(abs(coef(fit) - coef(reference)) / abs(coef(reference))), 1e-7)
@@ -433,9 +433,9 @@ test_that("negative times (days from an index date) give coxph's and crr's fits,
   # right-censored lung times moved to straddle 0: the same fit and baseline, shifted
   lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])
   shifted <- transform(lung, time = time - 500)
-  a <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = lung, modelType = "cox"),
+  a <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = lung, modelType = "cox", ties = "breslow"),
                 control = survivalControl())
-  b <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = shifted, modelType = "cox"),
+  b <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = shifted, modelType = "cox", ties = "breslow"),
                 control = survivalControl())
   expect_equal(coef(b), coef(a), tolerance = 1e-12)
   expect_equal(baselineHazard(b)$time, baselineHazard(a)$time - 500)

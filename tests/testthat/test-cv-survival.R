@@ -25,8 +25,9 @@ simulateSparseSurvival <- function(n = 600, p = 12, seed = 1, beta = c(0.9, -0.7
   list(x = x, y = y, time = time, truth = stats::setNames(truth, colnames(x)))
 }
 
-survivalData <- function(sim, modelType = "cox", ...) {
-  createData(x = sim$x, y = sim$y, time = sim$time, modelType = modelType, ...)
+# (Cox as before Efron became the default: Breslow unless asked)
+survivalData <- function(sim, modelType = "cox", ties = if (modelType == "cox") "breslow", ...) {
+  createData(x = sim$x, y = sim$y, time = sim$time, modelType = modelType, ties = ties, ...)
 }
 
 test_that("survival CV is the same, bit for bit, with 1 and 2 threads", {
@@ -188,7 +189,7 @@ test_that("auto CV looks past an empty model when covariates differ in scale (lu
   # coefficient 0, 0.75 below the best held-out log-likelihood, with status SUCCESS.
   l <- na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog", "meal.cal")])
   d <- createData(survival::Surv(time, status) ~ age + sex + ph.ecog + meal.cal, data = l,
-                  modelType = "cox")
+                  modelType = "cox", ties = "breslow")
   auto <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 1))
   grid <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 1, cvType = "grid",
                                                lowerLimit = 1e-9, upperLimit = 1e3,
@@ -209,7 +210,7 @@ test_that("auto CV keeps the empty model when no covariate carries signal", {
   x <- cbind(a = rnorm(n) * 300, b = rbinom(n, 1, 0.5), c = rnorm(n), d = rnorm(n))
   time <- ceiling(rexp(n, 0.05))
   y <- rbinom(n, 1, 0.7)
-  d <- createData(x = x, y = y, time = time, modelType = "cox")
+  d <- createData(x = x, y = y, time = time, modelType = "cox", ties = "breslow")
   lines <- capture_messages(
     auto <- fitModel(d, cvPrior(), createControl(fold = 5, seed = 2, noiseLevel = "quiet")))
   # The weak penalty was scored (the chosen model was empty) and did not win.
@@ -224,7 +225,7 @@ test_that("with a cluster() term a patient's (start, stop] rows share a fold", {
   # the rest of them.
   cgd <- survival::cgd
   d <- createData(survival::Surv(tstart, tstop, status) ~ treat + inherit + age + sex + cluster(id),
-                  data = cgd, modelType = "cox")
+                  data = cgd, modelType = "cox", ties = "breslow")
   folds <- createFolds(d, createControl(fold = 5, seed = 1, foldStratification = "outcome"))
   expect_identical(attr(folds, "selectorType"), "byCluster")
   perPatient <- tapply(folds[, 1], cgd$id, function(v) length(unique(v)))

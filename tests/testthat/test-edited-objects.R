@@ -54,7 +54,7 @@ editKinds <- function(names) {
     label = grepl("\\$(rowIds|rowNames|columnNames|stratumLabels|covariateIds)$", field),
     optional = edit == "NULL" &
       grepl(paste0("\\$(weights|offset|time|startTime|censoringSurvival|settings\\$(weights|start|fixed)|",
-                   "control\\$optimalityTolerance|startingCoefficients|infinite|pinned)$"), field),
+                   "control\\$optimalityTolerance|startingCoefficients|infinite|pinned|device|na.action)$"), field),
     stored = edit %in% c("na", "nan", "inf") &
       grepl("^fit(Lr|Cox)\\$(logLikelihood|logPrior|seconds|optimality)$", field),
     engine = grepl("^\\.Call ", operation))

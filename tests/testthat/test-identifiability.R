@@ -98,7 +98,7 @@ test_that("a Cox covariate whose arm has no events runs off to minus infinity, a
   d <- data.frame(time = rexp(n), arm = rep(0:1, length.out = n), z = rnorm(n))
   d$status <- ifelse(d$arm == 1, 0, rbinom(n, 1, 0.7))
   expect_warning(fit <- fitModel(createData(survival::Surv(time, status) ~ arm + z, data = d,
-                                            modelType = "cox")),
+                                            modelType = "cox", ties = "breslow")),
                  "no finite maximum-likelihood estimate: the coefficient\\(s\\) of 'arm'")
   expect_equal(fit$status, "NO_FINITE_MLE")
   expect_equal(fit$infinite, "arm")
@@ -200,7 +200,7 @@ test_that("a finite covariate beside a factor level without events is not flagge
   pbc <- na.omit(survival::pbc[1:312, c("time", "status", "age", "stage", "protime")])
   pbc$tx <- as.numeric(pbc$status == 1)
   expect_warning(fit <- fitModel(createData(survival::Surv(time, tx) ~ age + factor(stage),
-                                            data = pbc, modelType = "cox")), "run off to infinity")
+                                            data = pbc, modelType = "cox", ties = "breslow")), "run off to infinity")
   expect_equal(fit$infinite, c("factor(stage)2", "factor(stage)3", "factor(stage)4"))
   ref <- suppressWarnings(survival::coxph(survival::Surv(time, tx) ~ age + factor(stage),
                                           data = pbc, ties = "breslow"))
@@ -258,7 +258,7 @@ test_that("raw polynomials: the optimum, not a false recession or a SUCCESS shor
   expect_equal(lr$status, "SUCCESS")
   expect_equal(lr$logLik, as.numeric(stats::logLik(ref)), tolerance = 1e-7)
   f <- survival::Surv(time, d) ~ poly(protime, 6, raw = TRUE) + log(bili)
-  cox <- fitModel(createData(f, data = pbc, modelType = "cox"))
+  cox <- fitModel(createData(f, data = pbc, modelType = "cox", ties = "breslow"))
   refCox <- survival::coxph(survival::Surv(time, d) ~ poly(protime, 6) + log(bili), data = pbc,
                             ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
@@ -282,7 +282,7 @@ test_that("a factor coded with every level is aliased among sparse columns, as c
   d$time <- rexp(n, exp(0.3 * d$x + 0.2 * d$gb))
   d$status <- rbinom(n, 1, 0.7)
   f <- survival::Surv(time, status) ~ x + ga + gb + gc + gd
-  expect_warning(cox <- fitModel(createData(f, data = d, modelType = "cox")), "'gd' cannot be estimated")
+  expect_warning(cox <- fitModel(createData(f, data = d, modelType = "cox", ties = "breslow")), "'gd' cannot be estimated")
   ref <- survival::coxph(f, data = d, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_equal(names(which(is.na(coef(cox)))), names(which(is.na(coef(ref)))))
@@ -313,7 +313,7 @@ test_that("a raw power with 1 - R^2 of 5e-11 is estimated, as coxph and glm esti
   pbc$d <- as.integer(pbc$status == 2)
   for (k in 1:7) pbc[[paste0("a", k)]] <- pbc$albumin^k
   f <- survival::Surv(time, d) ~ a1 + a2 + a3 + a4 + a5 + a6 + a7 + log(bili) + age + edema
-  cox <- fitModel(createData(f, data = pbc, modelType = "cox"))
+  cox <- fitModel(createData(f, data = pbc, modelType = "cox", ties = "breslow"))
   ref <- survival::coxph(f, data = pbc, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_false(anyNA(coef(cox)))
@@ -382,7 +382,7 @@ test_that("a spline basis crossed with a factor on 2e4 rows reaches lm's and cox
   expect_equal(unname(is.na(coef(ls))), unname(is.na(coef(ref))))
   expect_equal(ls$logLik, -sum(stats::residuals(ref)^2) / 2, tolerance = 1e-10)
   fc <- survival::Surv(time, status) ~ splines::ns(dis, df = 16, intercept = TRUE) * factor(chas)
-  expect_warning(cox <- fitModel(createData(fc, data = d, modelType = "cox")), "cannot be estimated")
+  expect_warning(cox <- fitModel(createData(fc, data = d, modelType = "cox", ties = "breslow")), "cannot be estimated")
   refCox <- survival::coxph(fc, data = d, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_equal(unname(is.na(coef(cox))), unname(is.na(coef(refCox))))
@@ -456,7 +456,7 @@ test_that("split data: a covariate plus a function of time is collinear with the
                            cut = sort(unique(l$time[l$status == 1])), start = "tstart", end = "tstop")
   s$agett <- s$age + s$tstop / 100
   f <- survival::Surv(tstart, tstop, status) ~ age + sex + agett
-  expect_warning(cox <- fitModel(createData(f, data = s, modelType = "cox")), "'agett' cannot be estimated")
+  expect_warning(cox <- fitModel(createData(f, data = s, modelType = "cox", ties = "breslow")), "'agett' cannot be estimated")
   ref <- survival::coxph(f, data = s, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_equal(unname(is.na(coef(cox))), unname(is.na(coef(ref))))
@@ -478,7 +478,7 @@ test_that("nearly collinear dense columns: Cox reaches coxph's optimum, not a ce
   d$status <- as.numeric(t <= censor)
   d$time <- pmin(t, censor)
   f <- stats::reformulate(c(colnames(Z), paste0("c", 1:4)), "survival::Surv(time, status)")
-  cox <- fitModel(createData(f, data = d, modelType = "cox"))
+  cox <- fitModel(createData(f, data = d, modelType = "cox", ties = "breslow"))
   ref <- survival::coxph(f, data = d, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_equal(cox$logLik, ref$loglik[2], tolerance = 1e-10)

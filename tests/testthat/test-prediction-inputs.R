@@ -11,13 +11,13 @@ test_that("survfit() without newdata takes coxph's reference offset: the fitted 
   skip_if_not_installed("survival")
   l <- lungOffset()
   ref <- coxRef(l$formula, l$data)
-  fit <- fitModel(createData(l$formula, data = l$data, modelType = "cox"))
+  fit <- fitModel(createData(l$formula, data = l$data, modelType = "cox", ties = "breslow"))
   # was 0.036 off (the offset at 0: 0.3014 for coxph's 0.2663 at day 558)
   expect_equal(survival::survfit(fit)$surv, survival::survfit(ref)$surv, tolerance = 1e-7)
   # the matrix route, with its offset vector, the same
   X <- cbind(age = l$data$age, sex = l$data$sex)
   m <- fitModel(createData(x = X, y = l$data$status - 1, time = l$data$time,
-                           offset = 0.01 * l$data$wt.loss, modelType = "cox"))
+                           offset = 0.01 * l$data$wt.loss, modelType = "cox", ties = "breslow"))
   expect_equal(survival::survfit(m)$surv, survival::survfit(ref)$surv, tolerance = 1e-7)
   # a matrix newdata has no offset column: the caller gives one, or it is an error
   expect_error(survival::survfit(m, newdata = X[1:2, ]), "the fit has an offset: give 'offset'")
@@ -33,10 +33,10 @@ test_that("survfit() without newdata refuses a strata-by-covariate interaction, 
   skip_if_not_installed("survival")
   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex")])
   strata <- survival::strata  # the interaction's column is evaluated by model.frame()
-  fit <- fitModel(createData(Surv(time, status) ~ age * strata(sex), data = lung, modelType = "cox"))
+  fit <- fitModel(createData(Surv(time, status) ~ age * strata(sex), data = lung, modelType = "cox", ties = "breslow"))
   expect_equal(fit$nStrata, 2)
   expect_error(survival::survfit(fit), "strata-by-covariate interaction needs 'newdata'")
-  plain <- fitModel(createData(Surv(time, status) ~ age * sex, data = lung, modelType = "cox"))
+  plain <- fitModel(createData(Surv(time, status) ~ age * sex, data = lung, modelType = "cox", ties = "breslow"))
   expect_warning(survival::survfit(plain), "the model contains interactions")
 })
 
@@ -44,7 +44,7 @@ test_that("a 0/1 covariate given as logical in newdata predicts as its numbers, 
   skip_if_not_installed("survival")
   colon <- na.omit(subset(survival::colon, etype == 2)[, c("time", "status", "rx", "age", "obstruct")])
   formula <- Surv(time, status) ~ rx + age + obstruct
-  fit <- fitModel(createData(formula, data = colon, modelType = "cox"))
+  fit <- fitModel(createData(formula, data = colon, modelType = "cox", ties = "breslow"))
   nd <- colon[1:5, ]
   logical <- transform(nd, obstruct = obstruct == 1)
   expect_equal(predict(fit, logical), predict(fit, nd))  # was: "lacks column(s) for covariate(s) obstruct"
@@ -58,7 +58,7 @@ test_that("stratified curves name what newdata lacks; baselineHazard names strat
   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])
   lung <- lung[lung$ph.ecog < 3, ]
   formula <- Surv(time, status) ~ age + strata(sex, ph.ecog)
-  fit <- fitModel(createData(formula, data = lung, modelType = "cox"))
+  fit <- fitModel(createData(formula, data = lung, modelType = "cox", ties = "breslow"))
   expect_error(predict(fit, data.frame(age = 60), type = "survival", times = 100),
                "lacks the strata\\(\\) variable\\(s\\) sex, ph.ecog")
   hazard <- baselineHazard(fit)
@@ -70,7 +70,7 @@ test_that("augment() lines an na.omit fit's rows up with the data it was made fr
   skip_if_not_installed("survival")
   lung <- survival::lung[, c("time", "status", "age", "sex", "ph.ecog")]
   fit <- fitModel(createData(Surv(time, status) ~ age + sex + ph.ecog, data = lung,
-                             modelType = "cox", na.action = "na.omit"))
+                             modelType = "cox", ties = "breslow", na.action = "na.omit"))
   out <- augment(fit, data = lung)  # was "must be the data frame the fit was made from (227 rows)"
   expect_equal(nrow(out), 227)
   kept <- !is.na(lung$ph.ecog)

@@ -44,7 +44,7 @@ test_that("cluster() in a Cox formula gives the clustered robust variance by def
   ref <- survival::coxph(inSurvival(Surv(time, status) ~ age + sex + cluster(inst)), data = lung, ties = "breslow",
                          control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
   fit <- fitModel(createData(Surv(time, status) ~ age + sex + cluster(inst), data = lung,
-                             modelType = "cox"), control = survivalControl())
+                             modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_equal(names(coef(fit)), c("age", "sex"))           # not fitted as a covariate
   expect_lt(maxRelDiff(coef(fit), coef(ref)), 1e-8)
   expect_lt(max(abs(vcov(fit) - vcov(ref))), 1e-8)          # robust by default, as coxph
@@ -102,22 +102,24 @@ test_that("robust variance of lr, pr and ls equals the HC0 sandwich (per row and
   expect_equal(unique(tab$interval), "robust t")
 })
 
-test_that("model-based intervals with non-integer weights warn; robust ones do not", {
+test_that("model-based intervals with non-integer weights warn; robust ones (cox's default, as coxph) do not", {
   skip_if_not_installed("survival")
   lung <- lungComplete()
   set.seed(3)
   lung$iptw <- 1 / runif(nrow(lung), 0.2, 0.8)
-  fit <- fitModel(createData(Surv(time, status) ~ sex, data = lung, modelType = "cox",
+  fit <- fitModel(createData(Surv(time, status) ~ sex, data = lung, modelType = "cox", ties = "breslow",
                              weights = lung$iptw), control = survivalControl())
-  expect_warning(confint(fit, method = "wald"), "robust")
-  expect_warning(confint(fit), "robust")
-  expect_warning(summary(fit), "robust")
+  expect_warning(confint(fit, method = "wald", type = "model"), "robust")
+  expect_warning(confint(fit, method = "profile"), "robust")
+  expect_warning(summary(fit, type = "model"), "robust")
   expect_silent(ci <- confint(fit, method = "robust"))
+  expect_silent(summary(fit))
+  expect_identical(confint(fit), ci)
   ref <- survival::coxph(inSurvival(Surv(time, status) ~ sex), data = lung, weights = iptw, robust = TRUE, ties = "breslow",
                          control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
   expect_lt(max(abs(ci - confint(ref))), 1e-6)
   # integer weights are frequencies: no warning
-  fit2 <- fitModel(createData(Surv(time, status) ~ sex, data = lung, modelType = "cox",
+  fit2 <- fitModel(createData(Surv(time, status) ~ sex, data = lung, modelType = "cox", ties = "breslow",
                               weights = rep(2, nrow(lung))), control = survivalControl())
   expect_silent(confint(fit2, method = "wald"))
 })
@@ -171,7 +173,8 @@ test_that("robust variance is refused where it is not implemented", {
   set.seed(1)
   x <- matrix(rnorm(100), 50, 2)
   fit <- fitModel(createData(x = x, y = rbinom(50, 1, 0.5), modelType = "lr"))
-  expect_error(vcov(fit, cluster = 1:50), "type = \"robust\"")
+  expect_error(vcov(fit, type = "model", cluster = 1:50), "type = \"robust\"")
+  expect_identical(vcov(fit, cluster = 1:50), vcov(fit, type = "robust", cluster = 1:50))  # clusters ask for it
   expect_error(vcov(fit, type = "robust", cluster = 1:3), "one per row")
 })
 
@@ -187,13 +190,15 @@ test_that("robust variance of a Fine-Gray fit equals cmprsk::crr's var (ties inc
     ref <- crrRef(time, code, x)
     fit <- fitModel(createData(x = x, y = code, time = time, modelType = "fgr"),
                     control = survivalControl())
-    expect_lt(max(abs(vcov(fit) - ref$invinf)), 1e-8)
+    expect_lt(max(abs(vcov(fit, type = "model") - ref$invinf)), 1e-8)
     expect_lt(max(abs(vcov(fit, type = "robust") - ref$var)), 1e-8)
+    expect_identical(vcov(fit), vcov(fit, type = "robust"))  # crr's var is the default
     # the two differ: the censoring distribution's estimation counts
     expect_gt(max(abs(ref$var - ref$invinf)), 1e-4)
   }
   fitW <- fitModel(createData(x = x, y = code, time = time, weights = rep(1:2, n / 2), modelType = "fgr"))
   expect_error(vcov(fitW, type = "robust"), "runBootstrap")
+  expect_identical(vcov(fitW), vcov(fitW, type = "model"))  # where crr's var is not defined
   # no row censored (every subject has the event or the competing event): G is 1 throughout
   # (the robust variance stopped with "non-conformable arrays")
   uncensored <- code > 0
@@ -213,7 +218,7 @@ test_that("a coefficient running off to infinity has no robust variance (NA, wit
     data = pb, modelType = "fgr", failcode = 1)))
   expect_equal(fit$status, "NO_FINITE_MLE")
   expect_equal(fit$infinite, "factor(edema)1")
-  expect_gt(vcov(fit)["factor(edema)1", "factor(edema)1"], 1e10)
+  expect_gt(vcov(fit, type = "model")["factor(edema)1", "factor(edema)1"], 1e10)
   expect_warning(V <- vcov(fit, type = "robust"), "no robust variance for 'factor\\(edema\\)1'")
   expect_true(all(is.na(V["factor(edema)1", ])) && all(is.na(V[, "factor(edema)1"])))
   expect_true(all(is.finite(V[-5, -5])))
@@ -228,20 +233,24 @@ test_that("confint() of a fit with a cluster() term is coxph's robust interval b
   cgd <- survival::cgd
   f <- Surv(tstart, tstop, status) ~ treat + age + inherit + steroids + cluster(id)
   ref <- coxRef(f, cgd)
-  fit <- fitModel(createData(f, data = cgd, modelType = "cox"), control = survivalControl())
-  expect_equal(unname(confint(fit)), unname(confint(ref)), tolerance = 1e-7)
-  expect_equal(unname(confint(fit, method = "wald")), unname(confint(ref)), tolerance = 1e-7)
+  fit <- fitModel(createData(f, data = cgd, modelType = "cox", ties = "breslow"), control = survivalControl())
+  expect_equal(unname(confint(fit)), unname(confint(ref)), tolerance = 1e-7, ignore_attr = TRUE)
+  expect_equal(unname(confint(fit, method = "wald")), unname(confint(ref)), tolerance = 1e-7, ignore_attr = TRUE)
   expect_warning(profiled <- confint(fit, "steroids", method = "profile"), "cluster\\(\\) term, which profile-likelihood intervals ignore")
   expect_lt(diff(profiled[1, ]), diff(confint(ref)["steroids", ]))
 })
 
-test_that("a Fine-Gray summary says that crr's standard errors are the robust ones", {
+test_that("a Fine-Gray summary takes crr's robust variance, and says so", {
   set.seed(4)
   n <- 300
   x <- cbind(a = stats::rnorm(n))
   fit <- fitModel(createData(x = x, y = sample(0:2, n, TRUE), time = stats::rexp(n), modelType = "fgr"))
-  expect_output(print(summary(fit)), "cmprsk::crr's standard errors are the robust ones")
-  expect_false(any(grepl("cmprsk", utils::capture.output(print(summary(fit, type = "robust"))))))
+  expect_output(print(summary(fit)), "robust variance.*cmprsk::crr's var")
+  expect_output(print(summary(fit, type = "model")), "model-based as asked; the default is the robust one")
+  # weights: crr has no variance to give, the model-based one is the default, and it says why
+  weighted <- fitModel(createData(x = x, y = sample(0:2, n, TRUE), time = stats::rexp(n), modelType = "fgr",
+                                  weights = rep(1:2, n / 2)))
+  expect_output(print(summary(weighted)), "model variance.*needs a fit without weights")
 })
 
 test_that("a robust variance from one cluster is an error, as coxph(cluster = ) and vcovCL stop; from few clusters a warning", {
@@ -252,7 +261,7 @@ test_that("a robust variance from one cluster is an error, as coxph(cluster = ) 
   lung$one <- 1
   f <- Surv(time, status) ~ age + sex + cluster(one)
   expect_error(survival::coxph(inSurvival(f), data = lung, ties = "breslow"))
-  fit <- fitModel(createData(f, data = lung, modelType = "cox"), control = survivalControl())
+  fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_error(confint(fit, method = "robust"), "the robust \\(sandwich\\) variance needs at least 2 clusters, and the data have 1 cluster")
   expect_error(vcov(fit), "at least 2 clusters")  # robust by default with cluster()
   expect_error(summary(fit), "at least 2 clusters")
@@ -275,12 +284,12 @@ test_that("a robust variance from one cluster is an error, as coxph(cluster = ) 
   g <- Surv(time, status) ~ age + sex + cluster(two)
   ref <- survival::coxph(inSurvival(g), data = lung, ties = "breslow",
                          control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
-  two <- fitModel(createData(g, data = lung, modelType = "cox"), control = survivalControl())
+  two <- fitModel(createData(g, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_warning(V <- vcov(two), "rests on 2 clusters, no more than the 2 coefficients")
   expect_lt(max(abs(V - vcov(ref))), 1e-8)
   # more clusters than coefficients: silent, as before
   lung$three <- rep(1:3, length.out = nrow(lung))
   three <- fitModel(createData(Surv(time, status) ~ age + sex + cluster(three), data = lung,
-                               modelType = "cox"), control = survivalControl())
+                               modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_silent(vcov(three))
 })

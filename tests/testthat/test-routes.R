@@ -336,7 +336,7 @@ test_that("'.' in a formula means the other columns of data, as in glm and coxph
   expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
   # Surv(time, status) ~ . took time and status themselves as covariates (NO_FINITE_MLE)
   vet <- survival::veteran[, c("time", "status", "karno", "age", "diagtime", "prior")]
-  cox <- fitModel(createData(survival::Surv(time, status) ~ ., data = vet, modelType = "cox"))
+  cox <- fitModel(createData(survival::Surv(time, status) ~ ., data = vet, modelType = "cox", ties = "breslow"))
   coxRef <- survival::coxph(survival::Surv(time, status) ~ ., data = vet, ties = "breslow")
   expect_equal(cox$status, "SUCCESS")
   expect_equal(names(coef(cox)), names(coef(coxRef)))
@@ -344,7 +344,7 @@ test_that("'.' in a formula means the other columns of data, as in glm and coxph
   # with missing values dropped, and a strata() term beside the dot
   lung <- survival::lung[, c("time", "status", "age", "ph.ecog", "sex")]
   strat <- fitModel(createData(survival::Surv(time, status) ~ . - sex + strata(sex), data = lung,
-                               modelType = "cox", na.action = na.omit))
+                               modelType = "cox", ties = "breslow", na.action = na.omit))
   stratFormula <- survival::Surv(time, status) ~ . - sex + strata(sex)
   environment(stratFormula) <- asNamespace("survival")  # coxph evaluates strata() there
   stratRef <- survival::coxph(stratFormula, data = lung, ties = "breslow")
@@ -355,7 +355,7 @@ test_that("terms Argus does not fit are refused, not read as covariates", {
   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex", "inst")])
   for (term in c("frailty(inst)", "ridge(sex)", "pspline(age)", "tt(age)")) {
     f <- stats::as.formula(paste("survival::Surv(time, status) ~ age +", term))
-    expect_error(createData(f, data = lung, modelType = "cox"), "term is not supported",
+    expect_error(createData(f, data = lung, modelType = "cox", ties = "breslow"), "term is not supported",
                  label = term)
   }
   skip_if_not_installed("MASS")
@@ -376,14 +376,14 @@ test_that("a response that is already a Surv object is read as coxph reads it", 
   skip_if_not_installed("survival")
   lung <- survival::lung[, c("time", "status", "age", "sex", "ph.ecog")]
   lung$s <- survival::Surv(lung$time, lung$status)
-  fit <- fitModel(createData(s ~ age + sex + ph.ecog, data = lung, modelType = "cox", na.action = na.omit),
+  fit <- fitModel(createData(s ~ age + sex + ph.ecog, data = lung, modelType = "cox", ties = "breslow", na.action = na.omit),
                   control = createControl(tolerance = 1e-10))
   reference <- survival::coxph(s ~ age + sex + ph.ecog, data = lung, ties = "breslow")
   expect_lt(max(abs(coef(fit) - coef(reference))), 1e-6)
   expect_equal(nobs(fit), reference$nevent)
   heart <- survival::heart
   heart$ss <- survival::Surv(heart$start, heart$stop, heart$event)
-  counting <- fitModel(createData(ss ~ age + surgery, data = heart, modelType = "cox"),
+  counting <- fitModel(createData(ss ~ age + surgery, data = heart, modelType = "cox", ties = "breslow"),
                        control = createControl(tolerance = 1e-10))
   reference <- survival::coxph(ss ~ age + surgery, data = heart, ties = "breslow")
   expect_lt(max(abs(coef(counting) - coef(reference))), 1e-6)

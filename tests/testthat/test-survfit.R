@@ -78,7 +78,7 @@ test_that("survfit() with integer weights, and the survival package's methods re
 test_that("predict(type = \"survival\") without times gives every event time", {
   skip_if_not_installed("survival")
   lung <- lungComplete()
-  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"))
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "breslow"))
   p <- predict(fit, data.frame(age = 60, sex = 1), type = "survival")
   eventTimes <- sort(unique(lung$time[lung$status == 2]))
   expect_equal(as.numeric(colnames(p)), eventTimes)
@@ -102,7 +102,7 @@ test_that("survfit() intervals of every conf.type, and no standard errors, as su
   skip_if_not_installed("survival")
   lung <- lungComplete()
   ref <- coxRef(Surv(time, status) ~ age + sex, lung)
-  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox"),
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "breslow"),
                   control = survivalControl())
   newdata <- data.frame(age = c(50, 70), sex = 1:2)
   for (type in c("log", "log-log", "plain")) {
@@ -138,12 +138,12 @@ test_that("survfit() without newdata is at coxph's reference point: factors and 
   b$w <- round(runif(nrow(b), 0.5, 2))
   ref <- coxRef(Surv(start, stop, event) ~ rx + number + size, b, ties = "breslow", weights = b$w)
   fit <- fitModel(createData(Surv(start, stop, event) ~ rx + number + size, data = b,
-                             modelType = "cox", weights = b$w), control = survivalControl())
+                             modelType = "cox", ties = "breslow", weights = b$w), control = survivalControl())
   expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), tolerance = 1e-7,
                      label = "weighted counting process")
 })
 
-test_that("survfit() with non-integer weights warns; one cluster per row gives coxph's robust curves", {
+test_that("survfit() with non-integer weights gives coxph's robust curves, as one cluster per row does", {
   skip_if_not_installed("survival")
   set.seed(1)
   v <- survival::veteran
@@ -154,7 +154,9 @@ test_that("survfit() with non-integer weights warns; one cluster per row gives c
   ref <- coxRef(Surv(time, status) ~ karno + age, v, ties = "efron", weights = v$w)
   plain <- fitModel(createData(Surv(time, status) ~ karno + age, data = v, modelType = "cox",
                                ties = "efron", weights = v$w))
-  expect_warning(survival::survfit(plain, newdata = newdata), "non-integer weights.*cluster\\(\\)")
+  # (the model-based variance was the default, with a warning, before coxph's became it)
+  expect_no_warning(byDefault <- survival::survfit(plain, newdata = newdata))
+  expectSurvfitMatch(byDefault, survival::survfit(ref, newdata = newdata), label = "robust by default")
   robust <- fitModel(createData(Surv(time, status) ~ karno + age + cluster(id), data = v,
                                 modelType = "cox", ties = "efron", weights = v$w))
   expect_no_warning(curves <- survival::survfit(robust, newdata = newdata))
@@ -169,7 +171,7 @@ test_that("survfit() lists and names strata as survival's strata() does: factor 
   cgd <- survival::cgd
   formula <- Surv(tstart, tstop, status) ~ treat + age + inherit + strata(hos.cat)
   ref <- coxRef(formula, cgd, ties = "breslow")
-  fit <- fitModel(createData(formula, data = cgd, modelType = "cox"), control = survivalControl())
+  fit <- fitModel(createData(formula, data = cgd, modelType = "cox", ties = "breslow"), control = survivalControl())
   expect_equal(names(survival::survfit(fit)$strata), levels(cgd$hos.cat))
   expectSurvfitMatch(survival::survfit(fit), survival::survfit(ref), label = "factor strata")
   # text (bare labels, sorted), numbers ("var=value", numeric order) and two variables, the
@@ -182,7 +184,7 @@ test_that("survfit() lists and names strata as survival's strata() does: factor 
                    "strata(group, cellFactor)")) {
     formula <- stats::as.formula(paste("Surv(time, status) ~ age + diagtime +", strata))
     ref <- coxRef(formula, v, ties = "breslow")
-    fit <- fitModel(createData(formula, data = v, modelType = "cox"), control = survivalControl())
+    fit <- fitModel(createData(formula, data = v, modelType = "cox", ties = "breslow"), control = survivalControl())
     curves <- survival::survfit(fit)
     expected <- survival::survfit(ref)
     # strata() pads some "var=value" labels of several variables with spaces
@@ -198,7 +200,7 @@ test_that("survfit() leaves rows of weight 0 out of n and of the curve's times (
   set.seed(5)
   lung$w <- sample(0:2, nrow(lung), TRUE)
   fo <- survival::Surv(time, status) ~ age + sex
-  fit <- fitModel(createData(fo, data = lung, modelType = "cox", weights = w), control = survivalControl())
+  fit <- fitModel(createData(fo, data = lung, modelType = "cox", ties = "breslow", weights = w), control = survivalControl())
   kept <- lung[lung$w > 0, ]
   ref <- survival::survfit(survival::coxph(fo, data = kept, ties = "breslow", weights = w),
                            newdata = data.frame(age = 60, sex = 1))
@@ -225,4 +227,25 @@ test_that("cumulativeIncidence() without newdata is at the mean offset, as survf
   H <- baselineHazard(fit)
   expected <- 1 - exp(-stats::stepfun(H$time, c(0, H$hazard))(c(100, 300)) * exp(lp))
   expect_equal(unname(at), expected, tolerance = 1e-10)
+})
+
+test_that("survfit is re-exported: survfit(fit) works without attaching survival", {
+  lung <- lungComplete()
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "efron"),
+                  control = survivalControl())
+  expect_true("survfit" %in% getNamespaceExports("Argus"))
+  curves <- Argus::survfit(fit, newdata = data.frame(age = 60, sex = 1))
+  expect_s3_class(curves, "survfit")
+  expect_equal(curves$surv, survival::survfit(fit, newdata = data.frame(age = 60, sex = 1))$surv)
+  # in a fresh session with Argus alone attached
+  skip_on_cran()
+  script <- tempfile(fileext = ".R")
+  writeLines(c("suppressMessages(library(Argus))",
+               "stopifnot(!'package:survival' %in% search())",
+               "lung <- na.omit(survival::lung[, c('time', 'status', 'age')])",
+               "fit <- fitModel(createData(Surv(time, status) ~ age, data = lung, modelType = 'cox', ties = 'efron'))",
+               "cat(class(survfit(fit))[2], '\\n')"), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), script, stdout = TRUE, stderr = TRUE,
+                 env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  expect_match(paste(out, collapse = "\n"), "survfit")
 })

@@ -30,7 +30,8 @@ test_that("missing or non-finite times are refused (negative ones are times like
                             modelType = model), "'time' has 1 missing or non-finite")
   }
   expect_error(createData(Surv(time, status) ~ a + b,
-                          data = survFrame(time = replace(survTime, 6, NA)), modelType = "cox"),
+                          data = survFrame(time = replace(survTime, 6, NA)), modelType = "cox", ties = "breslow",
+                          na.action = na.fail),
                "'time' has 1 missing or non-finite value\\(s\\), the first at position 6")
 })
 
@@ -42,35 +43,35 @@ test_that("a missing time is refused", {
                             modelType = model), "needs the event or censoring 'time'")
   }
   # a plain response in the formula: no time
-  expect_error(createData(status ~ a + b, data = survFrame(), modelType = "cox"),
+  expect_error(createData(status ~ a + b, data = survFrame(), modelType = "cox", ties = "breslow"),
                "modelType 'cox' needs a Surv\\(time, status\\) response .*or the times in 'time'")
-  expect_error(createData(Surv() ~ a + b, data = survFrame(), modelType = "cox"),
+  expect_error(createData(Surv() ~ a + b, data = survFrame(), modelType = "cox", ties = "breslow"),
                "Surv\\(\\) needs \\(time, status\\) or \\(start, stop, status\\)")
-  expect_error(createData(x = survX, y = survY, time = survTime[1:5], modelType = "cox"),
+  expect_error(createData(x = survX, y = survY, time = survTime[1:5], modelType = "cox", ties = "breslow"),
                "'time' has length 5 but 6 values are needed")
 })
 
 test_that("startTime must be before time, finite, and is for cox only", {
   expect_error(createData(x = survX, y = survY, time = survTime,
-                          startTime = c(0, 0, 8, 0, 0, 0), modelType = "cox"),
+                          startTime = c(0, 0, 8, 0, 0, 0), modelType = "cox", ties = "breslow"),
                "'startTime' must be before 'time' \\(row 3: startTime 8, time 8\\)")
   expect_error(createData(x = survX, y = survY, time = survTime,
-                          startTime = c(0, 0, 0, 0, 7, 0), modelType = "cox"),
+                          startTime = c(0, 0, 0, 0, 7, 0), modelType = "cox", ties = "breslow"),
                "'startTime' must be before 'time' \\(row 5: startTime 7, time 6\\)")
   # apart by rounding: every digit shown ("startTime 0.3, time 0.3" said nothing)
   expect_error(createData(x = survX, y = survY, time = c(survTime[1:4], 0.3, survTime[6]),
-                          startTime = c(0, 0, 0, 0, 0.1 + 0.2, 0), modelType = "cox"),
+                          startTime = c(0, 0, 0, 0, 0.1 + 0.2, 0), modelType = "cox", ties = "breslow"),
                "row 5: startTime 0.30000000000000004, time 0.29999999999999999")
   expect_error(createData(survOutcomes(startTime = c(0, 3, 0, 0, 0, 0)), survCovariates(),
-                          modelType = "cox"), "'startTime' must be before 'time' \\(row 2")
+                          modelType = "cox", ties = "breslow"), "'startTime' must be before 'time' \\(row 2")
   expect_error(createData(Surv(start, time, status) ~ a + b,
-                          data = survFrame(start = c(0, 0, 0, 2, 0, 0)), modelType = "cox"),
+                          data = survFrame(start = c(0, 0, 0, 2, 0, 0)), modelType = "cox", ties = "breslow"),
                "'startTime' must be before 'time' \\(row 4: startTime 2, time 2\\)")
   expect_error(createData(x = survX, y = survY, time = survTime,
-                          startTime = c(0, NA, 0, 0, 0, 0), modelType = "cox"),
+                          startTime = c(0, NA, 0, 0, 0, 0), modelType = "cox", ties = "breslow"),
                "'startTime' has 1 missing or non-finite value\\(s\\), the first at position 2")
   expect_error(createData(x = survX, y = survY, time = survTime, startTime = rep(0, 5),
-                          modelType = "cox"), "'startTime' has length 5 but 6 values are needed")
+                          modelType = "cox", ties = "breslow"), "'startTime' has length 5 but 6 values are needed")
   # Fine-Gray takes no counting-process data
   expect_error(createData(x = survX, y = survY, time = survTime, startTime = rep(0, 6),
                           modelType = "fgr"), "'startTime' .* is for modelType 'cox' only")
@@ -83,13 +84,13 @@ test_that("startTime must be before time, finite, and is for cox only", {
 })
 
 test_that("y codes outside the model's set are refused", {
-  expect_error(createData(x = survX, y = replace(survY, 2, 2), time = survTime, modelType = "cox"),
+  expect_error(createData(x = survX, y = replace(survY, 2, 2), time = survTime, modelType = "cox", ties = "breslow"),
                "'y' must be 0 \\(censored\\) or 1 \\(event\\) for modelType 'cox' \\(row 2 is 2\\)")
   expect_error(createData(survOutcomes(y = replace(survY, 6, -1)), survCovariates(),
-                          modelType = "cox"), "for modelType 'cox' \\(row 6 is -1\\)")
+                          modelType = "cox", ties = "breslow"), "for modelType 'cox' \\(row 6 is -1\\)")
   # 0/1/2 is not survival's 1/2 coding shifted: the 0 cannot be read
   expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(status = c(1, 0, 2, 1, 0, 0)),
-                          modelType = "cox"),
+                          modelType = "cox", ties = "breslow"),
                paste("the Surv\\(\\) status of row 2 is 0: modelType 'cox' reads statuses 0/1",
                      ".*statuses 0, 1 and 2 are competing risks: modelType 'fgr'"))
   expect_error(createData(x = survX, y = replace(survY, 2, 3), time = survTime, modelType = "fgr"),
@@ -112,10 +113,10 @@ test_that("options that belong to the other survival model are refused", {
                           ties = "exact"), "ties = \"exact\" is not implemented for modelType 'cox'")
   expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
                           ties = "approximate"), "should be one of")
-  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox", ties = "breslow",
                           censoringSurvival = rep(1, 6)),
                "'censoringSurvival' is for modelType 'fgr' only")
-  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox", ties = "breslow",
                           censoringByStratum = TRUE),
                "'censoringByStratum' is for modelType 'fgr' only")
   expect_error(createData(x = survX, y = survY, time = survTime, modelType = "fgr",
@@ -161,20 +162,20 @@ test_that("an intercept is refused for survival models, and none is added", {
     expect_equal(d$columnNames, c("a", "b"))
     expect_false(createData(x = survX, y = survY, time = survTime, modelType = model)$hasIntercept)
   }
-  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = "cox",
+  expect_error(createData(Surv(time, status) ~ a + b, data = survFrame(), modelType = "cox", ties = "breslow",
                           addIntercept = TRUE), "intercept is not identifiable")
 })
 
 test_that("data without events (or with only zero-weight events) are refused", {
-  expect_error(createData(x = survX, y = rep(0, 6), time = survTime, modelType = "cox"),
+  expect_error(createData(x = survX, y = rep(0, 6), time = survTime, modelType = "cox", ties = "breslow"),
                "no row has an event \\(y = 1\\): modelType 'cox' has nothing to fit")
-  expect_error(createData(survOutcomes(y = rep(0, 6)), survCovariates(), modelType = "cox"),
+  expect_error(createData(survOutcomes(y = rep(0, 6)), survCovariates(), modelType = "cox", ties = "breslow"),
                "no row has an event")
   # competing events alone are not events of interest
   expect_error(createData(x = survX, y = c(0, 2, 0, 2, 0, 2), time = survTime, modelType = "fgr"),
                "no row has an event \\(y = 1\\): modelType 'fgr' has nothing to fit")
   expect_error(createData(Surv(start, time, status) ~ a + b, data = survFrame(status = 0),
-                          modelType = "cox"), "no row has an event")
+                          modelType = "cox", ties = "breslow"), "no row has an event")
   # every event weighted 0: nothing to fit either
   zeroOnEvents <- ifelse(survY == 1, 0, 1)
   for (model in c("cox", "fgr")) {
@@ -189,7 +190,7 @@ test_that("data without events (or with only zero-weight events) are refused", {
                    "'a', 'b' cannot be estimated")
     expect_s3_class(fit, "argusFit")
   }
-  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox",
+  expect_error(createData(x = survX, y = survY, time = survTime, modelType = "cox", ties = "breslow",
                           weights = replace(rep(1, 6), 2, -1)),
                "'weights' must be non-negative \\(position 2 is -1\\)")
 })
@@ -201,7 +202,7 @@ test_that("a cox stratum without events is kept (its rows predicted, as coxph), 
   frame <- data.frame(a = rnorm(n), b = rbinom(n, 1, 0.5), time = sample(1:30, n, TRUE),
                       status = rbinom(n, 1, 0.6), site = rep(c(1, 2, 3), each = 20))
   frame$status[frame$site == 2] <- 0
-  data <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "cox")
+  data <- createData(Surv(time, status) ~ a + b + strata(site), data = frame, modelType = "cox", ties = "breslow")
   expect_equal(data$nStrata, 3L)
   expect_equal(data$nRows, 60)
   expect_equal(data$dropped$strata, 0)
@@ -214,7 +215,7 @@ test_that("a cox stratum without events is kept (its rows predicted, as coxph), 
   # the same through the matrix and long routes; weights for fitModel() are given for all the
   # user's rows
   byMatrix <- createData(x = as.matrix(frame[, c("a", "b")]), y = frame$status, time = frame$time,
-                         stratumId = frame$site, modelType = "cox")
+                         stratumId = frame$site, modelType = "cox", ties = "breslow")
   expect_equal(byMatrix$dropped$strata, 0)
   w <- runif(n, 0.5, 2)
   weighted <- fitModel(byMatrix, weights = w, control = survivalControl())
@@ -229,7 +230,7 @@ test_that("a cox stratum without events is kept (its rows predicted, as coxph), 
   expect_equal(fg$dropped$strata, 0)
   # every stratum without events: nothing to fit
   expect_error(createData(Surv(time, status) ~ a + b + strata(site),
-                          data = transform(frame, status = 0), modelType = "cox"),
+                          data = transform(frame, status = 0), modelType = "cox", ties = "breslow"),
                "no row has an event")
 })
 

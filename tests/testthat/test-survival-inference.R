@@ -30,7 +30,7 @@ test_that("cox vcov equals vcov(coxph): Breslow, Efron, strata, weights, countin
     for (ties in c("breslow", "efron")) {
       label <- paste(deparse(case[[1]][[3]]), ties)
       ref <- coxRef(case[[1]], case[[2]], ties = ties, weights = case[[3]])
-      V <- vcov(coxFit(case[[1]], case[[2]], ties = ties, weights = case[[3]]))
+      V <- vcov(coxFit(case[[1]], case[[2]], ties = ties, weights = case[[3]]), type = "model")
       expect_equal(dimnames(V), dimnames(vcov(ref)), label = label)
       expect_lte(maxRelDiff(V, coxModelVariance(ref)), 1e-5, label = label)
     }
@@ -64,7 +64,7 @@ test_that("cox profile intervals equal coxph likelihood-ratio intervals", {
       fit <- coxFit(case[[1]], case[[2]], ties = ties, weights = case[[3]])
       # non-integer weights (bladder2): the intervals warn that they are too narrow for
       # sampling weights; here they are compared with coxph's likelihood-ratio intervals
-      ci <- suppressWarnings(confint(fit, case[[4]]))
+      ci <- suppressWarnings(confint(fit, case[[4]], method = "profile"))
       ref <- coxProfileInterval(case[[1]], case[[2]], case[[4]], ties = ties,
                                 weights = case[[3]])
       expect_lte(maxRelDiff(ci, ref), 1e-5, label = label)
@@ -75,19 +75,19 @@ test_that("cox profile intervals equal coxph likelihood-ratio intervals", {
   }
 })
 
-test_that("fgr vcov is crr's inverse information (not its robust var)", {
+test_that("fgr vcov(type = \"model\") is crr's inverse information (not its robust var, the default)", {
   skip_if_not_installed("cmprsk")
   for (resolution in list(NULL, 1)) {
     sim <- simulateCompeting(n = 500, seed = 303, resolution = resolution)
     ref <- crrRef(sim$time, sim$y, sim$x)
     fit <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, modelType = "fgr"),
                     control = survivalControl())
-    V <- vcov(fit)
+    V <- vcov(fit, type = "model")
     expect_equal(dimnames(V), list(colnames(sim$x), colnames(sim$x)))
     expect_lte(maxRelDiff(V, ref$invinf), 1e-5)
     expect_gt(maxRelDiff(V, ref$var), 1e-2)
     se <- sqrt(diag(ref$invinf))
-    expect_lte(maxRelDiff(confint(fit, method = "wald"),
+    expect_lte(maxRelDiff(confint(fit, method = "wald", type = "model"),
                           cbind(ref$coef - 1.959964 * se, ref$coef + 1.959964 * se)), 1e-5)
   }
 })
@@ -98,7 +98,7 @@ test_that("fgr profile intervals equal crr's likelihood-ratio intervals", {
   x <- sim$x[, c("a", "b", "d")]
   fit <- fitModel(createData(x = x, y = sim$y, time = sim$time, modelType = "fgr"),
                   control = survivalControl())
-  ci <- confint(fit, c("a", "d"))
+  ci <- confint(fit, c("a", "d"), method = "profile")
   expect_lte(maxRelDiff(ci["a", ], crrProfileInterval(sim$time, sim$y, x, 1)), 1e-5)
   expect_lte(maxRelDiff(ci["d", ], crrProfileInterval(sim$time, sim$y, x, 3)), 1e-5)
 })

@@ -34,7 +34,7 @@ coxPenaltyData <- function(n = 500, p = 8, seed = 301) {
 }
 
 fitCox <- function(d, prior, ...) {
-  fitModel(createData(x = d$x, y = d$status, time = d$time, modelType = "cox", ...),
+  fitModel(createData(x = d$x, y = d$status, time = d$time, modelType = "cox", ties = "breslow", ...),
            prior = prior, control = survivalControl())
 }
 
@@ -126,7 +126,7 @@ test_that("stratified and counting-process penalized Cox match glmnet (N = rows)
   for (prior in list(createPrior("laplace", variance = variance),
                      createPrior("normal", variance = variance))) {
     fit <- fitModel(createData(x = xs, y = split$status, time = split$time,
-                               startTime = split$tstart, modelType = "cox"),
+                               startTime = split$tstart, modelType = "cox", ties = "breslow"),
                     prior = prior, control = survivalControl())
     ref <- if (prior$priorType == "laplace") {
       glmnetCox(xs, survival::Surv(split$tstart, split$time, split$status),

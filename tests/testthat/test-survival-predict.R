@@ -133,13 +133,13 @@ test_that("survival predictions: times, rows, strata from every route", {
                stratumId = lung$sex),
     data.frame(rowId = rep(seq_len(n), 2), covariateId = rep(c(11, 12), each = n),
                covariateValue = c(lung$age, lung$ph.ecog)),
-    modelType = "cox"), control = survivalControl())
+    modelType = "cox", ties = "breslow"), control = survivalControl())
   long <- data.frame(rowId = rep(1:3, 2), covariateId = rep(c(11, 12), each = 3),
                      covariateValue = c(rows$age, rows$ph.ecog))
   byLong <- predict(longFit, long, type = "survival", times = times,
                     outcomes = data.frame(rowId = 1:3, stratumId = rows$sex))
   expect_equal(unname(byLong), unname(S), tolerance = 1e-10)
-  newData <- createData(formula, data = rows, modelType = "cox")
+  newData <- createData(formula, data = rows, modelType = "cox", ties = "breslow")
   expect_equal(unname(predict(fit, newData, type = "survival", times = times)), unname(S))
   # strata are needed, must be known, and are ignored without strata in the fit
   expect_error(predict(fit, x, type = "survival", times = 100), "this fit has strata")
@@ -223,7 +223,7 @@ test_that("cox with an offset: coxph centres the offset, survival probabilities 
   skip_if_not_installed("survival")
   v <- survival::veteran
   v$o <- log(v$diagtime + 1) * 0.1
-  fit <- fitModel(createData(Surv(time, status) ~ karno + offset(o), data = v, modelType = "cox"),
+  fit <- fitModel(createData(Surv(time, status) ~ karno + offset(o), data = v, modelType = "cox", ties = "breslow"),
                   control = survivalControl())
   ref <- survival::coxph(survival::Surv(time, status) ~ karno + offset(o), data = v,
                          ties = "breslow")
@@ -246,7 +246,7 @@ test_that("cox with an offset: coxph centres the offset, survival probabilities 
 test_that("predict() defaults to the link for survival and conditional models, as predict.coxph", {
   skip_if_not_installed("survival")
   v <- survival::veteran
-  fit <- fitModel(createData(Surv(time, status) ~ karno + age, data = v, modelType = "cox"))
+  fit <- fitModel(createData(Surv(time, status) ~ karno + age, data = v, modelType = "cox", ties = "breslow"))
   ref <- survival::coxph(survival::Surv(time, status) ~ karno + age, data = v, ties = "breslow")
   expect_equal(predict(fit), predict(fit, type = "link"))
   expect_equal(unname(predict(fit, v[1:5, ])),
@@ -266,7 +266,7 @@ test_that("predict() defaults to the link for survival and conditional models, a
 test_that("predict() refuses 'time' where it reads no exposure (type = \"survival\", time = 365 gave the whole curve)", {
   skip_if_not_installed("survival")
   lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex")])
-  fit <- fitModel(createData(survival::Surv(time, status) ~ age + sex, data = lung, modelType = "cox"))
+  fit <- fitModel(createData(survival::Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "breslow"))
   nd <- data.frame(age = 60, sex = 1)
   expect_error(predict(fit, nd, type = "survival", time = 365), "the curve's times are 'times'")
   expect_error(predict(fit, nd, time = 2), "modelType 'pr' only")

@@ -10,7 +10,7 @@ test_that("tidy() of an unpenalized lr equals summary(glm)'s estimates, standard
              control = glm.control(epsilon = 1e-14, maxit = 100))
   fit <- fitModel(createData(y ~ a + b + c, data = df, modelType = "lr"),
                   control = createControl(tolerance = 1e-12, maxIterations = 10000))
-  td <- tidy(fit, conf.int = TRUE)
+  td <- tidy(fit, conf.int = TRUE, conf.method = "wald")  # (lr's default is the profile, as confint.glm)
   s <- summary(ref)$coefficients
   expect_equal(td$term, rownames(s))
   expect_lt(max(abs(td$estimate - s[, 1])), 1e-6)
@@ -20,13 +20,14 @@ test_that("tidy() of an unpenalized lr equals summary(glm)'s estimates, standard
   expect_lt(max(abs(td$conf.low - confint.default(ref)[, 1])), 1e-6)
   expect_equal(unique(td$interval), "Wald")
   # odds ratios
-  tdExp <- tidy(fit, conf.int = TRUE, exponentiate = TRUE)
+  tdExp <- tidy(fit, conf.int = TRUE, conf.method = "wald", exponentiate = TRUE)
   expect_lt(max(abs(tdExp$estimate - exp(coef(ref)))), 1e-6)
   expect_lt(max(abs(tdExp$conf.high - exp(confint.default(ref)[, 2]))), 1e-6)
-  # profile intervals are confint()'s
+  # profile intervals are confint()'s, and its default for lr, as broom's tidy.glm
   tdProfile <- tidy(fit, conf.int = TRUE, conf.method = "profile")
   expect_equal(unname(tdProfile$conf.low), unname(confint(fit)[, 1]))
   expect_equal(unique(tdProfile$interval), "profile")
+  expect_identical(tidy(fit, conf.int = TRUE), tdProfile)
   # robust standard errors
   tdRobust <- tidy(fit, type = "robust")
   expect_lt(max(abs(tdRobust$std.error - sqrt(diag(vcov(fit, type = "robust"))))), 1e-12)
@@ -121,7 +122,7 @@ test_that("tidy() and augment() of a weighted Cox fit match summary(coxph(robust
   ref <- survival::coxph(inSurvival(Surv(time, status) ~ age + sex), data = lung, weights = iptw,
                          robust = TRUE, ties = "breslow", model = TRUE,
                          control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
-  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox",
+  fit <- fitModel(createData(Surv(time, status) ~ age + sex, data = lung, modelType = "cox", ties = "breslow",
                              weights = iptw), control = survivalControl())
   td <- tidy(fit, conf.int = TRUE, type = "robust", exponentiate = TRUE)
   s <- summary(ref)
@@ -129,7 +130,8 @@ test_that("tidy() and augment() of a weighted Cox fit match summary(coxph(robust
   expect_lt(max(abs(td$p.value - s$coefficients[, "Pr(>|z|)"])), 1e-6)
   expect_lt(max(abs(td$conf.low - s$conf.int[, "lower .95"])), 1e-6)
   expect_equal(unique(td$interval), "robust Wald")
-  expect_warning(tidy(fit), "robust")  # model-based standard errors with sampling weights
+  expect_warning(tidy(fit, type = "model"), "robust")  # model-based standard errors with sampling weights
+  expect_identical(tidy(fit, conf.int = TRUE, exponentiate = TRUE), td)  # robust by default, as coxph
   au <- augment(fit, data = lung)
   expect_lt(max(abs(au$.resid - residuals(ref, "martingale"))), 1e-6)
   expect_lt(max(abs(au$.fitted - predict(ref, type = "lp", reference = "zero"))), 1e-6)

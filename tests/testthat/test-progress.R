@@ -1,0 +1,104 @@
+# Progress of long work (?argusProgress): a line redrawn at most every half second where
+# progress is wanted (interactive sessions, options(argus.progress = TRUE)), nothing under
+# R CMD check; showing it runs cross-validation, the bootstrap and profiles in rounds, with
+# the same results.
+
+captureStderr <- function(expr) paste(utils::capture.output(expr, type = "message"), collapse = "\n")
+
+test_that("nothing is shown outside an interactive session unless asked", {
+  withr::local_options(argus.progress = NULL)
+  expect_false(interactive())
+  expect_false(Argus:::progressWanted())
+  withr::local_options(argus.progress = TRUE)
+  expect_true(Argus:::progressWanted())
+  withr::local_options(argus.progress = FALSE)
+  expect_false(Argus:::progressWanted())
+})
+
+test_that("the line shows a bar, counts and time, redrawn at most every interval", {
+  line <- Argus:::progressLine("bootstrap", 200, show = TRUE, every = 0)
+  text <- captureStderr({
+    line$tick(50)
+    line$done()
+  })
+  expect_match(text, "bootstrap \\[=====  *\\] 50 of 200, 0 s, about 0 s left")
+  # unknown totals: what is done and the time
+  line <- Argus:::progressLine("cross-validation", NULL, show = TRUE, every = 0)
+  expect_match(captureStderr(line$tick(7, "candidate 2")), "cross-validation: 7 done, 0 s \\(candidate 2\\)")
+  line <- Argus:::progressLine("cross-validation", NULL, show = TRUE, every = 0, unit = "fold fits")
+  expect_match(captureStderr(line$tick(7)), "cross-validation: 7 fold fits, 0 s")
+  # within the interval nothing is drawn: fast work stays silent
+  line <- Argus:::progressLine("bootstrap", 200, show = TRUE, every = 60)
+  expect_identical(captureStderr(line$tick(50)), "")
+  line <- Argus:::progressLine("bootstrap", 200, show = FALSE, every = 0)
+  expect_identical(captureStderr(line$tick(50)), "")
+})
+
+test_that("rounds cover every item once, in order, sized to keep the threads busy", {
+  seen <- list()
+  line <- list(show = TRUE, tick = function(done) invisible(), done = function() invisible())
+  out <- Argus:::inRounds(1:23, function(items) { seen[[length(seen) + 1]] <<- items; items },
+                          "test", threads = 4L, progress = line, seconds = 0)
+  expect_identical(unlist(out), 1:23)
+  expect_identical(seen[[1]], 1:4)
+  expect_true(all(lengths(seen)[-length(seen)] %% 4 == 0))
+  # without progress: one round
+  quiet <- list(show = FALSE, tick = function(done) invisible(), done = function() invisible())
+  expect_length(Argus:::inRounds(1:23, identity, "test", threads = 4L, progress = quiet), 1)
+})
+
+test_that("with progress shown, the bootstrap, cross-validation and profiles give the same results", {
+  # (cross-validation and the bootstrap read the engine's progress lines; profiles run in rounds)
+  set.seed(5)
+  n <- 400
+  x <- matrix(rnorm(n * 12), n, 12, dimnames = list(NULL, paste0("x", 1:12)))
+  y <- rbinom(n, 1, plogis(x[, 1] - x[, 2]))
+  data <- createData(x = x, y = y, modelType = "lr")
+  control <- createControl(threads = 2, seed = 3, fold = 5)
+  prior <- createPrior("laplace", useCrossValidation = TRUE)
+  flat <- fitModel(data, control = createControl(threads = 2))
+  quietRun <- withr::with_options(list(argus.progress = FALSE), list(
+    cv = fitModel(data, prior, control),
+    boot = runBootstrap(flat, replicates = 30, seed = 9, threads = 2, keepCounts = TRUE),
+    ci = suppressMessages(confint(flat)),
+    profile = profileLogLikelihood(flat, c("x1", "x2"), x = c(0.5, 1))))
+  shown <- NULL
+  stderr <- captureStderr(shown <- withr::with_options(list(argus.progress = TRUE), list(
+    cv = fitModel(data, prior, control),
+    boot = runBootstrap(flat, replicates = 30, seed = 9, threads = 2, keepCounts = TRUE),
+    ci = suppressMessages(confint(flat)),
+    profile = profileLogLikelihood(flat, c("x1", "x2"), x = c(0.5, 1)))))
+  expect_identical(coef(shown$cv), coef(quietRun$cv))
+  expect_identical(shown$cv$cv$curve, quietRun$cv$cv$curve)
+  expect_identical(shown$boot$estimates, quietRun$boot$estimates)
+  expect_identical(shown$boot$counts, quietRun$boot$counts)
+  expect_identical(shown$boot$status, quietRun$boot$status)
+  expect_identical(unclass(shown$ci), unclass(quietRun$ci))
+  expect_identical(shown$profile, quietRun$profile)
+})
+
+test_that("cross-validation, the bootstrap, confint() and profiles report where progress is wanted", {
+  set.seed(6)
+  n <- 300
+  x <- matrix(rnorm(n * 12), n, 12, dimnames = list(NULL, paste0("x", 1:12)))
+  y <- rbinom(n, 1, plogis(x[, 1]))
+  data <- createData(x = x, y = y, modelType = "lr")
+  flat <- fitModel(data)
+  withr::local_options(argus.progress = TRUE, argus.progressInterval = 0)
+  prior <- createPrior("laplace", useCrossValidation = TRUE)
+  expect_match(captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4))),
+               "cross-validation: 2 variances scored, [0-9]+ s \\(last [0-9.e+-]+\\)")
+  grid <- captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4, cvType = "grid", gridSteps = 5)))
+  expect_match(grid, "cross-validation \\[=+ *\\] 3 of 5")
+  # the engine's own lines where noiseLevel asks for them, and then no progress line
+  quiet <- captureStderr(fitModel(data, prior, createControl(seed = 1, fold = 4, noiseLevel = "quiet")))
+  expect_match(quiet, "cross-validation: variance [0-9.e+-]+, predictive log-likelihood")
+  expect_false(grepl("variances scored", quiet))
+  expect_match(captureStderr(runBootstrap(flat, replicates = 20, seed = 1)),
+               "bootstrap \\[=+ *\\] [0-9]+ of 20")
+  expect_match(captureStderr(suppressMessages(confint(flat))), "profile-likelihood intervals \\[=+ *\\] [0-9]+ of 13")
+  expect_match(captureStderr(profileLogLikelihood(flat, c("x1", "x2"), x = 0)), "profile \\[=+ *\\] 1 of 2,.*\\(x1\\)")
+  # and nothing where it is not wanted (R CMD check, Rscript)
+  withr::local_options(argus.progress = NULL)
+  expect_identical(captureStderr(runBootstrap(flat, replicates = 20, seed = 1)), "")
+})
