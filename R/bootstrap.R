@@ -19,7 +19,8 @@
 #' nothing is copied; `saveRDS(fit)` saves it too). Give `data` if `fit$data` was removed.
 #'
 #' @param fit An `argusFit` from [fitModel()].
-#' @param replicates Number of bootstrap replicates.
+#' @param replicates Number of bootstrap replicates; the memory their estimates (and counts)
+#'   need must be available, as for [createControl()]'s `cvRepetitions`.
 #' @param level Confidence level of the percentile intervals.
 #' @param threads Number of threads.
 #' @param seed Seed of the resampling (a whole number); `NULL` draws one from R's random
@@ -60,7 +61,7 @@
 runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed = NULL,
                          data = NULL, keepCounts = FALSE, parallel = NULL, ...) {
   cyclopsBootstrapArguments(...)
-  if (!inherits(fit, "argusFit")) stopf("'fit' must come from fitModel()")
+  checkFitObject(fit)
   checkScalar(replicates, "replicates", lower = 2, upper = .Machine$integer.max, integer = TRUE)
   checkScalar(level, "level", lower = 0, upper = 1)
   if (level <= 0 || level >= 1) stopf("'level' must be between 0 and 1 (exclusive)")
@@ -70,8 +71,8 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
   parallel <- checkParallel(parallel %||% fit$control$parallel %||% "threads")
   data <- data %||% fit$data
   if (is.null(data)) stopf("the fit holds no data (fit$data is NULL): give them as 'data'")
-  if (!inherits(data, "argusData") || !identical(data$columnNames, names(fit$coefficients)) ||
-      data$modelType != fit$modelType)
+  checkDataObject(data)
+  if (!identical(data$columnNames, names(fit$coefficients)) || data$modelType != fit$modelType)
     stopf("'data' are not the data this fit was made from")
   control <- fit$control
   resolved <- list(kind = match(fit$priorType, c("none", "laplace", "normal")) - 1L,
@@ -80,6 +81,14 @@ runBootstrap <- function(fit, replicates = 200, level = 0.95, threads = 1, seed 
                           internalWeights(fit$weights, data), control)
   settings$verbose <- FALSE
   seed <- resolveSeed(seed)
+  # per replicate: its coefficients in the engine, the bridge's matrix and $estimates, and
+  # with keepCounts its counts per unit (engine and bridge) and per user row
+  units <- if (isConditionalModel(data$modelType)) length(data$stratumStart) - 1 else data$nRows
+  perReplicate <- 24 * length(fit$coefficients) + 64 +
+    if (keepCounts) 8 * as.double(units) + 4 * length(data$rowIds) else 0
+  checkMemory(perReplicate * replicates,
+              sprintf("runBootstrap() with %d replicates%s", as.integer(replicates),
+                      if (keepCounts) " and keepCounts = TRUE" else ""))
   bootSettings <- list(replicates = as.integer(replicates), seed = seed,
                        selectorType = control$selectorType, threads = as.integer(threads),
                        keepCounts = keepCounts, messages = control$noiseLevel != "silent",

@@ -64,7 +64,10 @@
 #' @param cvRepetitions Number of times the rows (or strata) are re-permuted into folds; the
 #'   objective is the mean over all folds of all repetitions. The fold plan holds one 32-bit
 #'   fold number per row and repetition: `cvRepetitions` times the number of rows may be at
-#'   most 2^31 - 1.
+#'   most 2^31 - 1, and the memory it needs (with the result's copies) must be available: that is checked before
+#'   anything is allocated, and an error says how much it needs and how much there is (Linux:
+#'   /proc/meminfo's MemAvailable, the cgroup's limit, ulimit -v; elsewhere the physical
+#'   memory, or no check).
 #' @param lowerLimit,upperLimit,gridSteps The grid of `cvType = "grid"`.
 #' @param selectorType What a fold (or a bootstrap resample) is made of: `"byRow"` (rows),
 #'   `"byPid"` (whole strata; data without strata, or with one, have rows as their units,

@@ -9,7 +9,13 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
   if (length(prior$variance) > 1)
     stopf("cross-validation chooses one variance for all penalized covariates; give a single 'variance'")
   seed <- resolveSeed(control$seed)
-  cvSettings <- c(foldSettings(control, data, seed), list(
+  folds <- foldSettings(control, data, seed)
+  checkMemory(crossValidationBytes(control, data),
+              sprintf("cross-validation with cvRepetitions = %d, fold = %d%s on %d rows",
+                      control$cvRepetitions, control$fold,
+                      if (control$cvType == "grid") sprintf(", gridSteps = %d", control$gridSteps) else "",
+                      data$nRows))
+  cvSettings <- c(folds, list(
     cvType = control$cvType, lowerLimit = control$lowerLimit,
     upperLimit = control$upperLimit, gridSteps = control$gridSteps,
     startingVariance = control$startingVariance %||% 0,
@@ -70,6 +76,17 @@ crossValidateVariance <- function(data, prior, resolved, control, settings) {
        userFolds = !is.null(control$foldIds), seed = seed, bracketed = result$bracketed,
        startingVariance = if (control$cvType == "auto") result$startingVariance else NULL,
        seconds = seconds)
+}
+
+# Memory of a cross-validation that its settings size: the fold plan (4 bytes per row and
+# repetition) and every candidate variance's held-out values (one per fold and repetition,
+# in the engine, the bridge's list and fit$cv: 8 bytes each, three times). A grid has
+# gridSteps candidates; the "auto" search at most about 40.
+crossValidationBytes <- function(control, data) {
+  folds <- if (is.null(control$foldIds)) control$fold else length(unique(control$foldIds))
+  candidates <- if (control$cvType == "grid") control$gridSteps else 40
+  4 * as.double(data$nRows) * control$cvRepetitions +
+    24 * as.double(candidates) * control$cvRepetitions * folds
 }
 
 # The engine's search. Where progress is shown (argusProgress) and the engine's own lines are
@@ -149,12 +166,17 @@ checkFoldPlan <- function(control, data) {
 #' table(createFolds(d, createControl(fold = 4, seed = 1)))
 #' @export
 createFolds <- function(data, control = createControl(), seed = control$seed) {
-  if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  checkDataObject(data)
   control <- fromCyclopsControl(control)
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")
   if (!is.null(seed)) checkScalar(seed, "seed", lower = -2^53, upper = 2^53, integer = TRUE)
   seed <- resolveSeed(seed)
-  plan <- .Call(argus_plan_folds, data, foldSettings(control, data, seed))
+  settings <- foldSettings(control, data, seed)
+  # the engine's plan, its R copy, the plan + 1 and the result: 4 bytes an entry each
+  entries <- as.double(length(data$rowIds)) * control$cvRepetitions
+  checkMemory(16 * entries, sprintf("createFolds() with cvRepetitions = %d on %d rows (%.3g fold numbers)",
+                                    control$cvRepetitions, length(data$rowIds), entries))
+  plan <- .Call(argus_plan_folds, data, settings)
   folds <- matrix(NA_integer_, length(data$rowIds), ncol(plan$folds))
   folds[data$order, ] <- plan$folds + 1L
   structure(folds, seed = seed, selectorType = plan$selectorType)

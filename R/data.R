@@ -5,7 +5,8 @@
 #'   \item{long tables (OHDSI format)}{`outcomes` with columns `rowId`, `y` and optionally
 #'     `stratumId`, `time`, `weights`, `offset`; `covariates` with columns `rowId`,
 #'     `covariateId` and optionally `covariateValue` (default 1). Identifiers (`rowId`,
-#'     `covariateId`) may be whole numbers (exactly representable as doubles, up to 2^53),
+#'     `covariateId`) may be whole numbers (as doubles: below 2^53 in absolute value, where
+#'     each stands for one id; the double 2^53 is also what 2^53 + 1 rounds to),
 #'     `bit64::integer64`, character labels, or factors, which are read by their labels
 #'     (never by their integer codes). Row ids match across the two tables by value, or by
 #'     their text when either table gives labels (a number by its digits, 1e15 as
@@ -111,6 +112,10 @@
 #'   and `"sccs"`; for `"cox"` and `"fgr"`, the event or censoring time (any finite number,
 #'   negative ones too, as in `coxph()`: only the order of the times matters).
 #' @param weights Non-negative weight of each row (matrix and formula routes), not all zero.
+#'   Double precision bounds them: the positive ones must lie within a factor 2^52 (about
+#'   4.5e15) of the largest, none below 1e-100, and they must total at most 2^53; other
+#'   weights are an error (set weights meant to be negligible to 0; multiplying all weights
+#'   by one number leaves the estimates as they are).
 #' @param offset Offset of each row (matrix route; formulas use `offset()` terms).
 #' @param addIntercept Add an intercept? Defaults to `TRUE` for `"ls"`, `"lr"` and `"pr"` in
 #'   the long and matrix routes (a formula decides for itself, and so does an `"(Intercept)"`
@@ -133,7 +138,9 @@
 #'   before each row's time, G(time-), one per row (long route: `outcomes$censoringSurvival`).
 #'   A competing row stays in the risk set of a later event time t with weight
 #'   G(t-) / G(time-). G is one function of time (per stratum): events tied at one time
-#'   must have one value; censoring distributions of several groups (`crr`'s `cengroup`)
+#'   must have one value, and it must not rise with time (a competing row's value below a
+#'   later event's is an error: it would weight the row above 1), nor span more than 1e10
+#'   over the event and competing rows of a stratum (scaled as a whole it changes nothing); censoring distributions of several groups (`crr`'s `cengroup`)
 #'   are not supported. `NULL` (default): the Kaplan-Meier estimate of the censoring
 #'   distribution, computed inside with the row weights, as `cmprsk::crr` does (except
 #'   that G(0-) is 1 where rows are censored at time 0; `crr`'s interpolation puts it
@@ -391,6 +398,49 @@ checkCensoringSurvivalOfTies <- function(g, time, y, stratumId) {
           g[events[o][same[1]]], g[events[o][same[1] + 1]])
 }
 
+# G(t-) is a survival function: it does not rise with time (within a stratum), so that a
+# competing row's weight G(t-) / G(time_r-) in the risk set of a later event time t is at
+# most 1. One that rose (a competing row's G of 1e-300, later events' about 0.5) weighted that
+# row 1e300 in every later risk set, where the sums lost every other row: two coefficients
+# came back "cannot be estimated", with SUCCESS, 6.4 log-likelihood units below the maximum.
+# Nor may it span more than 1e10 over the rows it weighs (events and competing rows) within
+# a stratum: the risk-set sums then lose a late competing row's curvature to rounding (a G
+# falling 1e-17-fold after the median time made a coefficient "aliased", with SUCCESS; at
+# 1e-15 and above the fit was the maximum). Scaled as a whole, G changes nothing. (The
+# engine refuses both too.) Values at one time may differ (ties are checked above).
+checkCensoringSurvivalShape <- function(g, time, y, stratumId) {
+  weighed <- which(y == 1 | y == 2)
+  groups <- if (is.null(stratumId)) list(weighed) else split(weighed, stratumKey(stratumId)[weighed])
+  for (rows in groups) {
+    events <- rows[y[rows] == 1]
+    competing <- rows[y[rows] == 2]
+    if (length(events) == 0 || length(competing) == 0) next
+    events <- events[order(time[events])]
+    laterMax <- rev(cummax(rev(g[events])))  # the largest G of the events from each one on
+    first <- findInterval(time[competing], time[events]) + 1L  # the first strictly later event
+    has <- first <= length(events)
+    rises <- laterMax[first[has]] > g[competing[has]] * (1 + 1e-12)
+    if (!any(rises)) next
+    r <- competing[has][rises][1]
+    later <- events[time[events] > time[r]]
+    e <- later[which.max(g[later])]
+    stopf(paste("'censoringSurvival' must not rise with time (it is G(t-), the probability of",
+                "remaining uncensored): the competing row %d (time %g) has %g, and the later",
+                "event row %d (time %g) %g, which would weight row %d by %.3g in that risk set"),
+          r, time[r], g[r], e, time[e], g[e], r, g[e] / g[r])
+  }
+  for (rows in groups) {
+    if (length(rows) == 0) next
+    hi <- rows[which.max(g[rows])]
+    lo <- rows[which.min(g[rows])]
+    if (g[hi] > 1e10 * g[lo])
+      stopf(paste("'censoringSurvival' spans a ratio of %.3g among the event and competing rows%s",
+                  "(row %d: %g; row %d: %g), beyond the 1e10 that the Fine-Gray risk-set sums carry",
+                  "in double precision (scaling it as a whole changes nothing)"),
+            g[hi] / g[lo], if (is.null(stratumId)) "" else " of a stratum", hi, g[hi], lo, g[lo])
+  }
+}
+
 # Survival rows: event or censoring times, counting-process entry times, and (Fine-Gray)
 # user-supplied censoring survival probabilities.
 checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
@@ -412,6 +462,7 @@ checkSurvivalRows <- function(input, time, y, n, modelType, weights = NULL) {
     if (length(bad))
       stopf("'censoringSurvival' must lie in (0, 1] (row %d is %g)", bad[1], g[bad[1]])
     checkCensoringSurvivalOfTies(g, time, y, input$stratumId)
+    checkCensoringSurvivalShape(g, time, y, input$stratumId)
   }
   if (!any(y == 1)) stopf("no row has an event (y = 1): modelType '%s' has nothing to fit", modelType)
   checkWeightedEvents(y, weights, modelType)

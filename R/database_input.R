@@ -167,7 +167,7 @@ streamLinks <- function(fit, covariates, rowIds, batchSize) {
     inStream({
       covRowIds <- checkIds(batch[["rowId"]], "newdata$rowId")
       ids <- idLabel(checkIds(batch[["covariateId"]], "newdata$covariateId"))
-      value <- if (hasValue) checkNumericVector(batch[["covariateValue"]], "newdata$covariateValue")
+      value <- if (hasValue) longTableValues(batch[["covariateValue"]], covRowIds, ids)
                else rep(1, length(ids))
     }, offset)
     position <- lookupIds(covRowIds, rowIds)$position

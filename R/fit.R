@@ -12,7 +12,7 @@
 #'   are ignored). For long tables, weights named by every rowId are matched by name in any
 #'   order; outcomes read from a database table have no row order (they are read sorted by
 #'   rowId), so there they must be named. Elsewhere names are not read: the order is the
-#'   data's.
+#'   data's. They are bounded as [createData()]'s `weights` are.
 #' @param startingCoefficients Optional starting values, one per covariate in `coef()` order
 #'   (or named by covariate).
 #' @param ... Only the incumbent's `fitCyclopsModel()` arguments that change nothing here,
@@ -105,6 +105,10 @@
 #'   does not copy it, and `saveRDS(fit)` saves it along), with `fit$weights` and
 #'   `fit$startingCoefficients`, so that [runBootstrap()] can refit it. Set `fit$data <- NULL`
 #'   to drop the data and give them to `runBootstrap(data = )` instead.
+#'
+#'   Both objects are plain lists. Every function that reads one checks the fields it reads
+#'   first: a field edited to a wrong type, length or range (`d$stratumStart[3] <- 1e7`, a
+#'   truncated `fit$coefficients`, a prior kind of 7 in `fit$settings`) is an error naming it.
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
@@ -115,7 +119,7 @@
 fitModel <- function(data, prior = createPrior("none"), control = createControl(),
                      weights = NULL, startingCoefficients = NULL, fixedCoefficients = NULL, ...) {
   cyclopsFitArguments(...)
-  if (!inherits(data, "argusData")) stopf("'data' must come from createData()")
+  checkDataObject(data)
   control <- fromCyclopsControl(control)
   prior <- fromCyclopsPrior(prior)
   if (!inherits(control, "argusControl")) stopf("'control' must come from createControl()")

@@ -13,6 +13,8 @@ checkFitForInference <- function(fit, what) {
                 "NULL): put them back (fit$data <- the argusData object) or refit it"), what)
   if (is.null(fit$data) || is.null(fit$settings))
     stopf("this fit does not hold its data and settings (made by an older version?): refit it")
+  checkFitObject(fit)
+  checkDataObject(fit$data, "fit$data")
 }
 
 # The fit's own settings with the fitted coefficients as the starting point, as every engine
@@ -168,6 +170,11 @@ invertInformation <- function(H) {
 #' `(y - n pi)(x - xbar)` within its stratum, the score residuals of
 #' `clogit(method = "breslow", robust = TRUE)`; `cluster` = the stratum (patient) sums them to
 #' each stratum's score, the clustered sandwich of a fixed-effects Poisson `glm`.
+#' It needs at least 2 clusters (rows, without clusters; rows of weight 0 count for none):
+#' at the estimate the clusters' score sums add up to zero, so from one the sandwich would be
+#' 0, and that is an error, as `sandwich::vcovCL()` and `coxph(cluster = )` stop there; from
+#' no more clusters than estimated coefficients it is singular (some combinations of
+#' coefficients get variance 0), and a warning says so.
 #' No small-sample factor is applied. It stays valid when the weights are not frequencies
 #' (inverse probability weights) and when rows within a cluster are dependent; the
 #' model-based one does not. Elsewhere (weighted conditional models, `clr` with exact or Efron

@@ -1,6 +1,7 @@
 #' @export
 coef.argusFit <- function(object, ...) {
   rejectDots("coef()", ...)
+  checkFitObject(object, deep = FALSE)
   beta <- object$coefficients
   beta[aliasedFlags(object)] <- NA
   beta
@@ -9,6 +10,7 @@ coef.argusFit <- function(object, ...) {
 #' @export
 logLik.argusFit <- function(object, ...) {
   rejectDots("logLik()", ...)
+  checkFitObject(object, deep = FALSE)
   free <- sum(object$coefficients != 0 & !object$fixed)
   # A penalized fit has no honest count of parameters (glance() says NA): df NA, so that AIC()
   # and BIC() are NA too, not the nonzero coefficients' count (a ridge fit counted them all)
@@ -42,6 +44,7 @@ gaussianLogLik <- function(object, free) {
 #' @export
 print.argusFit <- function(x, digits = NULL, ...) {
   rejectDots("print()", ...)
+  checkFitObject(x, deep = FALSE)
   cat(sprintf("Argus fit: modelType '%s'%s, %s\n", x$modelType,
               if (x$modelType %in% c("cox", "clr") && !is.null(x$data$ties))
                 sprintf(" (%s ties)", x$data$ties) else "", describePrior(x)))

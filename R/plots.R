@@ -70,6 +70,8 @@ plot.argusFit <- function(x, nonzeros = TRUE, ...) {
 # Nonzero coefficients of the fit on all data at each variance (penalized columns get the
 # variance), from the largest variance down, each fit starting where the previous ended.
 nonzerosAlongCurve <- function(fit, variances) {
+  checkFitObject(fit)
+  checkDataObject(fit$data, "fit$data")
   settings <- engineSettings(fit)
   penalized <- settings$priorKind != 0L
   out <- integer(length(variances))

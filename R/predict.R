@@ -33,7 +33,9 @@
 #' A row of a matrix or data frame `newdata` with a missing covariate, offset or exposure
 #' time gets `NA` (as `predict.glm` with its default `na.pass`); in a long covariates table a
 #' covariate a row lacks is 0 (the long format lists nonzero values only), and an `NA`
-#' `covariateValue` is an error. A fit with `NA` (aliased) coefficients warns
+#' `covariateValue` is an error. An infinite covariate value, offset or exposure time is an
+#' error on every route (naming the row and the covariate), as in [createData()]. A fit with
+#' `NA` (aliased) coefficients warns
 #' on new data, as `predict.lm`, since new rows need not share the collinearity.
 #'
 #' **Survival probabilities and cumulative incidences.** With `H0` the fit's cumulative
@@ -202,6 +204,7 @@ predictionRows <- function(object, newdata, type, keepDesign, given) {
     argusDataRows(object, object$data, keepDesign)
   } else if (inherits(newdata, "argusData")) {
     rejectRowArguments(time, offset, stratumId, "argusData: its rows have their own")
+    checkDataObject(newdata, "newdata")
     checkNewArgusData(object, newdata)
     argusDataRows(object, newdata, keepDesign)
   } else if (is.matrix(newdata) || methods::is(newdata, "sparseMatrix")) {
@@ -332,15 +335,56 @@ matrixRows <- function(fit, x, time, offset, rowNames, stratumId = NULL, keepDes
           paste(utils::head(covariates[is.na(at)], 5), collapse = ", "))
   n <- nrow(x)
   beta <- fit$coefficients[covariates]
+  x <- x[, at, drop = FALSE]
+  rejectInfiniteEntries(x, rowNames)
   # A row with a missing covariate value gets NA, as predict.glm's default na.pass gives.
-  link <- as.numeric(x[, at, drop = FALSE] %*% beta) + interceptOf(fit)
+  link <- as.numeric(x %*% beta) + interceptOf(fit)
   if (is.null(offset)) needNoOffset(fit)
   offset <- checkNumericVector(offset, "offset", n, missingOk = TRUE)
   if (!is.null(offset)) link <- link + offset
   time <- checkExposure(checkNumericVector(time, "time", n, missingOk = TRUE), "time")
   names(link) <- rowNames
   list(link = link, time = time, strata = rowStrataKeys(stratumId, n, "stratumId"),
-       design = if (keepDesign) `colnames<-`(x[, at, drop = FALSE], covariates))
+       design = if (keepDesign) `colnames<-`(x, covariates))  # (x: the model's columns, in order)
+}
+
+# An infinite covariate value in new rows is an error naming the row and the covariate, on
+# every route (a matrix row with an Inf came back 1 with no message, while createData()
+# refuses Inf); a missing value (NA, NaN) gives NA on the matrix and formula routes, as
+# predict.glm's na.pass. `x`: the model's columns of a matrix or sparse Matrix.
+rejectInfiniteEntries <- function(x, rowNames) {
+  if (methods::is(x, "sparseMatrix")) {
+    triplets <- methods::as(x, "TsparseMatrix")
+    if (!methods::.hasSlot(triplets, "x")) return(invisible())  # a pattern matrix: all 1
+    at <- which(is.infinite(triplets@x))
+    if (length(at) == 0) return(invisible())
+    row <- triplets@i[at[1]] + 1L
+    column <- triplets@j[at[1]] + 1L
+    value <- triplets@x[at[1]]
+  } else {
+    if (!any(is.infinite(x))) return(invisible())
+    first <- which(is.infinite(x), arr.ind = TRUE)[1, ]
+    row <- first[[1]]
+    column <- first[[2]]
+    value <- x[row, column]
+  }
+  infiniteValueError(if (is.null(rowNames)) row else rowNames[row], colnames(x)[column], value)
+}
+
+infiniteValueError <- function(row, covariate, value) {
+  stopf(paste("'newdata' has an infinite value (%s) for row %s, covariate '%s': predictions need",
+              "finite covariate values, as createData() does (a missing value gives NA)"),
+        format(value), row, covariate)
+}
+
+# A long newdata table's values: +-Inf named by row and covariate (as the other routes do),
+# the rest checked as createData() checks them.
+longTableValues <- function(value, rowIds, ids) {
+  if (is.numeric(value) && any(is.infinite(value))) {
+    at <- which(is.infinite(value))[1]
+    infiniteValueError(idLabel(rowIds[at]), ids[at], value[at])
+  }
+  checkNumericVector(value, "newdata$covariateValue")
 }
 
 # A 0/1 variable given as logical in newdata where the fit saw numbers, or the reverse:
@@ -483,7 +527,7 @@ longRows <- function(fit, covariates, outcomes, batchSize = 100000, keepDesign =
   ids <- idLabel(checkIds(covariates[["covariateId"]], "newdata$covariateId"))
   warnUnknownCovariates(fit, unique(ids))
   value <- if (is.null(covariates[["covariateValue"]])) rep(1, length(ids))
-           else checkNumericVector(covariates[["covariateValue"]], "newdata$covariateValue")
+           else longTableValues(covariates[["covariateValue"]], covRowIds, ids)
   # NA for covariates the model does not have (the intercept is not a covariate)
   beta <- unname(fit$coefficients[modelCovariates(fit)][ids])
   # entries of value 0 add nothing and are skipped, as createData() skips them (a repeated

@@ -25,7 +25,8 @@
 #' @param tolerance Absolute accuracy of the adaptive grid's linear interpolation.
 #' @param initialGridSize Number of points of the first grid.
 #' @param includePenalty Count the prior in the profiled objective.
-#' @param maxPoints Largest number of points per coefficient of the adaptive grid.
+#' @param maxPoints Largest number of points per coefficient of the adaptive grid; the memory
+#'   they need must be available, as for [createControl()]'s `cvRepetitions`.
 #' @param ... Only the incumbent's `maxResets` and `optimalWarmStart`, which change nothing
 #'   here (for ported code). Any other argument is an error.
 #' @param returnDerivatives Add a column `derivative`, as the incumbent does: at each point,
@@ -66,6 +67,11 @@ profileLogLikelihood <- function(fit, parm, x = NULL, bounds = NULL, tolerance =
     bounds <- checkNumericVector(bounds, "bounds", 2)
     if (bounds[1] >= bounds[2]) stopf("'bounds' must be increasing")
   }
+  # per point: the engine's value and flag, the data frame's columns and their orderings
+  points <- if (is.null(x)) maxPoints else length(unique(x))
+  checkMemory(96 * as.double(points) * length(columns),
+              sprintf("profileLogLikelihood() with %s points for %d coefficient(s)",
+                      format(points, big.mark = ","), length(columns)))
   progress <- progressLine("profile", length(columns))
   on.exit(progress$done())
   pieces <- lapply(seq_along(columns), function(k) {

@@ -215,6 +215,7 @@ fitted.argusFit <- function(object, ...) {
 nobs.argusFit <- function(object, use.fallback = FALSE, ...) {
   # (use.fallback: stats' sigma() passes it; a fit's count is always there)
   rejectDots("nobs()", ...)
+  checkFitObject(object, deep = FALSE)
   w <- object$settings$weights %||% rep(1, object$nRows)
   y <- object$data$y
   # events, as nobs() of coxph and clogit (the count BIC() uses): a case is an event

@@ -17,6 +17,7 @@ robustVariance <- function(fit, V, cluster) {
   keep <- !is.na(diag(V))
   if (!any(keep)) return(V)  # no model-based variance (a singular Hessian, warned about): none
   labels <- rownames(V)[keep]
+  checkClusterCount(fit, cluster, length(labels))
   columns <- match(labels, names(fit$coefficients))
   X <- designColumns(fit$data, columns)
   scores <- rowScores(fit, X)
@@ -37,6 +38,32 @@ robustVariance <- function(fit, V, cluster) {
             call. = FALSE)
   }
   out
+}
+
+# A sandwich needs several clusters (rows, where none are given): at the estimate their
+# score sums add up to zero (up to the prior's gradient), so from one cluster the sandwich is
+# 0 (a single cluster() gave robust standard errors of 1e-17, p = 0 and zero-width intervals,
+# silently), and from no more clusters than coefficients it has rank below their number:
+# some combinations of coefficients get variance 0. One cluster is an error, as
+# sandwich::vcovCL() and coxph(cluster = ) stop there; at most as many clusters as estimated
+# coefficients, a warning (both references give their numbers with 2). Rows of weight 0
+# count for no cluster.
+checkClusterCount <- function(fit, cluster, coefficients) {
+  w <- fit$settings$weights
+  counted <- if (is.null(w)) rep(TRUE, fit$data$nRows) else w > 0
+  clusters <- if (is.null(cluster)) sum(counted) else length(unique(cluster[counted]))
+  what <- if (is.null(cluster)) "row" else "cluster"
+  if (clusters < 2)
+    stopf(paste("the robust (sandwich) variance needs at least 2 clusters, and the data have %d %s",
+                "of positive weight: its scores sum to zero over it at the estimate, so the sandwich",
+                "would be 0 (sandwich::vcovCL() and coxph(cluster = ) stop too); use the model-based",
+                "variance (type = \"model\", method = \"wald\") or runBootstrap()"), clusters, what)
+  if (clusters <= coefficients)
+    warning(sprintf(paste("the robust (sandwich) variance rests on %d %ss, no more than the %d",
+                          "coefficients: their score sums add up to zero, so it is singular (some",
+                          "combinations of coefficients get variance 0) and its standard errors are",
+                          "unreliable; with so few clusters use the model-based variance or",
+                          "runBootstrap()"), clusters, what, coefficients), call. = FALSE)
 }
 
 # Per-row score contributions (internal row order, one column per column of X), weighted.

@@ -43,6 +43,11 @@ simulateSccs <- function(nCases, nDrugs, minObsDays = 180, maxObsDays = 3 * 365,
     stopf("'effectRange' must be two finite numbers, the smaller first")
   checkScalar(extraEvents, "extraEvents", lower = 0)
   if (!is.null(seed)) checkScalar(seed, "seed", lower = -.Machine$integer.max, upper = .Machine$integer.max, integer = TRUE)
+  # eras, interval keys and entries of each case (up to about 2 * maxEras + 2 keys and as many
+  # rows, each era's drug on each row it covers), and the drugs' popularities
+  checkMemory(400 * as.double(nCases) * maxEras + 32 * as.double(nDrugs),
+              sprintf("simulateSccs() with %s cases, up to %d eras each, and %s drugs",
+                      format(nCases, big.mark = ","), as.integer(maxEras), format(nDrugs, big.mark = ",")))
   if (!is.null(seed)) set.seed(seed)
   nCases <- as.integer(nCases)
   nDrugs <- as.integer(nDrugs)

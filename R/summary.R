@@ -61,6 +61,7 @@
 #' @export
 summary.argusFit <- function(object, ..., level = 0.95, type = NULL, cluster = NULL) {
   rejectDots("summary()", ...)
+  checkFitObject(object, deep = FALSE)
   checkLevel(level)
   table <- coefficientTable(object, level, type, cluster)
   structure(list(

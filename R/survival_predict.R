@@ -114,6 +114,8 @@ survivalScale <- function(fit, rows, times, type) {
   if (is.null(times)) times <- sort(unique(baselineHazard(fit)$time))
   times <- checkNumericVector(times, "times", allowNull = FALSE)
   if (length(times) == 0) stopf("'times' must hold at least one time")
+  checkMemory(32 * as.double(length(rows$link)) * length(times),
+              sprintf("%s predictions for %d rows at %d times", type, length(rows$link), length(times)))
   stratum <- rowStrata(fit, rows$strata, length(rows$link))
   cumulative <- baselineAt(fit, times)[stratum, , drop = FALSE] * exp(rows$link)
   out <- if (type == "survival") exp(-cumulative) else -expm1(-cumulative)

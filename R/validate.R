@@ -40,7 +40,40 @@ checkWeights <- function(w, name = "weights", length = NULL) {
                                        name, which(w < 0)[1], w[which(w < 0)[1]])
   if (!is.null(w) && length(w) > 0 && !any(w > 0))
     stopf("all '%s' are zero: no row would count in the fit", name)
+  if (!is.null(w)) checkWeightRange(w, name)
   w
+}
+
+# Weights are sums' factors in double precision (non-negative, finite: checked before). The
+# positive ones must lie within a factor 2^52 (1 / .Machine$double.eps, about 4.5e15) of the
+# largest: below its rounding unit a row counts for nothing in sums with it (lr with one
+# weight of 1e17 or more beside weights of 1 called the other covariates collinear, and one
+# of 1e300 ended NO_FINITE_MLE with every coefficient NA). They must total at most 2^53,
+# the count double precision holds exactly (uniform weights of 1e25 left the fit unable to
+# converge: its standard errors fell below what doubles resolve), and none may lie below
+# 1e-100, where its products with squared covariates (themselves down to 1e-100) underflow.
+# Scaling all weights by one factor leaves the estimates as they are.
+maxWeightRatio <- 2^52
+checkWeightRange <- function(w, name) {
+  positive <- which(w > 0)
+  if (length(positive) == 0) return(invisible())
+  largest <- positive[which.max(w[positive])]
+  smallest <- positive[which.min(w[positive])]
+  if (w[largest] > maxWeightRatio * w[smallest])
+    stopf(paste("'%s' span a ratio of %.3g (position %d: %g; position %d: %g), beyond the 2^52",
+                "(4.5e15) that double precision carries: next to the largest, the smallest count",
+                "for nothing. Set weights meant to be negligible to 0, or bring them closer"),
+          name, w[largest] / w[smallest], largest, w[largest], smallest, w[smallest])
+  if (w[smallest] < 1e-100)
+    stopf(paste("'%s' has a positive weight of %g (position %d), below 1e-100, where the fit's",
+                "products with it underflow: rescale the weights (the estimates do not change",
+                "when all are multiplied by one number), or set it to 0"), name, w[smallest], smallest)
+  total <- sum(w)
+  if (total > 2^53)
+    stopf(paste("'%s' total %g, more than 2^53 (9.0e15), beyond what double precision counts",
+                "exactly: rescale them (the estimates do not change when all are multiplied by one",
+                "number; frequency-weighted variances do)"), name, total)
+  invisible()
 }
 
 # A confidence level: strictly between 0 and 1.
@@ -120,7 +153,10 @@ checkIds <- function(x, name) {
   if (is.integer(x)) return(as.integer(x))
   if (.Call(argus_first_fractional, x) >= 0) stopf("'%s' must hold whole numbers", name)
   # from 2^53 on a double stands for several ids (2^53 + 1 is read as 2^53)
-  if (max(abs(range)) >= 2^53) stopf("'%s' has values too large for doubles; use bit64::integer64", name)
+  if (max(abs(range)) >= 2^53)
+    stopf(paste("'%s' has values too large for doubles; use bit64::integer64 or text (from 2^53",
+                "on in absolute value a double stands for several ids: 2^53 + 1 is read as 2^53)"),
+          name)
   as.double(x)
 }
 

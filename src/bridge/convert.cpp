@@ -1,5 +1,6 @@
 #include "bridge/convert.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "common/errors.h"
@@ -49,20 +50,35 @@ const double* optionalDoubles(SEXP x, R_xlen_t expectedLength, const char* what)
   return REAL(x);
 }
 
+namespace {
+// A count or offset stored as an R number, as the engine's integer: whole, within [0, limit].
+std::int64_t wholeNumber(double x, double limit, const char* what) {
+  ARGUS_REQUIRE(x >= 0.0 && x <= limit && x == std::floor(x), what);
+  return static_cast<std::int64_t>(x);
+}
+}  // namespace
+
 void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   Dataset& d = binding->data;
   d.model = parseModelType(Rcpp::as<std::string>(data["modelType"]));
-  const R_xlen_t n = static_cast<R_xlen_t>(Rcpp::as<double>(data["nRows"]));
+  const R_xlen_t n = static_cast<R_xlen_t>(
+      wholeNumber(Rcpp::as<double>(data["nRows"]), 2147483647.0, "corrupt data: nRows"));
   const Rcpp::List design = data["design"];
+  // The rows and values are read in place after this function returns: a vector of another
+  // type would be a converted copy, freed with it.
+  SEXP rowsSexp = design["rows"];
+  SEXP valuesSexp = design["values"];
+  ARGUS_REQUIRE(TYPEOF(rowsSexp) == INTSXP && TYPEOF(valuesSexp) == REALSXP,
+                "corrupt design: rows must be integers and values doubles");
   const Rcpp::IntegerVector kinds = design["kinds"];
   const Rcpp::NumericVector rowStart = design["rowStart"];
   const Rcpp::NumericVector valueStart = design["valueStart"];
-  const Rcpp::IntegerVector rows = design["rows"];
-  const Rcpp::NumericVector values = design["values"];
   ARGUS_REQUIRE(rowStart.size() == kinds.size() + 1 && valueStart.size() == kinds.size() + 1,
           "corrupt design: column offsets have the wrong length");
   d.design = makeDesignView(n, static_cast<std::size_t>(kinds.size()), kinds.begin(),
-                            rowStart.begin(), valueStart.begin(), rows.begin(), values.begin());
+                            rowStart.begin(), valueStart.begin(), INTEGER(rowsSexp),
+                            static_cast<std::size_t>(Rf_xlength(rowsSexp)), REAL(valuesSexp),
+                            static_cast<std::size_t>(Rf_xlength(valuesSexp)));
   d.outcomes.y = optionalDoubles(data["y"], n, "y");
   d.outcomes.time = optionalDoubles(data["time"], n, "time");
   d.outcomes.offset = optionalDoubles(data["offset"], n, "offset");
@@ -84,7 +100,10 @@ void bindDataset(const Rcpp::List& data, DatasetBinding* binding) {
   }
   if (!Rf_isNull(stratumStart)) {
     Rcpp::NumericVector ss(stratumStart);
-    binding->stratumStart.assign(ss.begin(), ss.end());
+    ARGUS_REQUIRE(ss.size() >= 2 && ss.size() - 1 <= n, "corrupt strata: stratumStart has the wrong length");
+    binding->stratumStart.resize(static_cast<std::size_t>(ss.size()));
+    for (R_xlen_t s = 0; s < ss.size(); ++s)
+      binding->stratumStart[s] = wholeNumber(ss[s], static_cast<double>(n), "corrupt strata: stratumStart");
     d.outcomes.stratumStart = binding->stratumStart.data();
     d.outcomes.nStrata = static_cast<std::int32_t>(ss.size() - 1);
   }

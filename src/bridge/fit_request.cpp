@@ -17,8 +17,11 @@ FitRequest fitRequestFromList(const Dataset& data, const List& settings) {
   if (static_cast<std::size_t>(kind.size()) != p || static_cast<std::size_t>(variance.size()) != p)
     Rcpp::stop("one prior per covariate is required");
   req.prior.resize(p);
-  for (std::size_t j = 0; j < p; ++j)
+  for (std::size_t j = 0; j < p; ++j) {
+    // an edited fit's kind of 7 was taken as a flat prior
+    if (kind[j] < 0 || kind[j] > 2) Rcpp::stop("prior kinds must be 0 (none), 1 (laplace) or 2 (normal)");
     req.prior[j] = {static_cast<PriorKind>(kind[j]), variance[j]};
+  }
   if (!Rf_isNull(settings["start"])) req.start = as<std::vector<double>>(settings["start"]);
   if (!Rf_isNull(settings["fixed"])) {
     const LogicalVector fixed = settings["fixed"];

@@ -1,6 +1,7 @@
 // .Call entry points of cross-validation (fitModel() with useCrossValidation) and
 // runBootstrap(): the argusData payload, the fit settings of R/fit.R (fitSettings()) and a
 // list of selection settings in, plain lists out. Conversions only.
+#include <cmath>
 #include <cstring>
 
 #include "bridge/convert.h"
@@ -27,7 +28,9 @@ std::string selectorName(argus::SamplingUnit unit) {
 
 // Seeds arrive as whole doubles (possibly negative); their two's-complement bits seed.
 std::uint64_t seedOf(const List& s) {
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(as<double>(s["seed"])));
+  const double seed = as<double>(s["seed"]);
+  if (!(std::fabs(seed) <= 9007199254740992.0)) throw argus::ArgusError("the seed must be a number within 2^53");
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(seed));
 }
 
 argus::FitRequest fitRequest(const argus::bridge::DatasetBinding& binding, const List& settings) {

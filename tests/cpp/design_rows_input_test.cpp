@@ -69,7 +69,8 @@ DesignView viewOf(const BuiltDesign& b, std::int64_t nRows, const std::int32_t* 
   rowStart->assign(s.rowStart.begin(), s.rowStart.end());
   valueStart->assign(s.valueStart.begin(), s.valueStart.end());
   return makeDesignView(nRows, s.kinds.size(), s.kinds.data(), rowStart->data(), valueStart->data(),
-                        rows, s.values.data());
+                        rows, static_cast<std::size_t>(s.rowStart.back()), s.values.data(),
+                        s.values.size());
 }
 
 void expectSameDesign(const Case& c, const BuiltDesign& aliased, const BuiltDesign& plain) {

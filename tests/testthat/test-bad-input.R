@@ -232,3 +232,37 @@ test_that("one exposure time serves every row, as the missing-time error suggest
                  "broke down: status ILLCONDITIONED.*extreme values of time")
   expect_equal(broken$status, "ILLCONDITIONED")
 })
+
+test_that("weights beyond what double precision carries are an error; large ones within it fit as glm", {
+  # Issue 38: lr with one weight of 1e300 reported NO_FINITE_MLE with every coefficient NA
+  # (and a log-likelihood that was not the one at the reported coefficients); from 1e17 on
+  # beside weights of 1, the other covariates were called collinear.
+  set.seed(4)
+  n <- 100
+  x <- matrix(rnorm(2 * n), n, 2, dimnames = list(NULL, c("a", "b")))
+  y <- rbinom(n, 1, plogis(x[, "a"]))
+  huge <- c(1e300, rep(1, n - 1))
+  expect_error(createData(x = x, y = y, weights = huge, modelType = "lr"),
+               paste("'weights' span a ratio of 1e\\+300 \\(position 1: 1e\\+300; position 2: 1\\), beyond",
+                     "the 2\\^52 \\(4.5e15\\) that double precision carries"))
+  data <- createData(x = x, y = y, modelType = "lr")
+  expect_error(fitModel(data, weights = huge), "'weights' span a ratio of 1e\\+300")
+  expect_error(fitModel(data, weights = c(2^52 * 1.5, rep(1, n - 1))), "span a ratio")
+  expect_error(fitModel(data, weights = rep(1e-120, n)), "positive weight of 1e-120 \\(position 1\\), below 1e-100")
+  expect_error(fitModel(data, weights = rep(1e14, n)), "'weights' total 1e\\+16, more than 2\\^53")
+  expect_error(fitModel(data, weights = c(0, 1e300, rep(1, n - 2))), "position 2: 1e\\+300; position 3: 1")
+  # Within the bounds the fit is glm's (the weighted MLE is finite: row 1 near p = y[1])
+  for (w1 in c(1e10, 1e14)) {
+    w <- c(w1, rep(1, n - 1))
+    fit <- fitModel(createData(x = x, y = y, weights = w, modelType = "lr"), control = tightControl())
+    ref <- suppressWarnings(glmRef(x, y, stats::binomial(), weights = w))
+    expect_equal(fit$status, "SUCCESS")
+    expect_equal(unname(coef(fit)), unname(coef(ref)), tolerance = 1e-6)
+    # the log-likelihood at glm's coefficients (not from fitted(), which glm clamps at 1e-16)
+    eta <- drop(stats::predict(ref, type = "link"))
+    expect_equal(fit$logLikelihood, sum(w * (y * eta - pmax(eta, 0) - log1p(exp(-abs(eta))))), tolerance = 1e-8)
+  }
+  # scaling every weight leaves the estimates
+  w <- runif(n, 0.5, 2)
+  expect_equal(coef(fitModel(data, weights = w * 1e12)), coef(fitModel(data, weights = w)), tolerance = 1e-8)
+})

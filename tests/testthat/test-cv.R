@@ -302,3 +302,48 @@ test_that("fold fits without a finite estimate are counted and said, as the boot
   expect_true(all(fit$cv$curve$noFiniteMle >= 1))
   expect_equal(fit$cv$curve$notConverged, rep(0L, 3))
 })
+
+test_that("requests sized beyond the machine's memory are refused before anything is allocated", {
+  # Issue 38: createFolds(<100 rows>, createControl(cvRepetitions = 2e7)) passed the 2^31 - 1
+  # check, grew to 5.8 GB and ended in std::bad_alloc after 48 s.
+  expect_error(Argus:::checkMemory(2^40, "this request", available = 2^30),
+               "^this request needs about 1 TiB of memory, but this machine has 1 GiB available: ask for less$")
+  expect_silent(Argus:::checkMemory(2^20, "a small request", available = 0))  # not checked
+  available <- Argus:::availableMemory()
+  if (file.exists("/proc/meminfo")) expect_true(is.finite(available) && available > 0)
+  set.seed(38)
+  x <- matrix(rnorm(200), 100, 2)
+  data <- createData(x = x, y = rbinom(100, 1, 0.4), modelType = "lr")
+  fit <- fitModel(data, createPrior("normal", 1))
+  # sizes no machine holds: terabytes
+  expect_error(runBootstrap(fit, replicates = .Machine$integer.max, keepCounts = TRUE),
+               "runBootstrap\\(\\) with 2147483647 replicates and keepCounts = TRUE needs about [0-9.]+ TiB of memory, but this machine has")
+  expect_error(profileLogLikelihood(fit, 2, maxPoints = 1e13),
+               "profileLogLikelihood\\(\\) with 1e\\+13 points for 1 coefficient\\(s\\) needs about [0-9.]+ TiB")
+  expect_error(fitModel(data, createPrior("normal", useCrossValidation = TRUE),
+                        createControl(cvType = "grid", gridSteps = 1e6, cvRepetitions = 1e5, fold = 10)),
+               "cross-validation with cvRepetitions = 100000, fold = 10, gridSteps = 1000000 on 100 rows needs about")
+  expect_error(Argus::simulateSccs(1e12, 10), "simulateSccs\\(\\) with 1e\\+12 cases, up to 4 eras each, and 10 drugs needs about")
+  cox <- fitModel(createData(x = x, y = rbinom(100, 1, 0.7), time = rexp(100), modelType = "cox"))
+  expect_error(predict(cox, matrix(0, 1e5, 2), type = "survival", times = seq_len(1e6)),
+               "survival predictions for 100000 rows at 1000000 times needs about [0-9.]+ TiB")
+  # the fold plan itself, in a process limited to 2 GB of address space (ulimit -v): 2e6
+  # repetitions on 100 rows need 3 GB; the limit is read from /proc/self/limits
+  skip_on_os(c("windows", "mac", "solaris"))
+  skip_if(!file.exists("/proc/self/limits"), "no /proc/self/limits")
+  skip_if(nzchar(Sys.getenv("ASAN_OPTIONS")), "address space limits and ASan do not mix")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  writeLines(c('library(Argus)',
+               'd <- createData(x = matrix(rnorm(200), 100, 2), y = rbinom(100, 1, 0.4), modelType = "lr")',
+               'cat(tryCatch({createFolds(d, createControl(cvRepetitions = 2e6)); "allocated"},',
+               '             error = function(e) conditionMessage(e)))'), script)
+  lib <- paste(.libPaths(), collapse = .Platform$path.sep)
+  out <- suppressWarnings(system2("bash", c("-c", shQuote(sprintf("ulimit -v 2000000; R_LIBS=%s %s --vanilla %s",
+                                                                   shQuote(lib), shQuote(file.path(R.home("bin"), "Rscript")),
+                                                                   shQuote(script)))),
+                                  stdout = TRUE, stderr = TRUE))
+  expect_true(any(grepl(paste("createFolds\\(\\) with cvRepetitions = 2000000 on 100 rows \\(2e\\+08 fold numbers\\)",
+                              "needs about 2.98 GiB of memory, but this machine has [0-9.]+ [MG]iB available"), out)),
+              info = paste(out, collapse = "\n"))
+})

@@ -555,3 +555,25 @@ test_that("a pr formula fit with time = a column predicts counts from new rows' 
   expect_error(predict(fit, ins[1:5, setdiff(names(ins), "Holders")]),
                "'newdata' has no column 'Holders'")
 })
+
+test_that("ids as doubles go up to 2^53 - 1, as the help says; 2^53 itself is refused, saying why", {
+  # Issue 38: the help said "up to 2^53" and rowId = 2^53 was refused. The double 2^53 is
+  # exact, but it is also what 2^53 + 1 rounds to: it stands for two ids, so the code is right
+  # and the help now says "below 2^53".
+  big <- 2^53 - 1
+  outcomes <- data.frame(rowId = c(big, 1, 2), y = c(0, 1, 1))
+  covariates <- data.frame(rowId = c(big, 1, 2), covariateId = c(big, big, 5), covariateValue = c(1, 2, 3))
+  d <- createData(outcomes, covariates, modelType = "lr", addIntercept = FALSE)
+  expect_equal(d$rowIds, c(big, 1, 2))
+  expect_true(format(big, scientific = FALSE) %in% d$columnNames)
+  outcomes$rowId[1] <- 2^53
+  expect_error(createData(outcomes, transform(covariates, rowId = c(2^53, 1, 2)), modelType = "lr"),
+               "'outcomes\\$rowId' has values too large for doubles; use bit64::integer64 or text \\(from 2\\^53 on .* 2\\^53 \\+ 1 is read as 2\\^53\\)")
+  expect_identical(2^53 + 1, 2^53)  # why
+  # the help says so
+  rd <- tools::Rd_db("Argus")[["createData.Rd"]]
+  help <- paste(utils::capture.output(tools::Rd2txt(rd, options = list(underline_titles = FALSE))), collapse = " ")
+  help <- gsub("\\s+", " ", help)
+  expect_match(help, "below 2^53 in absolute value", fixed = TRUE)
+  expect_false(grepl("up to 2^53", help, fixed = TRUE))
+})

@@ -191,3 +191,34 @@ test_that("a rank-deficient fit warns on new data as predict.lm; missing values 
   expect_true(is.na(predict(exposure, ins, time = ins$Holders)[[3]]))
   expect_error(predict(exposure, ins, time = replace(ins$Holders, 4, Inf)), "'time' has 1 infinite")
 })
+
+test_that("an infinite covariate value in new rows is an error naming the row and the covariate, on every route", {
+  # Issue 38: a matrix row with an Inf came back 1 with no message, where createData()
+  # refuses Inf. Missing values still give NA (predict.glm's na.pass).
+  sim <- simulateLogistic(n = 200, p = 3, seed = 38)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, modelType = "lr"))
+  x <- sim$x[1:5, ]
+  x[3, "b"] <- Inf
+  expect_error(predict(fit, x), "'newdata' has an infinite value \\(Inf\\) for row 3, covariate 'b'")
+  rownames(x) <- paste0("r", 1:5)
+  expect_error(predict(fit, x), "for row r3, covariate 'b'")
+  expect_error(predict(fit, Matrix::Matrix(x, sparse = TRUE)), "infinite value \\(Inf\\) for row r3, covariate 'b'")
+  x[3, "b"] <- NA
+  x[4, "c"] <- NaN
+  expect_equal(is.na(predict(fit, x)), c(r1 = FALSE, r2 = FALSE, r3 = TRUE, r4 = TRUE, r5 = FALSE))
+  # formula fits: the data frame's row names
+  frame <- data.frame(y = sim$y, sim$x)
+  byFormula <- fitModel(createData(y ~ a + b + c, data = frame, modelType = "lr"))
+  newFrame <- frame[1:4, ]
+  newFrame$c[2] <- -Inf
+  expect_error(predict(byFormula, newFrame), "infinite value \\(-Inf\\) for row 2, covariate 'c'")
+  # long tables: the rowId and covariate id
+  long <- toLong(sim$x, sim$y, rowIds = 101:300, covariateIds = c(7, 8, 9))
+  byLong <- fitModel(createData(long$outcomes, long$covariates, modelType = "lr"))
+  newLong <- long$covariates[long$covariates$rowId <= 110, ]
+  newLong$covariateValue[5] <- Inf
+  expect_error(predict(byLong, newLong),
+               sprintf("infinite value \\(Inf\\) for row %d, covariate '%d'", newLong$rowId[5], newLong$covariateId[5]))
+  # offsets and exposure times were already refused
+  expect_error(predict(fit, sim$x[1:5, ], offset = c(0, 0, Inf, 0, 0)), "'offset' has 1 infinite value")
+})

@@ -252,3 +252,44 @@ test_that("a Fine-Gray summary takes crr's robust variance, and says so", {
                                   weights = rep(1:2, n / 2)))
   expect_output(print(summary(weighted)), "model variance.*needs a fit without weights")
 })
+
+test_that("a robust variance from one cluster is an error, as coxph(cluster = ) and vcovCL stop; from few clusters a warning", {
+  skip_if_not_installed("survival")
+  # Issue 38: one cluster gave robust standard errors of ~1e-17, p = 0 and intervals of zero
+  # width, silently (the clusters' score sums add up to zero at the estimate).
+  lung <- lungComplete()
+  lung$one <- 1
+  f <- Surv(time, status) ~ age + sex + cluster(one)
+  expect_error(survival::coxph(inSurvival(f), data = lung, ties = "breslow"))
+  fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
+  expect_error(confint(fit, method = "robust"), "the robust \\(sandwich\\) variance needs at least 2 clusters, and the data have 1 cluster")
+  expect_error(vcov(fit), "at least 2 clusters")  # robust by default with cluster()
+  expect_error(summary(fit), "at least 2 clusters")
+  expect_equal(dim(vcov(fit, type = "model")), c(2L, 2L))
+  # a glm, with the clusters given to vcov(): sandwich::vcovCL stops as well
+  set.seed(38)
+  x <- matrix(rnorm(200), 100, 2, dimnames = list(NULL, c("a", "b")))
+  y <- rbinom(100, 1, plogis(x[, 1]))
+  lr <- fitModel(createData(x = x, y = y, modelType = "lr"))
+  if (requireNamespace("sandwich", quietly = TRUE))
+    expect_error(sandwich::vcovCL(glm(y ~ x, family = binomial), cluster = rep(1, 100)))
+  expect_error(vcov(lr, type = "robust", cluster = rep("site", 100)), "at least 2 clusters")
+  # rows of weight 0 count for no cluster
+  w <- c(rep(1, 50), rep(0, 50))
+  weighted <- fitModel(createData(x = x, y = y, weights = w, modelType = "lr"))
+  expect_error(vcov(weighted, type = "robust", cluster = rep(1:2, each = 50)), "have 1 cluster")
+  # two clusters: both references give numbers (a sandwich of rank 1); here the same numbers,
+  # with a warning that they rest on no more clusters than coefficients
+  lung$two <- rep(1:2, length.out = nrow(lung))
+  g <- Surv(time, status) ~ age + sex + cluster(two)
+  ref <- survival::coxph(inSurvival(g), data = lung, ties = "breslow",
+                         control = survival::coxph.control(eps = 1e-12, toler.chol = 1e-15, iter.max = 100))
+  two <- fitModel(createData(g, data = lung, modelType = "cox", ties = "breslow"), control = survivalControl())
+  expect_warning(V <- vcov(two), "rests on 2 clusters, no more than the 2 coefficients")
+  expect_lt(max(abs(V - vcov(ref))), 1e-8)
+  # more clusters than coefficients: silent, as before
+  lung$three <- rep(1:3, length.out = nrow(lung))
+  three <- fitModel(createData(Surv(time, status) ~ age + sex + cluster(three), data = lung,
+                               modelType = "cox", ties = "breslow"), control = survivalControl())
+  expect_silent(vcov(three))
+})

@@ -251,3 +251,54 @@ test_that("user-supplied censoringSurvival must agree between events tied at one
     "no finite maximum-likelihood estimate: the coefficient\\(s\\) of 'a'")
   expect_s3_class(fit, "argusFit")
 })
+
+test_that("a censoringSurvival that rises with time, or spans more than 1e10, is an error; a steep one fits, as a direct optimization", {
+  skip_if_not_installed("survival")
+  # Issue 38: one competing row's G(t-) of 1e-300, later events' about 0.5: that row weighed
+  # 1e300 in every later risk set, the sums lost the other rows, and the fit reported SUCCESS
+  # with two coefficients "cannot be estimated", several log-likelihood units below the
+  # maximum. G is a survival function: it does not rise with time.
+  sim <- simulateCompeting(n = 300, seed = 38)
+  g <- censoringSurvivalBefore(sim$time, sim$y)
+  events <- which(sim$y == 1)
+  competing <- which(sim$y == 2 & sim$time < max(sim$time[events]))
+  k <- competing[which.max(sim$time[competing])]  # the last competing row before an event
+  rising <- replace(g, k, 1e-300)
+  expect_error(createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = rising, modelType = "fgr"),
+               sprintf("'censoringSurvival' must not rise with time .* the competing row %d .* has 1e-300", k))
+  long <- toLong(sim$x, sim$y, time = sim$time, censoringSurvival = rising)
+  expect_error(createData(long$outcomes, long$covariates, modelType = "fgr"), "must not rise with time")
+  # the engine refuses it as well (an edited data object)
+  d <- createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = g, modelType = "fgr")
+  d$censoringSurvival[match(k, d$order)] <- 1e-300
+  expect_error(fitModel(d), "censoring survival rises with time")
+  # A G that falls 1e-6-fold after the 80th percentile of time (a censoring all but certain
+  # there) is a survival function: competing rows from before weigh 1e-6 in the late risk
+  # sets. The fit is the maximum of the pseudo-likelihood written here in R.
+  late <- sim$time > stats::quantile(sim$time, 0.8)
+  steep <- ifelse(late, g * 1e-6, g)
+  fit <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = steep,
+                             modelType = "fgr"), control = survivalControl())
+  expect_equal(fit$status, "SUCCESS")
+  expect_false(any(is.na(coef(fit))))
+  objective <- function(b) -fineGrayLogLik(b, sim$time, sim$y, sim$x, steep)
+  direct <- stats::optim(rep(0, ncol(sim$x)), objective, method = "BFGS",
+                         control = list(reltol = 1e-14, maxit = 1000))
+  expect_equal(direct$convergence, 0)
+  expect_lte(maxRelDiff(coef(fit), direct$par), 1e-4)
+  expect_lte(abs(as.numeric(logLik(fit)) + direct$value), 1e-7)
+  expect_lte(objective(coef(fit)), direct$value + 1e-9)  # the direct search found no better point
+  # and it differs from the fit with G itself (the late weights matter)
+  plain <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = g,
+                               modelType = "fgr"), control = survivalControl())
+  expect_gt(max(abs(coef(fit) - coef(plain))), 1e-3)
+  # Falling 1e-20-fold, the late competing rows' curvature was lost to rounding in the
+  # risk-set sums (a coefficient called aliased, with SUCCESS): beyond a span of 1e10, refused.
+  # Scaled as a whole (1e-300 times), G weighs every row as before.
+  expect_error(createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = ifelse(late, g * 1e-20, g),
+                          modelType = "fgr"),
+               "'censoringSurvival' spans a ratio of [0-9.e+]+ among the event and competing rows \\(row")
+  scaled <- fitModel(createData(x = sim$x, y = sim$y, time = sim$time, censoringSurvival = steep * 1e-290,
+                                modelType = "fgr"), control = survivalControl())
+  expect_equal(coef(scaled), coef(fit), tolerance = 1e-10)
+})

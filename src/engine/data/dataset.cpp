@@ -94,6 +94,62 @@ bool entriesPass(const ColumnView& c, std::int64_t n) {
   return ok;
 }
 
+// Stratum offsets, where given, before anything reads a row through them: from 0 to n,
+// rising (every stratum holds a row), and with the rows' strata each row in the stratum its
+// offsets say. (An edited R object's offset of 1e7 was read as a row: a segfault.)
+void checkStrata(const OutcomeView& o, std::int64_t n) {
+  if (o.stratumStart == nullptr) return;
+  ARGUS_REQUIRE(o.nStrata >= 1, "corrupt strata: no stratum offsets");
+  ARGUS_REQUIRE(o.stratumStart[0] == 0 && o.stratumStart[o.nStrata] == n,
+                "strata do not cover every row");
+  for (std::int32_t s = 0; s < o.nStrata; ++s)
+    ARGUS_REQUIRE(o.stratumStart[s] < o.stratumStart[s + 1],
+                  "corrupt strata: the offsets of stratum " + std::to_string(s + 1) + " do not rise");
+  if (o.stratum == nullptr) return;
+  for (std::int32_t s = 0; s < o.nStrata; ++s)
+    for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r)
+      ARGUS_REQUIRE(o.stratum[r] == s, "strata are not contiguous in the internal row order");
+}
+
+// Fine-Gray's G(t-) given by the user is a survival function: it does not rise with time, so
+// that a competing row's weight G(t_e-) / G(time_r-) in a later risk set is at most 1. One
+// that rose (a competing row's G of 1e-300 before events at 0.5) weighted that row 1e300 in
+// every later risk set, where the sums lost the other rows (two coefficients called aliased,
+// with SUCCESS). Nor may it span more than kCensoringSurvivalSpan over the rows it weighs
+// (events and competing rows) within a stratum: the risk-set sums then lose a late competing
+// row's curvature to rounding (a G falling by 1e-17 after the median time made a coefficient
+// "aliased", with SUCCESS; by 1e-15 and less it fitted exactly). Rows are sorted by time
+// descending within each stratum (checked before).
+void checkCensoringSurvivalShape(const OutcomeView& o, std::int64_t n) {
+  constexpr double kRounding = 1e-12;  // relative
+  double laterEvent = 0.0;  // the largest G of an event at a strictly later time in the stratum
+  double atTime = 0.0;      // the largest G of an event at the current time
+  double largest = 0.0, smallest = INFINITY;  // over the stratum's events and competing rows
+  for (std::int64_t r = 0; r < n; ++r) {
+    const bool newStratum = r == 0 || (o.stratum && o.stratum[r] != o.stratum[r - 1]);
+    if (newStratum) {
+      laterEvent = atTime = largest = 0.0;
+      smallest = INFINITY;
+    } else if (o.time[r] != o.time[r - 1]) {
+      laterEvent = std::fmax(laterEvent, atTime);
+      atTime = 0.0;
+    }
+    const double g = o.censoringSurvival[r];
+    if (o.y[r] == 1.0) atTime = std::fmax(atTime, g);
+    if (o.y[r] == 2.0)
+      ARGUS_REQUIRE(!(laterEvent > g * (1.0 + kRounding)),
+                    "censoring survival rises with time: a competing row's G(t-) is below a later"
+                    " event's" + at(r));
+    if (o.y[r] == 1.0 || o.y[r] == 2.0) {
+      largest = std::fmax(largest, g);
+      smallest = std::fmin(smallest, g);
+      ARGUS_REQUIRE(largest <= kCensoringSurvivalSpan * smallest,
+                    "censoring survival spans more than 1e10 within a stratum, beyond what the"
+                    " Fine-Gray sums carry" + at(r));
+    }
+  }
+}
+
 }  // namespace
 
 void validateDataset(const Dataset& data, const double* weights) {
@@ -101,6 +157,7 @@ void validateDataset(const Dataset& data, const double* weights) {
   const OutcomeView& o = data.outcomes;
   ARGUS_REQUIRE(n > 0, "the data have no rows");
   ARGUS_REQUIRE(o.y != nullptr, "the outcome y is missing");
+  checkStrata(o, n);
   const RowRules rules{requiresBinaryOutcome(data.model), requiresCountOutcome(data.model),
                        data.model == ModelType::FineGray, usesExposureTime(data.model)};
   for (std::int64_t r = 0; r < n; ++r)
@@ -119,18 +176,14 @@ void validateDataset(const Dataset& data, const double* weights) {
                       data.ties == TieMethod::Breslow,
                   "ties other than Breslow are for cox and clr only");
   }
-  if (hasStratumBaseline(data.model)) {
+  if (hasStratumBaseline(data.model))
     ARGUS_REQUIRE(o.stratum != nullptr && o.stratumStart != nullptr,
                   "conditional and survival models need strata (one stratum is fine)");
-    for (std::int32_t s = 0; s < o.nStrata; ++s)
-      for (std::int64_t r = o.stratumStart[s]; r < o.stratumStart[s + 1]; ++r)
-        ARGUS_REQUIRE(o.stratum[r] == s, "strata are not contiguous in the internal row order");
-    ARGUS_REQUIRE(o.stratumStart[o.nStrata] == n, "strata do not cover every row");
-  }
   if (isSurvival(data.model))
     for (std::int64_t r = 1; r < n; ++r)
       ARGUS_REQUIRE(o.stratum[r] != o.stratum[r - 1] || o.time[r] <= o.time[r - 1],
                     "survival rows are not sorted by time descending" + at(r));
+  if (data.model == ModelType::FineGray && o.censoringSurvival) checkCensoringSurvivalShape(o, n);
   for (std::size_t j = 0; j < data.design.nColumns(); ++j) {
     const ColumnView& c = data.design.columns[j];
     if (c.kind == ColumnKind::Intercept) {

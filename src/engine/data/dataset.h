@@ -44,9 +44,16 @@ struct Dataset {
   std::int64_t nRows() const { return design.nRows; }
 };
 
+// The largest ratio of a Fine-Gray censoring survival over the rows it weighs in a stratum
+// (validateDataset; R/data.R says the same).
+constexpr double kCensoringSurvivalSpan = 1e10;
+
 // Throws ArgusError naming the first problem: non-finite values, y outside the model's set,
 // non-positive exposure time, negative survival times, startTime >= time, negative weights,
-// strata that are not contiguous, survival rows not sorted by time descending in a stratum.
+// stratum offsets that do not rise from 0 to the number of rows (checked before any row is
+// read through them), strata that are not contiguous, survival rows not sorted by time
+// descending in a stratum, a Fine-Gray censoring survival that rises with time (a competing
+// row's below a later event's) or spans more than kCensoringSurvivalSpan. Every engine entry point runs it before it reads the data.
 void validateDataset(const Dataset& data, const double* weights);
 
 }  // namespace argus

@@ -1,15 +1,29 @@
 #include "data/design_storage.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/errors.h"
 
 namespace argus {
 
+namespace {
+// An offset into an array of `length` elements, given as a double (R's storage): a whole
+// number in [0, length], else the design is corrupt (an edited R object's offsets were read
+// as they came, past the end of the arrays).
+std::int64_t checkedOffset(double x, std::size_t length, std::size_t column) {
+  ARGUS_REQUIRE(x >= 0.0 && x <= static_cast<double>(length) && x == std::floor(x),
+                "corrupt design: column " + std::to_string(column + 1) + " has an offset outside its arrays");
+  return static_cast<std::int64_t>(x);
+}
+}  // namespace
+
 DesignView makeDesignView(std::int64_t nRows, std::size_t nColumns, const int* kinds,
                           const double* rowStart, const double* valueStart,
-                          const std::int32_t* rows, const double* values) {
+                          const std::int32_t* rows, std::size_t storedRows,
+                          const double* values, std::size_t storedValues) {
+  ARGUS_REQUIRE(nRows >= 0, "corrupt design: a negative number of rows");
   DesignView view;
   view.nRows = nRows;
   view.columns.resize(nColumns);
@@ -17,24 +31,28 @@ DesignView makeDesignView(std::int64_t nRows, std::size_t nColumns, const int* k
     ColumnView& c = view.columns[j];
     ARGUS_REQUIRE(kinds[j] >= 0 && kinds[j] <= 3, "unknown column kind " + std::to_string(kinds[j]));
     c.kind = static_cast<ColumnKind>(kinds[j]);
-    const auto r0 = static_cast<std::int64_t>(rowStart[j]);
-    const auto v0 = static_cast<std::int64_t>(valueStart[j]);
+    const std::int64_t r0 = checkedOffset(rowStart[j], storedRows, j);
+    const std::int64_t r1 = checkedOffset(rowStart[j + 1], storedRows, j);
+    const std::int64_t v0 = checkedOffset(valueStart[j], storedValues, j);
+    const std::int64_t v1 = checkedOffset(valueStart[j + 1], storedValues, j);
+    ARGUS_REQUIRE(r0 <= r1 && v0 <= v1,
+                  "corrupt design: the offsets of column " + std::to_string(j + 1) + " do not rise");
     switch (c.kind) {
       case ColumnKind::Indicator:
-        c.nnz = static_cast<std::int64_t>(rowStart[j + 1]) - r0;
+        c.nnz = r1 - r0;
         c.rows = rows + r0;
         break;
       case ColumnKind::Sparse:
-        c.nnz = static_cast<std::int64_t>(rowStart[j + 1]) - r0;
+        c.nnz = r1 - r0;
         c.rows = rows + r0;
         c.values = values + v0;
-        ARGUS_REQUIRE(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == c.nnz,
+        ARGUS_REQUIRE(v1 - v0 == c.nnz,
                 "sparse column " + std::to_string(j) + " has mismatched rows and values");
         break;
       case ColumnKind::Dense:
         c.nnz = nRows;
         c.values = values + v0;
-        ARGUS_REQUIRE(static_cast<std::int64_t>(valueStart[j + 1]) - v0 == nRows,
+        ARGUS_REQUIRE(v1 - v0 == nRows,
                 "dense column " + std::to_string(j) + " does not have one value per row");
         break;
       case ColumnKind::Intercept:
@@ -49,7 +67,7 @@ DesignView DesignStorage::view() const {
   std::vector<double> rs(rowStart.begin(), rowStart.end());
   std::vector<double> vs(valueStart.begin(), valueStart.end());
   return makeDesignView(nRows, kinds.size(), kinds.data(), rs.data(), vs.data(), rows.data(),
-                        values.data());
+                        rows.size(), values.data(), values.size());
 }
 
 namespace {

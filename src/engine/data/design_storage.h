@@ -27,10 +27,15 @@ struct DesignStorage {
   DesignView view() const;
 };
 
-// Builds views over arrays laid out as above (used for DesignStorage and for R vectors).
+// Builds views over arrays laid out as above (used for DesignStorage and for R vectors);
+// `storedRows` and `storedValues` are the lengths of `rows` and `values`. Throws where an
+// offset is not a whole number within its array, offsets fall, or a column's counts do not
+// fit its kind: a view never points past the arrays (the rows inside a column are checked by
+// validateDataset).
 DesignView makeDesignView(std::int64_t nRows, std::size_t nColumns, const int* kinds,
                           const double* rowStart, const double* valueStart,
-                          const std::int32_t* rows, const double* values);
+                          const std::int32_t* rows, std::size_t storedRows,
+                          const double* values, std::size_t storedValues);
 
 struct TripletInput {
   std::int64_t nRows = 0;      // rows of the design (internal order)

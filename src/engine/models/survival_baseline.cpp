@@ -11,6 +11,7 @@ BaselineHazard baselineHazard(const Dataset& data, const double* weights,
                               const std::vector<double>& eta) {
   ARGUS_REQUIRE(isSurvival(data.model), "a baseline hazard needs a cox or fgr data set");
   ARGUS_REQUIRE(static_cast<std::int64_t>(eta.size()) == data.nRows(), "eta has the wrong length");
+  validateDataset(data, weights);
   SurvivalLikelihood likelihood(data, weights);
   likelihood.setEta(eta);
   BaselineHazard out;

@@ -78,6 +78,7 @@ std::vector<std::int32_t> assignOneRepetition(const Dataset& data, const FoldSet
 }  // namespace
 
 FoldPlan makeFoldPlan(const Dataset& data, const FoldSettings& settings) {
+  validateDataset(data, nullptr);  // the units are read through the strata
   ARGUS_REQUIRE(settings.folds >= 2, "at least 2 folds are needed");
   ARGUS_REQUIRE(settings.repetitions >= 1, "at least 1 cross-validation repetition is needed");
   FoldPlan plan;
@@ -97,6 +98,7 @@ FoldPlan makeFoldPlan(const Dataset& data, const FoldSettings& settings) {
 
 FoldPlan foldPlanFromIds(const Dataset& data, std::vector<std::int32_t> foldOfRow,
                          SamplingUnit requested) {
+  validateDataset(data, nullptr);
   ARGUS_REQUIRE(static_cast<std::int64_t>(foldOfRow.size()) == data.nRows(),
                 "fold ids: one per row is required");
   FoldPlan plan;

@@ -9,18 +9,18 @@
 namespace argus {
 
 namespace {
-// The data are checked before a runner is built on them (a runner trusts its input).
-std::unique_ptr<CycleRunner> validatedRunner(const ComputeDevice& device, const Dataset& data,
-                                             const double* weights) {
+// The data are checked before anything reads them: the centring reads every row through the
+// stratum offsets, and a runner trusts its input.
+std::unique_ptr<ShiftInvariantCentring> validatedCentring(const Dataset& data, const double* weights) {
   validateDataset(data, weights);
-  return makeCycleRunner(device, data, weights);
+  return std::make_unique<ShiftInvariantCentring>(data);
 }
 }  // namespace
 
 LikelihoodProbe::LikelihoodProbe(const ComputeDevice& device, const Dataset& input,
                                  const double* weights)
-    : centring_(std::make_unique<ShiftInvariantCentring>(input)),
-      runner_(validatedRunner(device, centring_->data(), weights)),
+    : centring_(validatedCentring(input, weights)),
+      runner_(makeCycleRunner(device, centring_->data(), weights)),
       nColumns_(input.design.nColumns()) {
   const Dataset& data = centring_->data();
   // reset() reads only beta; the rest is sized so that a device runner may copy it as is.
@@ -182,6 +182,7 @@ SquareMatrix hessianAt(LikelihoodProbe& probe, const std::vector<double>& beta,
 
 std::vector<double> linearPredictor(const Dataset& data, const std::vector<double>& beta) {
   ARGUS_REQUIRE(beta.size() == data.design.nColumns(), "beta has the wrong length");
+  validateDataset(data, nullptr);
   std::vector<double> eta(static_cast<std::size_t>(data.nRows()), 0.0);
   if (data.outcomes.offset)
     std::copy(data.outcomes.offset, data.outcomes.offset + data.nRows(), eta.begin());

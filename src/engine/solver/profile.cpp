@@ -201,6 +201,7 @@ void checkProfileRequest(const FitRequest& fit, const std::vector<std::int32_t>&
   const std::size_t p = fit.data->design.nColumns();
   ARGUS_REQUIRE(fit.start.size() == p, "the profile needs the fitted coefficients as start");
   ARGUS_REQUIRE(fit.prior.size() == p, "one prior per covariate is required");
+  ARGUS_REQUIRE(fit.fixed.empty() || fit.fixed.size() == p, "fixed flags have the wrong length");
   for (std::int32_t c : coordinates) {
     ARGUS_REQUIRE(c >= 0 && static_cast<std::size_t>(c) < p,
                   "coordinate " + std::to_string(c) + " is out of range");
