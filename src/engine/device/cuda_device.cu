@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "device/cub_primitives.cuh"
+#include "device/cuda_device.h"
+#include "device/device_memory.h"
 #include "device/device_runner_factory.h"
 
 namespace argus {

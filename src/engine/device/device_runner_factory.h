@@ -1,6 +1,6 @@
 // The device runner of a model on a given primitives backend: the one switch over models
 // that both device translation units (emulated_device.cpp, cuda_device.cu) instantiate.
-// Which models it covers is deviceSupportsModel() (compute_device.h); the others are an
+// Which models it covers is deviceSupportsModel() (device_memory.h); the others are an
 // UnsupportedError naming what is missing, never a silent CPU fallback.
 #pragma once
 
@@ -8,7 +8,6 @@
 #include <string>
 
 #include "common/errors.h"
-#include "device/compute_device.h"
 #include "device/device_design.h"
 #include "device/device_conditional_likelihood.h"
 #include "device/device_glm_likelihood.h"

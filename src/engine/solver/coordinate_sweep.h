@@ -33,7 +33,7 @@ class DeviceModel : public Likelihood, public CoordinateSweep {
  public:
   using Likelihood::Likelihood;
   // Bytes of device memory the model holds (its vectors' sizes): what deviceBytesNeeded()
-  // (device/compute_device.h) must cover.
+  // (device/device_memory.h) must cover.
   virtual double deviceBytes() const = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "models/model_type.h"
+#include "common/model_type.h"
 
 #include "common/errors.h"
 
