@@ -1,7 +1,9 @@
 #include "device/auto_device.h"
 
+#include <limits>
+
+#include "common/model_type.h"
 #include "device/cuda_device.h"
-#include "device/device_memory.h"
 
 namespace argus {
 
@@ -26,30 +28,42 @@ bool mostlyDistinctEventTimes(const Dataset& data) {
   return events > 0 && static_cast<double>(distinct) >= kAutoDistinctEventShare * static_cast<double>(events);
 }
 
+// clr: timed with exact ties only. Cox: (start, stop] data were slower on the GPU at the
+// one size timed, and tied (whole-day) times too.
+bool exactTies(const Dataset& data) { return data.ties == TieMethod::Exact; }
+bool rightCensoredDistinctTimes(const Dataset& data) {
+  return data.outcomes.startTime == nullptr && mostlyDistinctEventTimes(data);
+}
+
+// The rule per model type (auto_device.h): from how many stored design entries the GPU takes
+// the fit, and what else the data must be (null: nothing). The model registry's table for
+// the rule, one row per type in the order of common/model_type.h.
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+struct AutoRule {
+  ModelType type;
+  std::int64_t fromEntries;
+  bool (*alsoNeeds)(const Dataset&);
+};
+constexpr AutoRule kAutoRules[] = {
+    {ModelType::LeastSquares, kAutoLargeEntries, nullptr},
+    {ModelType::Logistic, kAutoLargeEntries, nullptr},
+    {ModelType::Poisson, kAutoLargeEntries, nullptr},
+    {ModelType::ConditionalLogistic, kAutoConditionalLogisticEntries, exactTies},
+    {ModelType::ConditionalPoisson, kAutoConditionalEntries, nullptr},
+    {ModelType::SelfControlledCaseSeries, kAutoConditionalEntries, nullptr},
+    {ModelType::Cox, kAutoCoxEntries, rightCensoredDistinctTimes},
+    {ModelType::FineGray, kNever, nullptr},
+};
+static_assert(coversEveryModelType(kAutoRules), "kAutoRules: one row per model type, in order");
+
 }  // namespace
 
 bool autoPrefersCuda(const Dataset& data) {
-  if (!deviceSupportsModel(data)) return false;
+  const AutoRule& rule = kAutoRules[modelIndex(data.model)];
+  if (rule.fromEntries == kNever) return false;
   std::int64_t entries = 0;
   for (const ColumnView& c : data.design.columns) entries += c.nnz;
-  switch (data.model) {
-    case ModelType::SelfControlledCaseSeries:
-    case ModelType::ConditionalPoisson:
-      return entries >= kAutoConditionalEntries;
-    case ModelType::LeastSquares:
-    case ModelType::Logistic:
-    case ModelType::Poisson:
-      return entries >= kAutoLargeEntries;
-    case ModelType::ConditionalLogistic:
-      // timed with exact ties only (auto_device.h)
-      return data.ties == TieMethod::Exact && entries >= kAutoConditionalLogisticEntries;
-    case ModelType::Cox:
-      // Counting-process data: slower on the GPU at the one size timed (auto_device.h).
-      return data.outcomes.startTime == nullptr && entries >= kAutoCoxEntries &&
-             mostlyDistinctEventTimes(data);
-    default:
-      return false;
-  }
+  return entries >= rule.fromEntries && (!rule.alsoNeeds || rule.alsoNeeds(data));
 }
 
 ComputeDevice resolveComputeDevice(const ComputeDevice& device, const Dataset& data) {

@@ -27,7 +27,7 @@ class DeviceDesign final : public SharedDeviceData {
     built_.fetch_add(1, std::memory_order_relaxed);
     if (isConditional(data.model))
       runs = std::make_unique<const DeviceStratumRuns>(data.design, data.outcomes.stratum);
-    if (data.model == ModelType::Cox || data.model == ModelType::FineGray)
+    if (isSurvival(data.model))
       survival = std::make_unique<const SurvivalDevicePlan>(data);
   }
   // Made for this Dataset object (a cross-validation's fits all point at one).

@@ -4,22 +4,6 @@
 
 namespace argus {
 
-bool deviceSupportsModel(const Dataset& data) {
-  switch (data.model) {
-    case ModelType::LeastSquares:
-    case ModelType::Logistic:
-    case ModelType::Poisson:
-    case ModelType::ConditionalPoisson:
-    case ModelType::SelfControlledCaseSeries:
-    case ModelType::ConditionalLogistic:
-    case ModelType::Cox:
-    case ModelType::FineGray:
-      return true;
-    default:
-      return false;
-  }
-}
-
 double deviceBytesNeeded(const Dataset& data) {
   const double n = static_cast<double>(data.nRows());
   const double p = static_cast<double>(data.design.nColumns());
@@ -34,7 +18,7 @@ double deviceBytesNeeded(const Dataset& data) {
   // room for CUB's scratch.
   double bytes = 4.0 * entries + 8.0 * values + 32.0 * p + 4096.0 + 64.0 * 1048576.0;
   const double strata = static_cast<double>(data.outcomes.nStrata);
-  if (data.model == ModelType::Cox || data.model == ModelType::FineGray) {
+  if (isSurvival(data.model)) {
     // Rows: 8 doubles, the event flag, the exit slot, the stratum, a competing item (16 bytes),
     // an exit run (12) and a staged entry (32); slots (at most one per row and stratum): 12
     // doubles, the event terms (40), stratum, base flag and a tied-slot entry (4); chunks of

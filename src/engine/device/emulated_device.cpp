@@ -5,7 +5,7 @@
 
 #include <thrust/version.h>
 
-#include "device/device_runner_factory.h"
+#include "device/device_model_registry.h"
 #include "device/thrust_primitives.h"
 
 #if !defined(THRUST_DEVICE_SYSTEM) || \

@@ -175,11 +175,10 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   };
   const std::int32_t intercept = interceptColumn(req.data->design);
   const bool shiftInvariant = hasStratumBaseline(req.data->model);  // (solver/recession.h)
-  // Least squares has no direction of recession: its log-likelihood is quadratic, and every
-  // direction without curvature was set aside as aliased before the fit. Its probes move eta
+  // Least squares has no direction of recession (ModelTraits::canRecede): its probes move eta
   // by kProbeEta in the outcome's units, which next to an outcome of 5e8 (revenue in dollars)
   // cost less than the log-likelihood's rounding: such a fit was called NO_FINITE_MLE.
-  const bool canRecede = req.data->model != ModelType::LeastSquares;
+  const bool canRecede = modelTraits(req.data->model).canRecede;
   std::vector<double> maxAbs(state.beta.size());
   for (std::size_t j = 0; j < maxAbs.size(); ++j) maxAbs[j] = columnMaxAbs(req.data->design.columns[j]);
   OvershootGuard guard(maxAbs, previous.logLikelihood + previousPrior);
