@@ -3,8 +3,8 @@
 // fitCcd() validates the request, builds a runner through the dispatch point, sets aside the
 // flat-prior coordinates the data cannot identify (aliased: held at 0), cycles until a
 // convergence rule is met and the optimality check certifies the result (or maxIterations is
-// reached), probes for coefficients without a finite estimate, and reports a status. It never
-// asks which device the runner uses.
+// reached), probes for coefficients without a finite estimate, and reports a status: each a
+// named step (solver/ccd_fit.h). It never asks which device the runner uses.
 //
 // Certification. The rules of convergenceType (MODELS.md §4) only watch the change per
 // cycle, which is small both at the optimum and when CCD crawls towards it. So a rule met is
