@@ -1,5 +1,6 @@
-// The device primitives on CUB, for the CUDA build (nvcc only): the same interface as
-// thrust_primitives.h, so the device models run unchanged.
+// The device primitives on CUB, for the CUDA build (nvcc only): the contract of
+// device_primitives.h, as thrust_primitives.h, so the device models run unchanged
+// (cuda_device.cu checks it at compile time).
 //
 // Everything is enqueued on the calling thread's default stream (the CUDA sources are compiled
 // with --default-stream per-thread, so Thrust's copies share it and each host thread, one per

@@ -6,6 +6,14 @@
 #include <cstdio>
 
 #include "device/cub_primitives.cuh"
+#include "device/device_primitives.h"
+
+// The CUB backend keeps the primitives' contract. Checked before the device models' templates
+// are read: after them, nvcc's front end (CUDA 13) fails an internal assertion ("missing
+// rescan info on explicit template argument") on the contract's scanByKeyIf<...> expressions.
+static_assert(argus::satisfiesDevicePrimitives<argus::CubPrimitives>(),
+              "the CUB backend keeps the primitives' contract");
+
 #include "device/cuda_device.h"
 #include "device/device_memory.h"
 #include "device/device_model_registry.h"
