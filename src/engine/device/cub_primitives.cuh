@@ -10,7 +10,7 @@
 // coordinate that needs no exact sums costs two empty launches, not an O(N) pass; the gated
 // scan and foldThen's one-launch fold are in cub_gated_kernels.cuh), so a coordinate's
 // launches queue back to back. Grow-only buffers serve every call; they are sized on first
-// use. Run on an H100 (bench/RESULTS.md, "The device backend on a GPU").
+// use. Run on an H100 and an H200 (bench/RESULTS.md, the device table).
 #pragma once
 
 #include <cub/block/block_reduce.cuh>

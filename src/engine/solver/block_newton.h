@@ -1,5 +1,5 @@
 // Exact Newton steps on a small block of coordinates: what makes CCD converge on dense,
-// continuous and correlated columns (src/engine/DESIGN.md, "Certified optimality").
+// continuous and correlated columns (src/engine/DESIGN.md, "Solver").
 //
 // One coordinate at a time, CCD zig-zags between columns that are correlated in the Hessian
 // metric: an intercept and a continuous covariate with mean 50, or age and weight. Each cycle
