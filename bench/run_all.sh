@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run all Argus benchmarks and write a markdown report.
 #
-#   bench/run_all.sh                      # full sizes -> bench/RESULTS.md
+#   bench/run_all.sh                      # full sizes -> bench/history/run-all-DATE.md
 #   bench/run_all.sh --quick              # smoke run  -> bench/RESULTS-quick.md
 #   ARGUS_LIB=/tmp/rlib-bench bench/run_all.sh --install   # build this tree into $ARGUS_LIB first
 #   bench/run_all.sh --out=/tmp/r.md -- --reps=5            # args after -- go to every script
@@ -10,7 +10,9 @@
 #   --quick      pass --quick to every script (small sizes), default output RESULTS-quick.md
 #   --install    install a snapshot of the working tree into $ARGUS_LIB (default
 #                /tmp/rlib-bench) before running; the copy keeps the build away from src/
-#   --out=FILE   report path (default bench/RESULTS.md, or bench/RESULTS-quick.md)
+#   --out=FILE   report path (default bench/history/run-all-DATE.md, or bench/RESULTS-quick.md)
+#
+# The report is a dated record; bench/RESULTS.md's current tables take its figures by hand.
 #
 # Environment: ARGUS_LIB = R library with the Argus build to benchmark (prepended to
 # .libPaths() by each script); without it the default library is used.
@@ -28,13 +30,13 @@ while [ $# -gt 0 ]; do
     --install) install=1 ;;
     --out=*) out="${1#--out=}" ;;
     --) shift; scriptArgs+=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 if [ -z "$out" ]; then
-  if [ "$quick" = 1 ]; then out="$here/RESULTS-quick.md"; else out="$here/RESULTS.md"; fi
+  if [ "$quick" = 1 ]; then out="$here/RESULTS-quick.md"; else out="$here/history/run-all-$(date -u +%F).md"; fi
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/argus-bench.XXXXXX")"

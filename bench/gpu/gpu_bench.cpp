@@ -34,10 +34,10 @@
 #include "data/row_plan.h"
 #include "bench_support.h"
 #include "survival_design.h"
-#include "device/compute_device.h"
 #include "selection/cross_validation.h"
 #include "selection/folds.h"
 #include "solver/ccd_solver.h"
+#include "solver/compute_device.h"
 
 using namespace argus;
 

@@ -1,6 +1,6 @@
 // .Call entry point of hasCuda() / listDevices().
 #include "bridge/convert.h"
-#include "device/compute_device.h"
+#include "device/cuda_device.h"
 #include "device/emulated_device.h"
 
 using namespace Rcpp;

@@ -1,7 +1,7 @@
 #include "bridge/fit_request.h"
 
 #include "bridge/convert.h"
-#include "device/compute_device.h"
+#include "solver/compute_device.h"
 
 using namespace Rcpp;
 

@@ -1,13 +1,14 @@
-// device = "auto": the measured rule (compute_device.h) by model, entries and (survival)
+// device = "auto": the measured rule (device/auto_device.h) by model, entries and (survival)
 // distinct event times; without a visible GPU it is the CPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "common/model_type.h"
 #include "data/dataset.h"
-#include "device/compute_device.h"
-#include "models/model_type.h"
+#include "device/auto_device.h"
+#include "device/cuda_device.h"
 
 namespace argus {
 namespace {
@@ -82,6 +83,21 @@ TEST(AutoDevice, IsTheCpuWithoutAVisibleGpu) {
   AutoCase continuous(1000000, 5, false);
   EXPECT_EQ(resolveComputeDevice(parseComputeDevice("auto"), continuous.data).kind, ComputeDevice::Kind::Cpu);
   EXPECT_EQ(resolveComputeDevice(parseComputeDevice("cpu"), continuous.data).kind, ComputeDevice::Kind::Cpu);
+}
+
+// A run of many fits resolves "auto" once, at the dispatch point: its fits get the resolved
+// device (which resolving again leaves as it is), marked as chosen by "auto".
+TEST(AutoDevice, ARunOfFitsResolvesItOnce) {
+  if (cudaDeviceCount() > 0) GTEST_SKIP() << "a GPU is visible";
+  AutoCase continuous(1000000, 5, false);
+  const DeviceRun run = prepareDeviceRun(parseComputeDevice("auto"), continuous.data);
+  EXPECT_EQ(run.device.kind, ComputeDevice::Kind::Cpu);
+  EXPECT_TRUE(run.device.automatic);
+  EXPECT_EQ(run.shared, nullptr);
+  const ComputeDevice again = resolveComputeDevice(run.device, continuous.data);
+  EXPECT_EQ(again.kind, ComputeDevice::Kind::Cpu);
+  EXPECT_TRUE(again.automatic);
+  EXPECT_FALSE(prepareDeviceRun(parseComputeDevice("cpu"), continuous.data).device.automatic);
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "clr_test_data.h"
-#include "device/compute_device.h"
 #include "hand_design.h"
 #include "models/likelihood.h"
 #include "solver/ccd_solver.h"

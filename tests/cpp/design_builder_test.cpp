@@ -1,6 +1,6 @@
 // Data preparation: the triplet builder (data/design_storage.h), the row plan
 // (data/row_plan.h), dataset validation (data/dataset.h), and the name parsers and device
-// dispatch (models/model_type.h, device/compute_device.h).
+// dispatch (common/model_type.h, solver/compute_device.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +15,7 @@
 #include "data/dataset.h"
 #include "data/design_storage.h"
 #include "data/row_plan.h"
-#include "device/compute_device.h"
+#include "device/cuda_device.h"
 #include "models/likelihood.h"
 #include "solver/ccd_solver.h"
 #include "test_data.h"

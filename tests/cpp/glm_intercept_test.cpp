@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "device/compute_device.h"
 #include "models/glm_functors.h"
 #include "models/likelihood.h"
+#include "solver/compute_device.h"
 #include "solver/cycle_runner.h"
 #include "test_data.h"
 

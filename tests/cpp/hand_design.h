@@ -9,7 +9,7 @@
 
 #include "data/dataset.h"
 #include "data/design_storage.h"
-#include "models/model_type.h"
+#include "common/model_type.h"
 
 namespace argus {
 namespace testing_data {

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "models/likelihood.h"
-#include "device/compute_device.h"
 #include "solver/ccd_solver.h"
 #include "solver/majorized_start.h"
 #include "survival_test_data.h"

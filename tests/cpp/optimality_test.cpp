@@ -7,7 +7,6 @@
 #include <random>
 #include <vector>
 
-#include "device/compute_device.h"
 #include "hand_design.h"
 #include "priors/optimality.h"
 #include "solver/ccd_solver.h"

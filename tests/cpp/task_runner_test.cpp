@@ -1,4 +1,4 @@
-// runTasks() (selection/task_runner.h): every task runs once, errors come back in task
+// runTasks() (common/task_runner.h): every task runs once, errors come back in task
 // order, and an interrupt seen on the calling thread stops the workers.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/errors.h"
-#include "selection/task_runner.h"
+#include "common/task_runner.h"
 
 namespace argus {
 namespace {

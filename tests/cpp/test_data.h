@@ -18,7 +18,7 @@
 #include "data/column.h"
 #include "data/dataset.h"
 #include "data/design_storage.h"
-#include "models/model_type.h"
+#include "common/model_type.h"
 
 namespace argus {
 namespace testing_data {

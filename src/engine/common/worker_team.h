@@ -1,6 +1,6 @@
 // A few threads kept for the life of one fit, to split the work of single coordinates.
 //
-// Cross-validation and the bootstrap parallelize over whole fits (selection/task_runner.h);
+// Cross-validation and the bootstrap parallelize over whole fits (common/task_runner.h);
 // one large fit can only use a second core inside each coordinate, thousands of times per
 // cycle, so starting threads per call would cost more than the work. A WorkerTeam starts
 // size() - 1 workers once; run(pieces, f) calls f(i) once for every piece i and returns when

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/model_type.h"
 #include "data/column.h"
-#include "models/model_type.h"
 
 namespace argus {
 

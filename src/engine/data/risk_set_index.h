@@ -1,4 +1,4 @@
-// Buckets of the survival risk sets (MODELS.md §5, "Cox, bucketed").
+// Buckets of the survival risk sets: the slots of MODELS.md §5 ("Cox, by slots").
 //
 // Within stratum s let t_1 < ... < t_E be the distinct event times (rows with y = 1). The
 // stratum owns E + 1 consecutive slots: slot base_s + i stands for "at risk at the first i

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/model_type.h"
+#include "common/model_type.h"
 
 namespace argus {
 

@@ -1,5 +1,6 @@
-// The device primitives on CUB, for the CUDA build (nvcc only): the same interface as
-// thrust_primitives.h, so the device models run unchanged.
+// The device primitives on CUB, for the CUDA build (nvcc only): the contract of
+// device_primitives.h, as thrust_primitives.h, so the device models run unchanged
+// (cuda_device.cu checks it at compile time).
 //
 // Everything is enqueued on the calling thread's default stream (the CUDA sources are compiled
 // with --default-stream per-thread, so Thrust's copies share it and each host thread, one per
@@ -9,7 +10,7 @@
 // coordinate that needs no exact sums costs two empty launches, not an O(N) pass; the gated
 // scan and foldThen's one-launch fold are in cub_gated_kernels.cuh), so a coordinate's
 // launches queue back to back. Grow-only buffers serve every call; they are sized on first
-// use. Run on an H100 (bench/RESULTS.md, "The device backend on a GPU").
+// use. Run on an H100 and an H200 (bench/RESULTS.md, the device table).
 #pragma once
 
 #include <cub/block/block_reduce.cuh>

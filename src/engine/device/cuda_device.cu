@@ -6,29 +6,39 @@
 #include <cstdio>
 
 #include "device/cub_primitives.cuh"
-#include "device/device_runner_factory.h"
+#include "device/device_primitives.h"
+
+// The CUB backend keeps the primitives' contract. Checked before the device models' templates
+// are read: after them, nvcc's front end (CUDA 13) fails an internal assertion ("missing
+// rescan info on explicit template argument") on the contract's scanByKeyIf<...> expressions.
+static_assert(argus::satisfiesDevicePrimitives<argus::CubPrimitives>(),
+              "the CUB backend keeps the primitives' contract");
+
+#include "device/cuda_device.h"
+#include "device/device_memory.h"
+#include "device/device_model_registry.h"
 
 namespace argus {
 
 namespace {
 
 // Refuses, with both sizes, a fit that needs more device memory than is free; `held`: what
-// shared data already on the device covers of the estimate.
+// shared data already on the device covers of the estimate. A model without a device model
+// is left to makeDeviceModel, which says so.
 void checkFreeMemory(const ComputeDevice& device, const Dataset& data, double held) {
-  if (deviceSupportsModel(data)) {
-    std::size_t freeBytes = 0, totalBytes = 0;
-    cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
-    const double needed = deviceBytesNeeded(data) - held;
-    if (needed > static_cast<double>(freeBytes)) {
-      char message[256];
-      std::snprintf(message, sizeof message,
-                    "the fit needs about %.2f GiB of device memory, but %s has %.2f GiB free "
-                    "of %.2f GiB; use device = \"cpu\"",
-                    needed / 1073741824.0, computeDeviceName(device).c_str(),
-                    static_cast<double>(freeBytes) / 1073741824.0,
-                    static_cast<double>(totalBytes) / 1073741824.0);
-      throw UnsupportedError(message);
-    }
+  if (!deviceModelEntry<CubPrimitives>(data.model).make) return;
+  std::size_t freeBytes = 0, totalBytes = 0;
+  cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
+  const double needed = deviceBytesNeeded(data) - held;
+  if (needed > static_cast<double>(freeBytes)) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "the fit needs about %.2f GiB of device memory, but %s has %.2f GiB free "
+                  "of %.2f GiB; use device = \"cpu\"",
+                  needed / 1073741824.0, computeDeviceName(device).c_str(),
+                  static_cast<double>(freeBytes) / 1073741824.0,
+                  static_cast<double>(totalBytes) / 1073741824.0);
+    throw UnsupportedError(message);
   }
 }
 

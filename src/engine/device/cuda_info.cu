@@ -2,7 +2,7 @@
 // device) mean "no device", never a crash.
 #include <cuda_runtime.h>
 
-#include "device/compute_device.h"
+#include "device/cuda_device.h"
 
 namespace argus {
 

@@ -1,6 +1,6 @@
 // CPU-only build: no CUDA runtime is linked. The CUDA build compiles cuda_info.cu instead.
 #include "common/errors.h"
-#include "device/compute_device.h"
+#include "device/cuda_device.h"
 
 namespace argus {
 

@@ -1,7 +1,7 @@
 // One data set's device copy of what its fits share: the design (DeviceColumns) and what the
 // device models plan from the data alone (the conditional models' runs of entries by
 // stratum, the survival models' risk-set index and chunks), none of it depending on weights.
-// A cross-validation makes one (makeSharedDeviceData, compute_device.h) and every fold fit
+// A cross-validation makes one (prepareDeviceRun, solver/compute_device.h) and every fold fit
 // of every candidate variance, and every bootstrap replicate, runs on it: one copy of X on
 // the device and one planning pass, where separate fits would each upload and plan again
 // (and hold a copy each when they run side by side on a GPU's streams). A fit without one
@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <memory>
 
+#include "common/model_type.h"
 #include "data/dataset.h"
-#include "device/compute_device.h"
 #include "device/device_columns.h"
 #include "device/device_stratum_runs.h"
 #include "device/device_survival_plan.h"
-#include "models/model_type.h"
+#include "solver/compute_device.h"
 
 namespace argus {
 
@@ -27,7 +27,7 @@ class DeviceDesign final : public SharedDeviceData {
     built_.fetch_add(1, std::memory_order_relaxed);
     if (isConditional(data.model))
       runs = std::make_unique<const DeviceStratumRuns>(data.design, data.outcomes.stratum);
-    if (data.model == ModelType::Cox || data.model == ModelType::FineGray)
+    if (isSurvival(data.model))
       survival = std::make_unique<const SurvivalDevicePlan>(data);
   }
   // Made for this Dataset object (a cross-validation's fits all point at one).

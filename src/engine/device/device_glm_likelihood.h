@@ -15,7 +15,7 @@
 // Nothing is read back until the sweep ends (beta, bound, the count of moves). The calls made
 // once per cycle (refresh, readouts, block Newton, optimality check) use the same device
 // state and return scalars; the block Hessian and directions are host-assisted (see
-// DESIGN.md, "The device backend").
+// DESIGN.md, "The device backend (device/)").
 #pragma once
 
 #include <thrust/copy.h>

@@ -5,7 +5,8 @@
 
 #include <thrust/version.h>
 
-#include "device/device_runner_factory.h"
+#include "device/device_model_registry.h"
+#include "device/device_primitives.h"
 #include "device/thrust_primitives.h"
 
 #if !defined(THRUST_DEVICE_SYSTEM) || \
@@ -14,6 +15,8 @@
 #endif
 
 namespace argus {
+
+static_assert(satisfiesDevicePrimitives<ThrustPrimitives>(), "the Thrust backend keeps the primitives' contract");
 
 bool builtWithEmulatedDevice() { return true; }
 

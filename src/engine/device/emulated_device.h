@@ -9,7 +9,7 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "device/compute_device.h"
+#include "solver/compute_device.h"
 #include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
 

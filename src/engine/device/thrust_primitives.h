@@ -1,38 +1,11 @@
 // The device primitives on Thrust: for its CPP and OMP systems (plain g++, no GPU: the
 // emulated device that CI and R users run) and its CUDA system.
 //
-// The device models (device_glm_likelihood.h, ...) are written against this small interface
-// and nothing else, so the same model code runs on Thrust here and on CUB in the nvcc build
-// (cub_primitives.cuh):
-//   forEach(n, f)                         f(i) for i in [0, n), in any order
-//   reduceTo(first, n, init, op, out)     *out = init op first[0] op ... (out in device memory)
-//   reduceToIf(flag, first, ..., out)     the same, only where *flag != 0 (a device flag);
-//                                         init must be op's identity (the CUB version starts
-//                                         every thread from it)
-//   foldThen(first, n, identity, op, out, then)
-//                                         *out = first[0] op ... op first[n-1] for an op that
-//                                         is associative but not commutative (grouped, never
-//                                         reordered), then then(0) (a one-thread functor that
-//                                         reads *out): in one launch on CUB
-//   segmentedReduceTo(first, offsets, segments, init, op, out)
-//                                         out[s] = init op first[offsets[s]] op ... up to
-//                                         offsets[s + 1]
-//   scanByKeyIf<Descending, Exclusive>(flag, keys, values, n, op, out)
-//                                         where *flag != 0 (flag null: always), out[k] (a
-//                                         pointer or an output iterator) = the
-//                                         op-sum of values over k's run of equal keys (int32)
-//                                         up to k (from the run's top when Descending; without
-//                                         values[k] when Exclusive: T{}, which must be op's
-//                                         identity, at the run's start)
-//   replay(key, enqueue)                  enqueue() the calls of a sweep; the CUB version
-//                                         records them as a CUDA graph once a key comes back,
-//                                         and replays it (the calls must depend on nothing but
-//                                         the key and buffers that stay put)
-// No primitive returns a value to the host: results stay in device memory, where one-thread
-// functors (forEach(1, f)) read them and decide the next step, so a sequence of calls never
-// waits for the host. CCCL is seen only by the device/ headers and the two translation units
-// that instantiate them (emulated_device.cpp, cuda_device.cu); the rest of the engine, the
-// bridge and R never include it.
+// The contract, each call's signature and guarantees, is device_primitives.h; the emulated
+// device's translation unit (emulated_device.cpp) checks this backend against it at compile
+// time. CCCL is seen only by the device/ headers and the two translation units that
+// instantiate them (emulated_device.cpp, cuda_device.cu); the rest of the engine, the bridge
+// and R never include it.
 #pragma once
 
 #include <thrust/copy.h>

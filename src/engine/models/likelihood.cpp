@@ -3,9 +3,6 @@
 #include <cmath>
 
 #include "common/errors.h"
-#include "models/conditional_likelihood.h"
-#include "models/glm_likelihood.h"
-#include "models/survival_likelihood.h"
 
 namespace argus {
 
@@ -47,25 +44,6 @@ Likelihood::EtaMovement Likelihood::takeEtaMovement() {
     mark[r] = now[r];
   }
   return out;
-}
-
-std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights) {
-  switch (data.model) {
-    case ModelType::LeastSquares:
-      return std::make_unique<GlmLikelihood<LeastSquaresRow>>(data, weights);
-    case ModelType::Logistic:
-      return std::make_unique<GlmLikelihood<LogisticRow>>(data, weights);
-    case ModelType::Poisson:
-      return std::make_unique<GlmLikelihood<PoissonRow>>(data, weights);
-    case ModelType::ConditionalLogistic:
-    case ModelType::ConditionalPoisson:
-    case ModelType::SelfControlledCaseSeries:
-      return std::make_unique<ConditionalLikelihood>(data, weights);
-    case ModelType::Cox:
-    case ModelType::FineGray:
-      return std::make_unique<SurvivalLikelihood>(data, weights);
-  }
-  throw ArgusError("no likelihood for model " + modelTypeName(data.model));
 }
 
 }  // namespace argus

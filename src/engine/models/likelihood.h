@@ -138,6 +138,7 @@ class Likelihood {
   std::vector<double> etaMark_;  // takeEtaMovement()'s reference
 };
 
+// The CPU likelihood of data.model (the model registry: models/likelihood_registry.cpp).
 std::unique_ptr<Likelihood> makeLikelihood(const Dataset& data, const double* weights);
 
 }  // namespace argus

@@ -7,7 +7,7 @@
 // cumulative sums c1 = sum_{e<=k} A_e, c2 = sum_{e<=k} Q0_e. One coordinate's g and h then
 // need only its own nonzeros, walked in row order = descending slot within a stratum: O(nnz_j).
 // A step updates u and D on those rows and refreshes the slot arrays in O(slots + events).
-// src/engine/DESIGN.md maps every term to the code.
+// src/engine/MODELS.md, "§5 in detail", maps every term to the code.
 #pragma once
 
 #include <cmath>

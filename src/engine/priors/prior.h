@@ -1,5 +1,5 @@
-// Priors and the one-coordinate step of CCD (MODELS.md §3-4), written once for the CPU cycle
-// and a future CUDA cycle.
+// Priors and the one-coordinate step of CCD (MODELS.md §3-4), written once for the CPU's host
+// sweep and the device models' one-thread step functors.
 //
 // Sign conventions: g = dL/dbeta_j, h = d2L/dbeta_j2 <= 0 (L concave). The step maximizes the
 // log posterior L + log p along coordinate j.

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "common/errors.h"
+#include "common/task_runner.h"
 #include "selection/random_stream.h"
-#include "selection/task_runner.h"
 
 namespace argus {
 

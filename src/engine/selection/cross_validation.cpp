@@ -10,9 +10,9 @@
 #include <string>
 
 #include "common/errors.h"
+#include "common/task_runner.h"
 #include "models/likelihood.h"
 #include "models/predictive_likelihood.h"
-#include "selection/task_runner.h"
 
 namespace argus {
 

@@ -169,12 +169,31 @@ void BlockNewton::moveTo(Likelihood& likelihood, const std::vector<std::int32_t>
 bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   if (candidates_.size() < 2 || !likelihood.supportsDirection()) return false;
   if (++cycles_ % period_ != 0) return false;
+  Block block;
+  if (!formBlock(likelihood, state, &block)) return false;
+  const std::size_t k = block.columns.size();
+  std::vector<double> start(k);  // beta in the data's basis
+  for (std::size_t a = 0; a < k; ++a) start[a] = state.beta[block.columns[a]];
+  const BlockModel model = modelOf(block, state, start);
+  for (const double v : model.m)
+    if (!std::isfinite(v)) return false;
+  const BlockModelSolution solution = solveBlockModel(model, kStepTolerance);
+  if (!(solution.gain > 0.0)) return false;
+  // Back to the data's basis: delta_0 = delta~_0 - sum_j c_j delta~_j (the others unchanged).
+  std::vector<double> delta = solution.delta;
+  if (block.centre >= 0)
+    for (std::size_t b = 0; b < k; ++b) delta[block.centre] -= block.shift[b] * solution.delta[b];
+  return searchLine(likelihood, state, block, start, delta, solution.linearGain);
+}
+
+// The free candidates with curvature, their g and H (polarized where the likelihood does not
+// fuse it), in the centred basis where the intercept's prior is flat: its coordinate then
+// takes up the shifts (beta~_0 = beta_0 + sum_j c_j beta_j) without a prior term to carry.
+bool BlockNewton::formBlock(Likelihood& likelihood, const CycleState& state, Block* block) {
   std::vector<std::int32_t> free;
   for (const std::int32_t j : candidates_)
     if (!state.fixed[j]) free.push_back(j);
   if (free.size() < 2) return false;
-  // In the centred basis only where the intercept's prior is flat: its coordinate then takes
-  // up the shifts (beta~_0 = beta_0 + sum_j c_j beta_j) without a prior term to carry along.
   std::vector<double> shifts;
   if (intercept_ >= 0 && state.prior[intercept_].kind == PriorKind::None) shifts = shiftsFor(free);
   std::vector<double> g, h;
@@ -200,53 +219,56 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
   }
   const std::size_t k = pick.size();
   if (k < 2) return false;
-  const std::ptrdiff_t centre = shifts.empty() ? -1 : interceptAt();
-  std::vector<double> shift(k, 0.0);  // c_a of the picked columns (0 where not centred)
-  if (centre >= 0)
-    for (std::size_t a = 0; a < k; ++a) shift[a] = shifts[pick[a]];
-  std::vector<std::int32_t> columns(k);
-  std::vector<double> hk(k * k);
+  block->centre = shifts.empty() ? -1 : interceptAt();
+  block->shift.assign(k, 0.0);  // c_a of the picked columns (0 where not centred)
+  if (block->centre >= 0)
+    for (std::size_t a = 0; a < k; ++a) block->shift[a] = shifts[pick[a]];
+  block->columns.resize(k);
+  block->g.resize(k);
+  block->h.resize(k * k);
   for (std::size_t a = 0; a < k; ++a) {
-    columns[a] = free[pick[a]];
-    for (std::size_t b = 0; b < k; ++b) hk[a * k + b] = h[pick[a] * kf + pick[b]];
+    block->columns[a] = free[pick[a]];
+    block->g[a] = g[pick[a]];
+    for (std::size_t b = 0; b < k; ++b) block->h[a * k + b] = h[pick[a] * kf + pick[b]];
   }
-  if (!fused_) polarizeHessian(likelihood, data_, columns, &hk, &direction_, /*centred=*/false);
+  if (!fused_) polarizeHessian(likelihood, data_, block->columns, &block->h, &direction_, /*centred=*/false);
+  return true;
+}
 
-  // The penalized quadratic model (block_model.h): smooth priors in c and M, Laplace exact.
+// The penalized quadratic model (block_model.h): smooth priors in c and M, Laplace exact.
+BlockModel BlockNewton::modelOf(const Block& block, const CycleState& state, const std::vector<double>& start) const {
+  const std::size_t k = block.columns.size();
   BlockModel model;
   model.m.resize(k * k);
   model.c.resize(k);
   model.beta.resize(k);
   model.lambda.assign(k, 0.0);
-  std::vector<double> start(k);  // beta in the data's basis
-  for (std::size_t a = 0; a < k; ++a) start[a] = state.beta[columns[a]];
   for (std::size_t a = 0; a < k; ++a) {
-    const CoordinatePrior& p = state.prior[columns[a]];
+    const CoordinatePrior& p = state.prior[block.columns[a]];
     model.beta[a] = start[a];
-    if (static_cast<std::ptrdiff_t>(a) == centre)
-      for (std::size_t b = 0; b < k; ++b) model.beta[a] += shift[b] * start[b];
-    for (std::size_t b = 0; b < k; ++b) model.m[a * k + b] = -hk[a * k + b];
+    if (static_cast<std::ptrdiff_t>(a) == block.centre)
+      for (std::size_t b = 0; b < k; ++b) model.beta[a] += block.shift[b] * start[b];
+    for (std::size_t b = 0; b < k; ++b) model.m[a * k + b] = -block.h[a * k + b];
     if (p.kind == PriorKind::Laplace) {
       model.lambda[a] = laplaceLambda(p.variance);
-      model.c[a] = g[pick[a]];
+      model.c[a] = block.g[a];
     } else {
       const PriorSlope prior = priorSlope(model.beta[a], p, 0.0);
-      model.c[a] = g[pick[a]] + prior.gradient;
+      model.c[a] = block.g[a] + prior.gradient;
       model.m[a * k + a] += prior.curvature;
     }
   }
-  for (const double v : model.m)
-    if (!std::isfinite(v)) return false;
-  const BlockModelSolution solution = solveBlockModel(model, kStepTolerance);
-  if (!(solution.gain > 0.0)) return false;
-  // Back to the data's basis: delta_0 = delta~_0 - sum_j c_j delta~_j (the others unchanged).
-  std::vector<double> delta = solution.delta;
-  if (centre >= 0)
-    for (std::size_t b = 0; b < k; ++b) delta[centre] -= shift[b] * solution.delta[b];
+  return model;
+}
 
+// A backtracking search from beta to beta + delta. Along the segment no Laplace coordinate
+// changes sign (the model stops them at 0), so the log posterior is smooth on it.
+bool BlockNewton::searchLine(Likelihood& likelihood, CycleState& state, const Block& block,
+                             const std::vector<double>& start, const std::vector<double>& delta,
+                             double linearGain) {
+  const std::vector<std::int32_t>& columns = block.columns;
+  const std::size_t k = columns.size();
   double alpha = 1.0;
-  // Along the segment from beta to beta + delta no Laplace coordinate changes sign (the model
-  // stops them at 0), so the log posterior is smooth on it and a backtracking search applies.
   std::vector<double> target(k), applied = start;
   auto logPriorAt = [&](double at) {
     double sum = 0.0;
@@ -273,7 +295,7 @@ bool BlockNewton::step(Likelihood& likelihood, CycleState& state) {
     }
     moveTo(likelihood, columns, target, &applied);
     const double after = likelihood.logLikelihood() + logPrior;
-    if (std::isfinite(after) && after >= before + 1e-4 * alpha * solution.linearGain - noise) {
+    if (std::isfinite(after) && after >= before + 1e-4 * alpha * linearGain - noise) {
       for (std::size_t a = 0; a < k; ++a) state.beta[columns[a]] = target[a];
       likelihood.refreshSums();
       return true;

@@ -1,5 +1,5 @@
 // Exact Newton steps on a small block of coordinates: what makes CCD converge on dense,
-// continuous and correlated columns (src/engine/DESIGN.md, "Certified optimality").
+// continuous and correlated columns (src/engine/DESIGN.md, "Solver").
 //
 // One coordinate at a time, CCD zig-zags between columns that are correlated in the Hessian
 // metric: an intercept and a continuous covariate with mean 50, or age and weight. Each cycle
@@ -59,11 +59,13 @@
 // column (solver/collinear_columns.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "data/dataset.h"
 #include "models/likelihood.h"
+#include "solver/block_model.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
@@ -120,6 +122,19 @@ class BlockNewton {
   std::vector<double> shiftsFor(const std::vector<std::int32_t>& columns) const;
   // period_ and shift_ for the present candidates.
   void configure();
+  // The block of one step: its columns, the log-likelihood's g and H (row-major) over them
+  // and, where the step is taken in the centred basis, the intercept's position and the
+  // columns' shifts (0 where not centred).
+  struct Block {
+    std::vector<std::int32_t> columns;
+    std::vector<double> g, h;
+    std::ptrdiff_t centre = -1;
+    std::vector<double> shift;
+  };
+  bool formBlock(Likelihood& likelihood, const CycleState& state, Block* block);
+  BlockModel modelOf(const Block& block, const CycleState& state, const std::vector<double>& start) const;
+  bool searchLine(Likelihood& likelihood, CycleState& state, const Block& block, const std::vector<double>& start,
+                  const std::vector<double>& delta, double linearGain);
   // Moves the likelihood (and `applied`) to the coefficients `target` of `columns`.
   void moveTo(Likelihood& likelihood, const std::vector<std::int32_t>& columns,
               const std::vector<double>& target, std::vector<double>* applied);

@@ -3,8 +3,8 @@
 // fitCcd() validates the request, builds a runner through the dispatch point, sets aside the
 // flat-prior coordinates the data cannot identify (aliased: held at 0), cycles until a
 // convergence rule is met and the optimality check certifies the result (or maxIterations is
-// reached), probes for coefficients without a finite estimate, and reports a status. It never
-// asks which device the runner uses.
+// reached), probes for coefficients without a finite estimate, and reports a status: each a
+// named step (solver/ccd_fit.h). It never asks which device the runner uses.
 //
 // Certification. The rules of convergenceType (MODELS.md §4) only watch the change per
 // cycle, which is small both at the optimum and when CCD crawls towards it. So a rule met is
@@ -26,8 +26,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/progress_sink.h"
 #include "data/dataset.h"
-#include "device/compute_device.h"
+#include "solver/compute_device.h"
 #include "priors/prior.h"
 #include "solver/convergence.h"
 #include "solver/majorized_start.h"
@@ -38,15 +39,6 @@ namespace argus {
 // coefficients run off to infinity (solver/recession.h): FitResult::infinite names them.
 enum class FitStatus { Success, MaxIterations, IllConditioned, NoFiniteMle };
 std::string fitStatusName(FitStatus status);
-
-// Receives progress messages and gives the host a chance to interrupt (the R bridge checks
-// for Ctrl-C here). The default does nothing.
-class ProgressSink {
- public:
-  virtual ~ProgressSink() = default;
-  virtual void message(const std::string&) {}
-  virtual void checkInterrupt() {}
-};
 
 struct ControlSettings {
   double tolerance = 1e-6;
@@ -84,7 +76,7 @@ struct FitRequest {
   ControlSettings control;
   ComputeDevice device;
   // The device copy of the data's design that the fits of one cross-validation or bootstrap
-  // share (makeSharedDeviceData); null: the fit makes its own where it needs one.
+  // share (prepareDeviceRun); null: the fit makes its own where it needs one.
   std::shared_ptr<const SharedDeviceData> sharedDevice;
   // Return eta = offset + X beta at the solution in FitResult::eta (cross-validation scores
   // the held-out rows from it instead of recomputing it).
@@ -111,16 +103,18 @@ struct FitResult {
 };
 
 // The request of a run of many fits of one data set (cross-validation, bootstrap: a type
-// with a FitRequest `fit`): `req` itself where its fits need no shared device data or carry
-// it already, else a copy in *local whose fits share one (makeSharedDeviceData). Call after
-// the data are validated.
+// with a FitRequest `fit`): `req` itself where its fits are placed already (they carry shared
+// device data, or need none and name a resolved device), else a copy in *local whose fits run
+// on the device prepareDeviceRun() resolved, once for the run, and share its device data.
+// Call after the data are validated.
 template <typename Request>
 const Request& withSharedDevice(const Request& req, Request* local) {
   if (req.fit.sharedDevice) return req;
-  std::shared_ptr<const SharedDeviceData> shared = makeSharedDeviceData(req.fit.device, *req.fit.data);
-  if (!shared) return req;
+  DeviceRun run = prepareDeviceRun(req.fit.device, *req.fit.data);
+  if (!run.shared && req.fit.device.kind != ComputeDevice::Kind::Auto) return req;
   *local = req;
-  local->fit.sharedDevice = std::move(shared);
+  local->fit.device = run.device;
+  local->fit.sharedDevice = std::move(run.shared);
   return *local;
 }
 

@@ -130,6 +130,53 @@ std::vector<double> rawSquares(const DesignView& design, const std::vector<std::
   return raw;
 }
 
+// Per gray column i, the residual z = sum_b coef[i * k + b] x_b over the rows taking part
+// (centred within groups where `centre`): squares[i] = sum w z^2 and cross[i * k + b] =
+// sum w z x_b.
+void residualSums(const RowEntries& entries, const Visit& visit, bool centre, const std::vector<double>& coef,
+                  std::size_t k, std::vector<double>* squares, std::vector<double>* cross) {
+  const std::size_t m = squares->size();
+  std::vector<double> zSum(m), zSquares(m), zShift(m), xSum(k), zxSum(m * k);
+  std::vector<std::int32_t> touched;
+  std::vector<unsigned char> isTouched(k, 0);
+  std::fill(squares->begin(), squares->end(), 0.0);
+  std::fill(cross->begin(), cross->end(), 0.0);
+  bool first = true;
+  // Per group: sums of w z, w z^2, w x_b and w z x_b; the centred products at its end.
+  walkGroups(
+      entries, visit, centre,
+      [&](double weight, const std::vector<std::pair<std::int32_t, double>>& values) {
+        for (const auto& e : values) {
+          xSum[e.first] += weight * e.second;
+          if (!isTouched[e.first]) isTouched[e.first] = 1, touched.push_back(e.first);
+        }
+        for (std::size_t i = 0; i < m; ++i) {
+          double z = 0.0;
+          for (const auto& e : values) z += coef[i * k + e.first] * e.second;
+          if (centre && first) zShift[i] = z;
+          z -= zShift[i];
+          zSum[i] += weight * z;
+          zSquares[i] += weight * z * z;
+          for (const auto& e : values) zxSum[i * k + e.first] += weight * z * e.second;
+        }
+        first = false;
+      },
+      [&](double groupWeight) {
+        const double inverse = centre && groupWeight > 0.0 ? 1.0 / groupWeight : 0.0;
+        for (std::size_t i = 0; i < m; ++i) {
+          (*squares)[i] += zSquares[i] - zSum[i] * zSum[i] * inverse;
+          for (const std::int32_t b : touched) {
+            (*cross)[i * k + b] += zxSum[i * k + b] - zSum[i] * xSum[b] * inverse;
+            zxSum[i * k + b] = 0.0;
+          }
+          zSum[i] = zSquares[i] = 0.0;
+        }
+        for (const std::int32_t b : touched) xSum[b] = 0.0, isTouched[b] = 0;
+        touched.clear();
+        first = true;
+      });
+}
+
 // 1 - R^2 of each of the columns `gray` on the columns accepted before it in `f` (positions;
 // correlation scale `scale`), from the residual itself, computed row by row, after two steps
 // of refinement (the corrected semi-normal equations, as accurate as a QR): the Gram
@@ -152,51 +199,13 @@ std::vector<double> residualShares(const RowEntries& entries, const Visit& visit
     std::copy(solved.begin(), solved.end(), beta.begin() + static_cast<std::ptrdiff_t>(i * k));
   }
   std::vector<double> squares(m), cross(m * k), coef(m * k);
-  std::vector<double> zSum(m), zSquares(m), zShift(m), xSum(k), zxSum(m * k);
-  std::vector<std::int32_t> touched;
-  std::vector<unsigned char> isTouched(k, 0);
   for (int pass = 0; pass <= kRefinements; ++pass) {
     // The residual z = u_a - sum_b beta_b u_b (u = x * scale), as a combination of x.
     for (std::size_t i = 0; i < m; ++i) {
       for (std::size_t b = 0; b < k; ++b) coef[i * k + b] = -beta[i * k + b] * scale[b];
       coef[i * k + gray[i]] = scale[gray[i]];
     }
-    std::fill(squares.begin(), squares.end(), 0.0);
-    std::fill(cross.begin(), cross.end(), 0.0);
-    bool first = true;
-    // Per group: sums of w z, w z^2, w x_b and w z x_b; the centred products at its end.
-    walkGroups(
-        entries, visit, centre,
-        [&](double weight, const std::vector<std::pair<std::int32_t, double>>& values) {
-          for (const auto& e : values) {
-            xSum[e.first] += weight * e.second;
-            if (!isTouched[e.first]) isTouched[e.first] = 1, touched.push_back(e.first);
-          }
-          for (std::size_t i = 0; i < m; ++i) {
-            double z = 0.0;
-            for (const auto& e : values) z += coef[i * k + e.first] * e.second;
-            if (centre && first) zShift[i] = z;
-            z -= zShift[i];
-            zSum[i] += weight * z;
-            zSquares[i] += weight * z * z;
-            for (const auto& e : values) zxSum[i * k + e.first] += weight * z * e.second;
-          }
-          first = false;
-        },
-        [&](double groupWeight) {
-          const double inverse = centre && groupWeight > 0.0 ? 1.0 / groupWeight : 0.0;
-          for (std::size_t i = 0; i < m; ++i) {
-            squares[i] += zSquares[i] - zSum[i] * zSum[i] * inverse;
-            for (const std::int32_t b : touched) {
-              cross[i * k + b] += zxSum[i * k + b] - zSum[i] * xSum[b] * inverse;
-              zxSum[i * k + b] = 0.0;
-            }
-            zSum[i] = zSquares[i] = 0.0;
-          }
-          for (const std::int32_t b : touched) xSum[b] = 0.0, isTouched[b] = 0;
-          touched.clear();
-          first = true;
-        });
+    residualSums(entries, visit, centre, coef, k, &squares, &cross);
     if (pass == kRefinements) break;
     // Refine: beta += C_SS^-1 U_S' z (the residual's correlation with the accepted columns).
     for (std::size_t i = 0; i < m; ++i) {
@@ -282,31 +291,14 @@ double smallestEigenvalue(const BlockFactor& f) {
   return estimate;
 }
 
-}  // namespace
-
-Collinearity collinearColumns(const DesignView& design, const CollinearityRows& rows,
-                              const std::vector<std::int32_t>& columns, double tolerance,
-                              bool orthogonalize) {
-  // Pivots below kVerifyBelow, or below what rounding can reach after a near-collinear
-  // accepted column, are verified on the residual (residualShares).
-  constexpr double kVerifyBelow = 1e-8;
-  constexpr double kAmplifiedRounding = 100.0;
-  // The orthogonalization's budget: its dense copy (doubles) and its work (rows x k^2).
-  constexpr double kDenseEntries = 5e6, kDenseWork = 1e9;
-  constexpr int kMaxRounds = 8;
-  const std::size_t k = columns.size();
-  Collinearity out;
-  if (k == 0) return out;
-  const Visit visit = visitOrder(rows, design.nRows);
-
-  // G = sum_r w x x' - sum_groups S S' / W (S: the group's sum of w x, W of w).
-  const RowEntries entries(design, columns, visit);
+// G = sum_r w x x' - sum_groups S S' / W (S: the group's sum of w x, W of w): the lower
+// triangle of the (centred) Gram matrix of the k columns, row-major.
+std::vector<double> centredGram(const RowEntries& entries, const Visit& visit, bool centre, std::size_t k) {
   std::vector<double> gram(k * k, 0.0), sum(k, 0.0);
-  const std::vector<double> raw = rawSquares(design, columns, visit);
   std::vector<std::int32_t> touched;
   std::vector<unsigned char> isTouched(k, 0);
   walkGroups(
-      entries, visit, rows.centre,
+      entries, visit, centre,
       [&](double weight, const std::vector<std::pair<std::int32_t, double>>& values) {
         for (std::size_t i = 0; i < values.size(); ++i) {
           const std::int32_t a = values[i].first;
@@ -320,26 +312,70 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
         }
       },
       [&](double groupWeight) {
-        if (rows.centre && groupWeight > 0.0)
+        if (centre && groupWeight > 0.0)
           for (const std::int32_t a : touched)
             for (const std::int32_t b : touched)
               if (b <= a) gram[a * k + b] -= sum[a] * sum[b] / groupWeight;
         for (const std::int32_t a : touched) sum[a] = 0.0, isTouched[a] = 0;
         touched.clear();
       });
+  return gram;
+}
 
-  // Correlation scale; a column centring left (almost) nothing of is aliased outright.
-  std::vector<double> scale(k, 0.0), c(k * k, 0.0);
+// The Gram matrix on the correlation scale (symmetric), each column's scale in *scale: 0 for a
+// column centring left (almost) nothing of, which is aliased outright.
+std::vector<double> correlationOf(const std::vector<double>& gram, const std::vector<double>& raw, std::size_t k,
+                                  std::vector<double>* scale) {
+  std::vector<double> c(k * k, 0.0);
+  scale->assign(k, 0.0);
   for (std::size_t a = 0; a < k; ++a) {
     const double d = gram[a * k + a];
-    if (d > kRoundingShare * raw[a] && d > 0.0) scale[a] = 1.0 / std::sqrt(d);
+    if (d > kRoundingShare * raw[a] && d > 0.0) (*scale)[a] = 1.0 / std::sqrt(d);
   }
   for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = 0; b <= a; ++b) {
-      const double v = gram[a * k + b] * scale[a] * scale[b];
+      const double v = gram[a * k + b] * (*scale)[a] * (*scale)[b];
       c[a * k + b] = c[b * k + a] = v;
     }
+  return c;
+}
 
+// The columns not decided yet whose pivot the Gram cannot vouch for: below kVerifyBelow, or
+// below what rounding can reach after a near-collinear accepted column. A pivot's rounding
+// grows as the accepted columns before it near collinearity: about k eps / p^2 for a smallest
+// accepted pivot p (bs(crim, 10) * chas: after a column accepted at 2e-9, one whose residual
+// is 1.6e-16 had a pivot of 0.015 to 0.17).
+std::vector<std::size_t> grayColumns(const BlockFactor& f, const std::vector<double>& pivots,
+                                     const std::vector<signed char>& forced, const std::vector<double>& scale) {
+  constexpr double kVerifyBelow = 1e-8;
+  constexpr double kAmplifiedRounding = 100.0;
+  const std::size_t k = scale.size();
+  std::vector<std::size_t> gray;
+  double smallest = 1.0;
+  for (std::size_t a = 0; a < k; ++a) {
+    const double rounding = kAmplifiedRounding * static_cast<double>(k) * DBL_EPSILON / (smallest * smallest);
+    if (forced[a] < 0 && scale[a] > 0.0 && pivots[a] < std::max(kVerifyBelow, rounding)) gray.push_back(a);
+    if (!f.aliased[a]) smallest = std::min(smallest, std::max(pivots[a], DBL_MIN));
+  }
+  return gray;
+}
+
+}  // namespace
+
+Collinearity collinearColumns(const DesignView& design, const CollinearityRows& rows,
+                              const std::vector<std::int32_t>& columns, double tolerance,
+                              bool orthogonalize) {
+  // The orthogonalization's budget: its dense copy (doubles) and its work (rows x k^2).
+  constexpr double kDenseEntries = 5e6, kDenseWork = 1e9;
+  constexpr int kMaxRounds = 8;
+  const std::size_t k = columns.size();
+  Collinearity out;
+  if (k == 0) return out;
+  const Visit visit = visitOrder(rows, design.nRows);
+  const RowEntries entries(design, columns, visit);
+  std::vector<double> scale;
+  const std::vector<double> c =
+      correlationOf(centredGram(entries, visit, rows.centre, k), rawSquares(design, columns, visit), k, &scale);
   // Factor; columns whose pivot the Gram cannot vouch for are decided on their residual, in
   // column order, up to the first whose verdict differs from the factor's (the later ones
   // were measured against a set that now changes); then factor again.
@@ -349,16 +385,7 @@ Collinearity collinearColumns(const DesignView& design, const CollinearityRows& 
   for (int round = 0;; ++round) {
     pivots.clear();
     f = factorSkippingAliased(c, k, tolerance, &forced, &pivots);
-    // A pivot's rounding grows as the accepted columns before it near collinearity: about
-    // k eps / p^2 for a smallest accepted pivot p (bs(crim, 10) * chas: after a column accepted
-    // at 2e-9, one whose residual is 1.6e-16 had a pivot of 0.015 to 0.17).
-    std::vector<std::size_t> gray;
-    double smallest = 1.0;
-    for (std::size_t a = 0; a < k; ++a) {
-      const double rounding = kAmplifiedRounding * static_cast<double>(k) * DBL_EPSILON / (smallest * smallest);
-      if (forced[a] < 0 && scale[a] > 0.0 && pivots[a] < std::max(kVerifyBelow, rounding)) gray.push_back(a);
-      if (!f.aliased[a]) smallest = std::min(smallest, std::max(pivots[a], DBL_MIN));
-    }
+    const std::vector<std::size_t> gray = grayColumns(f, pivots, forced, scale);
     if (gray.empty() || round == kMaxRounds) break;
     // Small enough to orthogonalize: lm's answer, whatever the conditioning.
     const double participating = static_cast<double>(visit.row.size());

@@ -5,8 +5,9 @@
 // readouts. The sweep is where a fit spends its time and where a device must not return to
 // the host per coordinate, so it is the part a device replaces: HostCoordinateSweep calls the
 // likelihood's per-coordinate interface and decides each step on the host; a device model
-// (device/device_model.h) runs the same decisions in one-thread device functors, with the
-// same formulas (priors/prior.h), and only the once-per-cycle work goes through the host.
+// (DeviceModel below; the models are device/device_*_likelihood.h) runs the same decisions in
+// one-thread device functors, with the same formulas (priors/prior.h), and only the
+// once-per-cycle work goes through the host.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ class DeviceModel : public Likelihood, public CoordinateSweep {
  public:
   using Likelihood::Likelihood;
   // Bytes of device memory the model holds (its vectors' sizes): what deviceBytesNeeded()
-  // (device/compute_device.h) must cover.
+  // (device/device_memory.h) must cover.
   virtual double deviceBytes() const = 0;
 };
 

@@ -4,7 +4,8 @@
 // implementation also beta, bounds and flags). The solver calls runCycle() once per cycle and
 // reads back a few scalars, so a CUDA runner can keep everything resident and do a whole
 // cycle without host round trips. The CPU runner (likelihood_cycle_runner.h) is a loop over
-// coordinates; device/dispatch.h is the one place that picks an implementation.
+// coordinates; makeCycleRunner (solver/compute_device.h, defined in device/dispatch.cpp) is
+// the one place that picks an implementation.
 #pragma once
 
 #include <cstdint>

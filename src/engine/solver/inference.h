@@ -14,7 +14,7 @@
 
 #include "data/column_centring.h"
 #include "data/dataset.h"
-#include "device/compute_device.h"
+#include "solver/compute_device.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {

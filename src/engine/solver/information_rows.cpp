@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/model_type.h"
+#include "common/model_type.h"
 
 namespace argus {
 

@@ -176,16 +176,29 @@ std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState
   return out;
 }
 
+namespace {
+constexpr double kMaxAlpha = 8.0;
+constexpr double kGainFloor = 0.25 * DBL_EPSILON;  // relative to |log-likelihood|
+constexpr double kMinCosine = 0.9;
+constexpr double kBoundMargin = 1e-9;  // relative to |log-likelihood|, 4e6 gain floors
+}  // namespace
+
 void LikelihoodCycleRunner::extrapolate(CycleState& state) {
-  constexpr double kMaxAlpha = 8.0;
-  constexpr double kGainFloor = 0.25 * DBL_EPSILON;  // relative to |log-likelihood|
-  constexpr double kMinCosine = 0.9;
-  constexpr double kBoundMargin = 1e-9;  // relative to |log-likelihood|, 4e6 gain floors
   const std::vector<double>& eta = likelihood_->eta();
+  if (!repeatsLastMove(eta)) return;
+  dropKinkCoordinates(state);
+  GradHess likelihoodAlong;
+  const double alpha = extrapolationLength(state, &likelihoodAlong);
+  if (!(alpha > 0.0)) return;
+  stepIfItGains(state, eta, alpha, likelihoodAlong);
+}
+
+// The cycle's move of eta, d, in direction_. Extrapolate only once successive cycles move eta
+// in nearly the same direction: that is the linear-convergence regime where the next cycles
+// would repeat this move, shrunken.
+bool LikelihoodCycleRunner::repeatsLastMove(const std::vector<double>& eta) {
   direction_.resize(eta.size());
   for (std::size_t r = 0; r < eta.size(); ++r) direction_[r] = eta[r] - cycleStartEta_[r];
-  // Extrapolate only once successive cycles move eta in nearly the same direction: that is
-  // the linear-convergence regime where the next cycles would repeat this move, shrunken.
   double dot = 0.0, norm = 0.0, previousNorm = 0.0;
   const bool havePrevious = previousDirection_.size() == direction_.size();
   for (std::size_t r = 0; havePrevious && r < eta.size(); ++r) {
@@ -194,9 +207,13 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
     previousNorm += previousDirection_[r] * previousDirection_[r];
   }
   previousDirection_ = direction_;
-  if (!havePrevious || !(dot > kMinCosine * std::sqrt(norm * previousNorm))) return;
-  // A Laplace coordinate that ended the cycle on 0 sits on the kink: leave it out of the
-  // direction (its share of d is removed), so the others can still be extrapolated.
+  return havePrevious && dot > kMinCosine * std::sqrt(norm * previousNorm);
+}
+
+// The cycle's move of beta in step_. A Laplace coordinate that ended the cycle on 0 sits on
+// the kink: leave it out of the direction (its share of d is removed), so the others can
+// still be extrapolated.
+void LikelihoodCycleRunner::dropKinkCoordinates(const CycleState& state) {
   step_.assign(state.beta.size(), 0.0);
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     const double delta = state.beta[j] - cycleStartBeta_[j];
@@ -208,8 +225,14 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
     }
     step_[j] = delta;
   }
+}
+
+// The Newton step along the move on the log posterior, clipped where a Laplace coordinate
+// moving towards 0 reaches its kink and to kMaxAlpha; 0 where the posterior does not rise
+// and curve down along it. *likelihoodAlong: the log-likelihood's g and h along d.
+double LikelihoodCycleRunner::extrapolationLength(const CycleState& state, GradHess* likelihoodAlong) {
   GradHess along = likelihood_->gradHessAlong(direction_);
-  const GradHess likelihoodAlong = along;
+  *likelihoodAlong = along;
   double maxAlpha = kMaxAlpha;
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     const double delta = step_[j];
@@ -218,13 +241,32 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
     const PriorSlope prior = priorSlope(beta, state.prior[j], beta > 0.0 ? 1.0 : -1.0);
     along.g += prior.gradient * delta;
     along.h -= prior.curvature * delta * delta;
-    // A Laplace coordinate moving towards 0 limits alpha: beyond it the prior has its kink.
     if (state.prior[j].kind == PriorKind::Laplace && delta * beta < 0.0)
       maxAlpha = std::min(maxAlpha, -beta / delta);
   }
-  if (!(along.h < 0.0) || !(along.g > 0.0)) return;
-  const double alpha = std::min(-along.g / along.h, maxAlpha);
-  if (!(alpha > 0.0)) return;
+  if (!(along.h < 0.0) || !(along.g > 0.0)) return 0.0;
+  return std::min(-along.g / along.h, maxAlpha);
+}
+
+// The GLMs sum the gain per row (Likelihood::stepAlongGain), each row's change off by a few
+// units of rounding, where the difference of two log-likelihoods saw nothing below a unit in
+// the last place of |L|. A gain below a quarter of that unit is not taken: at the end of a fit
+// such a step slides beta along a flat valley of the posterior for nothing, and later cycles
+// pay to settle it (glm_intercept_test's lr follower: 14 -> 19 cycles to a 1e-11 change, 133
+// to 1e-13, when gains of 1e-15 at |L| = 334 were taken). The old difference took some of
+// those by the luck of its rounding; in long crawls at tolerances near 1e-10 without the block
+// step that luck saved cycles (logistic 1,128 cycles then, 1,736 now), at default settings a
+// few at most. |L| is the last one computed: the reset's (a cold start's is the largest of the
+// fit), refreshed before a positive gain is turned down, as |L| shrinks while a fit climbs
+// (least squares on an uncentred outcome: 271 cycles, 365 with the reset's |L|).
+//
+// Where the likelihood bounds its third derivative along d (logistic, least squares), the gain
+// is at least g alpha + h alpha^2 / 2 - B alpha^3 / 6; a step whose bound clears the floor by
+// far (kBoundMargin of |L|, room for the rounding of g and h over every row) is taken on it,
+// since summing the exact gain would decide the same: engine lr 1e5 x 1000, the row's
+// division and log1p were a third of an extrapolation's passes.
+void LikelihoodCycleRunner::stepIfItGains(CycleState& state, const std::vector<double>& eta, double alpha,
+                                          const GradHess& likelihoodAlong) {
   const double priorBefore = logPriorTotal(state.beta, state.prior);
   betaBeforeStep_ = state.beta;
   etaBeforeStep_ = eta;
@@ -236,24 +278,6 @@ void LikelihoodCycleRunner::extrapolate(CycleState& state) {
     const bool landsOnKink = state.prior[j].kind == PriorKind::Laplace && moved * state.beta[j] <= 0.0;
     state.beta[j] = landsOnKink ? 0.0 : moved;
   }
-  // The GLMs sum the gain per row (Likelihood::stepAlongGain), each row's change off by a few
-  // units of rounding, where the difference of two log-likelihoods saw nothing below a unit
-  // in the last place of |L|. A gain below a quarter of that unit is not taken: at the end
-  // of a fit such a step slides beta along a flat valley of the posterior for nothing, and
-  // later cycles pay to settle it (glm_intercept_test's lr follower: 14 -> 19 cycles to a
-  // 1e-11 change, 133 to 1e-13, when gains of 1e-15 at |L| = 334 were taken). The old
-  // difference took some of those by the luck of its rounding; in long crawls at tolerances
-  // near 1e-10 without the block step that luck saved cycles (logistic 1,128 cycles then,
-  // 1,736 now), at default settings a few at most. |L| is the last one computed: the reset's
-  // (a cold start's is the largest of the fit), refreshed before a positive gain is turned
-  // down, as |L| shrinks while a fit climbs (least squares on an uncentred outcome: 271
-  // cycles, 365 with the reset's |L|).
-  //
-  // Where the likelihood bounds its third derivative along d (logistic, least squares), the
-  // gain is at least g alpha + h alpha^2 / 2 - B alpha^3 / 6; a step whose bound clears the
-  // floor by far (kBoundMargin of |L|, room for the rounding of g and h over every row) is
-  // taken on it, since summing the exact gain would decide the same: engine lr 1e5 x 1000,
-  // the row's division and log1p were a third of an extrapolation's passes.
   const double priorChange = logPriorTotal(state.beta, state.prior) - priorBefore;
   const double third = likelihood_->thirdDerivativeBoundAlong(direction_);
   const double gainBound = likelihoodAlong.g * alpha + 0.5 * likelihoodAlong.h * alpha * alpha -

@@ -61,6 +61,11 @@ class LikelihoodCycleRunner final : public CycleRunner {
   CycleReadout readout(std::int64_t moved, const ReadoutNeeds& needs);
   CycleReadout startReadout(const CycleState& state);  // after reset(), resetToEta(), rebuild()
   void extrapolate(CycleState& state);
+  bool repeatsLastMove(const std::vector<double>& eta);
+  void dropKinkCoordinates(const CycleState& state);
+  double extrapolationLength(const CycleState& state, GradHess* likelihoodAlong);
+  void stepIfItGains(CycleState& state, const std::vector<double>& eta, double alpha,
+                     const GradHess& likelihoodAlong);
 
   // Flat-prior columns past this many are checked for exact duplicates only: the check's
   // k x k Gram matrix and its factorization (k^3 / 6) stay within a few tenths of a second.

@@ -270,6 +270,89 @@ double longerStep(double l0, double l1, double slope, const std::vector<double>&
   return best;
 }
 
+// One outer step's trials: beta moved by s delta from where the step set out (`from`), eta by
+// s d from its linear predictor there, the runner reset to each (resetToEta). Coordinates the
+// sweep moved to 0 (Laplace) stay at 0 on a longer step rather than cross it: their columns'
+// share of eta is taken back out.
+class StepTrials {
+ public:
+  StepTrials(CycleRunner& runner, const Dataset& data, CycleState& state, const std::vector<double>& delta,
+             const std::vector<double>& d, std::vector<double>& base, std::vector<double>& eta,
+             std::vector<unsigned char>& zeroed)
+      : runner_(runner), data_(data), state_(state), delta_(delta), d_(d), base_(base), eta_(eta), zeroed_(zeroed) {
+    base_ = runner.linearPredictor();
+    from_ = state.beta;
+    for (std::size_t j = 0; j < from_.size(); ++j) zeroed_[j] = delta_[j] != 0.0 && from_[j] + delta_[j] == 0.0;
+  }
+  const std::vector<double>& from() const { return from_; }
+
+  CycleReadout at(double s) {
+    const std::size_t p = from_.size(), n = eta_.size();
+    for (std::size_t j = 0; j < p; ++j) state_.beta[j] = (s > 1.0 && zeroed_[j]) ? 0.0 : from_[j] + s * delta_[j];
+    for (std::size_t r = 0; r < n; ++r) eta_[r] = base_[r] + s * d_[r];
+    if (s > 1.0)
+      for (std::size_t j = 0; j < p; ++j)
+        if (zeroed_[j])
+          forEachEntry(data_.design.columns[j], data_.nRows(),
+                       [&](std::int64_t r, double x) { eta_[r] -= (s - 1.0) * delta_[j] * x; });
+    return runner_.resetToEta(state_, eta_);
+  }
+
+  // The whole step, a longer one where the parabola through L(0) (`l0`, with `slope`) and
+  // L(1) says so, or halves of it: false where none reaches `objective` (beta then back).
+  bool search(double l0, double slope, double objective, CycleReadout* readout, double* value) {
+    *readout = at(1.0);
+    *value = logPosterior(*readout, state_.beta, state_.prior);
+    if (std::isfinite(*value) && *value >= objective) {
+      const double s = longerStep(l0, readout->logLikelihood, slope, from_, delta_, zeroed_, state_.prior);
+      if (s > 1.0) {
+        const CycleReadout longer = at(s);
+        const double longerValue = logPosterior(longer, state_.beta, state_.prior);
+        if (std::isfinite(longerValue) && longerValue > *value) {
+          *readout = longer;
+          *value = longerValue;
+        } else {
+          *readout = at(1.0);
+        }
+      }
+      return true;
+    }
+    double s = 1.0;
+    for (int half = 0; half < kHalvings && !(std::isfinite(*value) && *value >= objective); ++half) {
+      s *= 0.5;
+      *readout = at(s);
+      *value = logPosterior(*readout, state_.beta, state_.prior);
+    }
+    if (std::isfinite(*value) && *value >= objective) return true;
+    state_.beta = from_;
+    return false;
+  }
+
+ private:
+  CycleRunner& runner_;
+  const Dataset& data_;
+  CycleState& state_;
+  const std::vector<double>& delta_;
+  const std::vector<double>& d_;
+  std::vector<double>& base_;
+  std::vector<double>& eta_;
+  std::vector<unsigned char>& zeroed_;
+  std::vector<double> from_;
+};
+
+// One sweep of the model's coordinate steps into *delta; returns the largest |step|.
+double sweepSteps(QuadraticModel& model, const CycleState& state, std::vector<double>* delta,
+                  ProgressSink* progress) {
+  double move = 0.0;
+  for (std::size_t j = 0; j < delta->size(); ++j) {
+    // A sweep of a large design takes a second: interrupts are seen within it.
+    if (progress && j % kInterruptEvery == 0) progress->checkInterrupt();
+    (*delta)[j] = state.fixed[j] ? 0.0 : model.step(j, state.beta[j], state.prior[j]);
+    move = std::max(move, std::fabs((*delta)[j]));
+  }
+  return move;
+}
+
 }  // namespace
 
 MajorizedStartRule parseMajorizedStartRule(const std::string& name) {
@@ -295,8 +378,6 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
                                     const CycleReadout& at, const MajorizedStartOptions& options,
                                     ProgressSink* progress) {
   MajorizedStartResult result;
-  const ConvergenceType convergence = options.convergence;
-  const double tolerance = options.tolerance;
   std::unique_ptr<WorkerTeam> team;
   if (options.threads > 1) team = std::make_unique<WorkerTeam>(std::min(options.threads, kMaxPieces));
   result.readout = at;
@@ -312,71 +393,26 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
     if (!runner.rowScores(&score, &curvature)) return result;
     result.used = true;
     model.load(score, curvature);
-    double move = 0.0;
-    for (std::size_t j = 0; j < p; ++j) {
-      // A sweep of a large design takes a second: interrupts are seen within it.
-      if (progress && j % kInterruptEvery == 0) progress->checkInterrupt();
-      delta[j] = state.fixed[j] ? 0.0 : model.step(j, state.beta[j], state.prior[j]);
-      move = std::max(move, std::fabs(delta[j]));
-    }
+    const double move = sweepSteps(model, state, &delta, progress);
     ++result.sweeps;
     if (move == 0.0) break;
     const double slope = model.direction(&d);
-    base = runner.linearPredictor();
-    const std::vector<double> from = state.beta;
-    const double l0 = result.readout.logLikelihood;
-    // Coordinates the sweep moved to 0 (Laplace) stay at 0 on a longer step rather than
-    // cross it: their columns' share of eta is taken back out.
-    for (std::size_t j = 0; j < p; ++j) zeroed[j] = delta[j] != 0.0 && from[j] + delta[j] == 0.0;
-    auto tryStep = [&](double s) {
-      for (std::size_t j = 0; j < p; ++j) state.beta[j] = (s > 1.0 && zeroed[j]) ? 0.0 : from[j] + s * delta[j];
-      for (std::size_t r = 0; r < n; ++r) eta[r] = base[r] + s * d[r];
-      if (s > 1.0)
-        for (std::size_t j = 0; j < p; ++j)
-          if (zeroed[j])
-            forEachEntry(data.design.columns[j], data.nRows(),
-                         [&](std::int64_t r, double x) { eta[r] -= (s - 1.0) * delta[j] * x; });
-      return runner.resetToEta(state, eta);
-    };
-    // The whole step, a longer one where the parabola says so, or halves of it.
-    CycleReadout readout = tryStep(1.0);
-    double value = logPosterior(readout, state.beta, state.prior);
-    if (std::isfinite(value) && value >= objective) {
-      const double s = longerStep(l0, readout.logLikelihood, slope, from, delta, zeroed, state.prior);
-      if (s > 1.0) {
-        const CycleReadout longer = tryStep(s);
-        const double longerValue = logPosterior(longer, state.beta, state.prior);
-        if (std::isfinite(longerValue) && longerValue > value) {
-          readout = longer;
-          value = longerValue;
-        } else {
-          readout = tryStep(1.0);
-        }
-      }
-    } else {
-      double s = 1.0;
-      for (int half = 0; half < kHalvings && !(std::isfinite(value) && value >= objective); ++half) {
-        s *= 0.5;
-        readout = tryStep(s);
-        value = logPosterior(readout, state.beta, state.prior);
-      }
-      if (!(std::isfinite(value) && value >= objective)) {
-        state.beta = from;
-        break;
-      }
-    }
+    StepTrials trials(runner, data, state, delta, d, base, eta, zeroed);
+    CycleReadout readout;
+    double value = 0.0;
+    if (!trials.search(result.readout.logLikelihood, slope, objective, &readout, &value)) break;
     ++result.steps;
     // The readouts of resetToEta() hold no eta change: the "zhang" rule's is the step's.
     double change = 0.0;
     for (std::size_t r = 0; r < n; ++r) change += std::fabs(eta[r] - base[r]);
     readout.sumAbsEtaChange = change;
-    const double measure =
-        convergenceMeasure(convergence, result.readout, readout, logPriorTotal(from, state.prior),
-                           logPriorTotal(state.beta, state.prior));
+    const double measure = convergenceMeasure(options.convergence, result.readout, readout,
+                                              logPriorTotal(trials.from(), state.prior),
+                                              logPriorTotal(state.beta, state.prior));
     result.readout = readout;
     const double gain = value - objective;
     objective = value;
-    if (measure <= kFinish * tolerance) {
+    if (measure <= kFinish * options.tolerance) {
       result.ruleMet = true;
       break;
     }

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "common/errors.h"
+#include "common/task_runner.h"
 #include "data/column_centring.h"
 #include "priors/prior.h"
 #include "solver/inference.h"
-#include "selection/task_runner.h"
 #include "solver/root_finding.h"
 
 namespace argus {

@@ -301,6 +301,39 @@ void probeRecentMove(CycleRunner& runner, const CycleState& state, const std::ve
   flagMovers(far, d, maxAbs, flags);
 }
 
+// The far coordinates, farthest first (in eta), at most kMaxProbes: each costs a reset, and
+// more (a factor with hundreds of levels without events) keep the farthest. 20 once left six
+// of Boston's 26 such levels unnamed.
+std::vector<std::int32_t> farCoordinates(const CycleState& state, const std::vector<double>& maxAbs) {
+  constexpr std::size_t kMaxProbes = 200;
+  std::vector<std::int32_t> far;
+  for (std::size_t j = 0; j < state.beta.size(); ++j)
+    if (isFar(state, maxAbs, j)) far.push_back(static_cast<std::int32_t>(j));
+  std::sort(far.begin(), far.end(), [&](std::int32_t a, std::int32_t b) {
+    return std::fabs(state.beta[a]) * maxAbs[a] > std::fabs(state.beta[b]) * maxAbs[b];
+  });
+  if (far.size() > kMaxProbes) far.resize(kMaxProbes);
+  return far;
+}
+
+// Each far coordinate moved kProbeEta further out on its own: flagged (alone) where the
+// log-likelihood drops by less than its curvature predicts allows (`rounding` at least).
+void probeEachAlone(CycleRunner& runner, const CycleState& state, const std::vector<std::int32_t>& far,
+                    const std::vector<double>& maxAbs, const std::vector<double>& curvature,
+                    double logLikelihood, double rounding, Flags* flags) {
+  CycleState trial = state;
+  for (const std::int32_t j : far) {
+    const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
+    trial.beta = state.beta;
+    trial.beta[j] += t;
+    const double value = runner.reset(trial).logLikelihood;
+    const double allowed = std::fmax(kShareOfPredictedDrop * (0.5 * curvature[j] * t * t), rounding);
+    if (!(std::isfinite(value) && value >= logLikelihood - allowed)) continue;
+    flags->flagged.push_back(j);
+    flags->alone.push_back(j);
+  }
+}
+
 }  // namespace
 
 bool hasFarCoefficient(const CycleState& state, const std::vector<double>& maxAbs) {
@@ -314,17 +347,8 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
                                         const std::vector<double>& recentMove,
                                         std::int32_t intercept, bool shiftInvariant,
                                         const DesignView* design, std::vector<std::int32_t>* pinned) {
-  // Each far coordinate costs a reset; more than this many (a factor with hundreds of levels
-  // without events) keep the farthest. 20 once left six of Boston's 26 such levels unnamed.
-  constexpr std::size_t kMaxProbes = 200;
-  std::vector<std::int32_t> far;
-  for (std::size_t j = 0; j < state.beta.size(); ++j)
-    if (isFar(state, maxAbs, j)) far.push_back(static_cast<std::int32_t>(j));
+  std::vector<std::int32_t> far = farCoordinates(state, maxAbs);
   if (far.empty()) return {};
-  std::sort(far.begin(), far.end(), [&](std::int32_t a, std::int32_t b) {
-    return std::fabs(state.beta[a]) * maxAbs[a] > std::fabs(state.beta[b]) * maxAbs[b];
-  });
-  if (far.size() > kMaxProbes) far.resize(kMaxProbes);
   // The baseline from a reset, as each probe's value: the fit's own final readout is rebuilt
   // from its running state (eta, or the conditional models' u), which differs from X beta by
   // the rounding of the fit's updates, so only two resets compare within the rounding
@@ -340,22 +364,8 @@ std::vector<std::int32_t> findRecession(CycleRunner& runner, const CycleState& s
                               state.prior[intercept].kind == PriorKind::None && maxAbs[intercept] > 0.0 &&
                               std::find(far.begin(), far.end(), intercept) == far.end();
   if (joinsIntercept) curvature[intercept] = std::fabs(runner.gradHess(intercept).h);
-  CycleState trial = state;
-  // Whether the log-likelihood at trial.beta drops by less than `predicted` allows.
-  auto doesNotDrop = [&](double predicted) {
-    const double value = runner.reset(trial).logLikelihood;
-    const double allowed = std::fmax(kShareOfPredictedDrop * predicted, rounding);
-    return std::isfinite(value) && value >= logLikelihood - allowed;
-  };
   Flags flags;
-  for (const std::int32_t j : far) {
-    const double t = std::copysign(kProbeEta / maxAbs[j], state.beta[j]);
-    trial.beta = state.beta;
-    trial.beta[j] += t;
-    if (!doesNotDrop(0.5 * curvature[j] * t * t)) continue;
-    flags.flagged.push_back(j);
-    flags.alone.push_back(j);
-  }
+  probeEachAlone(runner, state, far, maxAbs, curvature, logLikelihood, rounding, &flags);
   const std::vector<std::int32_t>& flagged = flags.flagged;
   // Combinations among the far coordinates no single probe flagged: the flat eigen-directions
   // of their block (a coordinate receding alone once hid a factor's levels receding together:

@@ -135,14 +135,14 @@ TEST(DeviceSelection, SharedDataOfOtherDataIsNotUsed) {
   FitRequest req = penalized(a->data, a->weightPtr(), PriorKind::Normal);
   req.device = parseComputeDevice(kDevice);
   const FitResult plain = fitCcd(req);
-  req.sharedDevice = makeSharedDeviceData(req.device, b->data);
+  req.sharedDevice = prepareDeviceRun(req.device, b->data).shared;
   ASSERT_NE(req.sharedDevice, nullptr);
   const std::int64_t before = emulatedDesignsBuilt();
   const FitResult foreign = fitCcd(req);
   if (std::string(kDevice) == "emulated") EXPECT_EQ(emulatedDesignsBuilt() - before, 1);
   ASSERT_EQ(foreign.beta.size(), plain.beta.size());
   for (std::size_t j = 0; j < plain.beta.size(); ++j) EXPECT_EQ(foreign.beta[j], plain.beta[j]) << j;
-  EXPECT_EQ(makeSharedDeviceData(parseComputeDevice("cpu"), a->data), nullptr);
+  EXPECT_EQ(prepareDeviceRun(parseComputeDevice("cpu"), a->data).shared, nullptr);
 }
 
 }  // namespace

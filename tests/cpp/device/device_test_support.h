@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "device/compute_device.h"
+#include "device/device_memory.h"
 #include "device/emulated_device.h"
 #include "hand_design.h"
 #include "models/likelihood.h"

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "device/compute_device.h"
+#include "device/cuda_device.h"
 
 int main(int argc, char** argv) {
   if (argus::cudaDeviceCount() == 0) {

@@ -1,4 +1,4 @@
-#include "selection/task_runner.h"
+#include "common/task_runner.h"
 
 #include <algorithm>
 #include <atomic>

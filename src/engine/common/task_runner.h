@@ -1,5 +1,5 @@
-// Runs many independent fits (cross-validation folds, bootstrap replicates) on a few threads
-// that share one copy of the data.
+// Runs many independent tasks (cross-validation folds, bootstrap replicates, profile
+// points: whole fits) on a few threads that share one copy of the data.
 //
 // runTasks(n, threads, task, progress) calls task(i, sink) once for each i in 0..n-1.
 //  - Determinism: a task must depend only on its index and on data it does not share for
@@ -11,8 +11,8 @@
 //    (ProgressSink::checkInterrupt, which the R bridge implements with the R API and so must
 //    stay on this thread) and reports how many tasks are done. An interrupt stops workers
 //    from taking new tasks, and fits in flight stop at their next cycle.
-//  - The `sink` handed to a task is for fitCcd(): its checkInterrupt() throws once the run is
-//    cancelled, its message() does nothing (the R API is not thread-safe).
+//  - The `sink` handed to a task is for its fit (fitCcd()): its checkInterrupt() throws once
+//    the run is cancelled, its message() does nothing (the R API is not thread-safe).
 //  - An exception thrown by a task is rethrown on the calling thread after the workers have
 //    stopped; with several, the one of the lowest task index, as a sequential run would.
 #pragma once
@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "solver/ccd_solver.h"
+#include "common/progress_sink.h"
 
 namespace argus {
 

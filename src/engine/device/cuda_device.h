@@ -1,0 +1,32 @@
+// The CUDA backend as the rest of device/ and the bridge see it: whether it was built, the
+// visible GPUs (device/cuda_info.cu, or cuda_info_stub.cpp in a build without CUDA), and the
+// CUDA runner (device/cuda_device.cu; an UnsupportedError in builds without CUDA). No CUDA
+// header: compiled by the host compiler everywhere.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "solver/compute_device.h"
+#include "solver/cycle_runner.h"
+
+namespace argus {
+
+bool builtWithCuda();
+int cudaDeviceCount();  // 0 when built without CUDA or when no GPU is visible
+// One visible GPU, as listDevices() shows it.
+struct CudaDeviceInfo {
+  std::string name;
+  double memoryBytes = 0.0;
+  int major = 0, minor = 0;  // compute capability
+};
+std::vector<CudaDeviceInfo> cudaDevices();
+
+std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
+                                                 const double* weights,
+                                                 const std::shared_ptr<const SharedDeviceData>& shared);
+std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data);
+
+}  // namespace argus

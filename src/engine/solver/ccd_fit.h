@@ -1,0 +1,79 @@
+// One fit in progress: the steps of fitCcd() (solver/ccd_solver.cpp) and what they share.
+//
+//   CcdFit fit(request, progress);  plan: the state, the runner, aliased columns set aside
+//   fit.start();                    the majorized start, certified where it met the rule
+//   fit.cycle();                    exact cycles until a certified rule (or maxIterations)
+//   fit.readOut();                  the log-likelihood from fresh sums at the returned beta
+//   fit.certify();                  optimality there, coefficients without a finite estimate
+//   FitResult r = fit.result();     the result, with eta where asked
+//
+// The request must be validated (validateFitRequest) and its data the fit's own (centred
+// where fitCcd centres them). The object holds references to both.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/ccd_solver.h"
+#include "solver/cycle_schedule.h"
+#include "solver/duplicate_split.h"
+#include "solver/overshoot_guard.h"
+
+namespace argus {
+
+class CcdFit {
+ public:
+  CcdFit(const FitRequest& req, ProgressSink* progress);
+  CcdFit(const CcdFit&) = delete;
+  CcdFit& operator=(const CcdFit&) = delete;
+
+  void start();
+  void cycle();
+  void readOut();
+  void certify();
+  FitResult result();
+
+ private:
+  void setAsideAliased();
+  bool certifyStart();
+  void prepareCycles(bool certifiedByStart);
+  bool undoneByGuard(const CycleReadout& current);
+  void noteCycle(const CyclePlan& plan, const CycleReadout& current, double measure) const;
+  void checkRule(bool ruleMet);
+  std::vector<std::int32_t> probeRecession();
+  bool verbose() const { return progress_ && req_.control.verbose; }
+
+  // Checks of the optimality conditions: every kCheckEvery full cycles once one has failed or
+  // a coefficient is far out; a failed check tightens the rule tenfold, down to kGateFloor of
+  // the tolerance.
+  static constexpr double kGateFloor = 1e-6;
+  static constexpr int kCheckEvery = 10;
+  // The recent move along which coefficients running off to infinity are probed
+  // (solver/recession.h): beta now less beta 8 to 16 cycles ago, when the finite
+  // coefficients have settled and the move is along the direction of recession.
+  static constexpr int kMoveWindow = 8;
+
+  const FitRequest& req_;
+  const Dataset& data_;
+  ProgressSink* progress_;
+  CycleState state_;
+  std::unique_ptr<CycleRunner> runner_;
+  FitResult result_;
+  CycleReadout previous_;
+  std::optional<DuplicateSplit> duplicateSplit_;  // after the aliased columns are fixed
+  std::optional<CycleSchedule> schedule_;
+  std::optional<OvershootGuard> guard_;
+  ReadoutNeeds needs_;
+  double previousPrior_ = 0.0;
+  double gate_ = 0.0;  // the rule's tolerance, tightened after a failed check
+  int failedChecks_ = 0, lastCheck_ = 0;
+  std::vector<double> older_, newer_;  // beta kMoveWindow and 2 kMoveWindow cycles ago
+  std::vector<double> maxAbs_;         // per column, its largest |x|
+  std::int32_t intercept_ = -1;
+  bool shiftInvariant_ = false;
+  bool canRecede_ = true;
+};
+
+}  // namespace argus
