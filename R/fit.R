@@ -71,7 +71,7 @@
 #'     \item{`device`}{where the fit ran: `"cpu"`, `"cuda:N"` or `"emulated"`; for
 #'       `device = "auto"` the device it chose, and `"cuda"` as `"cuda:0"` (print(),
 #'       summary() and glance() show it). Where "auto" chose a GPU whose free memory could
-#'       not hold the fit, the fit ran on the CPU, which this does not record;}
+#'       not hold the fit, the fit ran on the CPU, and this says `"cpu"`;}
 #'     \item{`cv`}{the cross-validation results (see below), or `NULL`;}
 #'     \item{`data`, `settings`, `weights`, `startingCoefficients`, `call`}{what the fit was
 #'       made from, for refits (below).}

@@ -45,7 +45,7 @@ CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress)
       data_(*req.data),
       progress_(progress),
       state_(initialState(req)),
-      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice)),
+      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice, &device_)),
       previous_(runner_->reset(state_)),
       intercept_(interceptColumn(data_.design)),
       shiftInvariant_(hasStratumBaseline(data_.model)),  // (solver/recession.h)
@@ -245,6 +245,7 @@ void CcdFit::certify() {
 
 FitResult CcdFit::result() {
   if (req_.keepLinearPredictor) result_.eta = runner_->linearPredictor();
+  result_.device = device_;
   return std::move(result_);
 }
 

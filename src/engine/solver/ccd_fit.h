@@ -59,6 +59,7 @@ class CcdFit {
   const Dataset& data_;
   ProgressSink* progress_;
   CycleState state_;
+  ComputeDevice device_;  // where runner_ runs (before it: makeCycleRunner sets it)
   std::unique_ptr<CycleRunner> runner_;
   FitResult result_;
   CycleReadout previous_;

@@ -100,6 +100,9 @@ struct FitResult {
   std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)
   std::vector<std::int32_t> infinite;  // coordinates running off to infinity (NoFiniteMle)
   std::vector<std::int32_t> pinned;    // of those, one per direction of recession (recession.h)
+  // Where the fit ran: the request's device with "auto" resolved, or the CPU where the device
+  // "auto" chose could not take the fit (makeCycleRunner).
+  ComputeDevice device;
 };
 
 // The request of a run of many fits of one data set (cross-validation, bootstrap: a type
