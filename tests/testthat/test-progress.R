@@ -33,6 +33,18 @@ test_that("the line shows a bar, counts and time, redrawn at most every interval
   expect_identical(captureStderr(line$tick(50)), "")
   line <- Argus:::progressLine("bootstrap", 200, show = FALSE, every = 0)
   expect_identical(captureStderr(line$tick(50)), "")
+  # a note is drawn at once (a large fit's "what runs"), and the next tick draws over it
+  line <- Argus:::progressLine("cox fit", NULL, show = TRUE, every = 0, unit = "cycles")
+  text <- captureStderr({
+    line$note("Argus cox fit: 1,000,000 rows ...")
+    line$tick(3)
+  })
+  expect_match(text, "^\rArgus cox fit: 1,000,000 rows \\.\\.\\.\rcox fit: 3 cycles, 0 s *$")
+  line <- Argus:::progressLine("cox fit", NULL, show = FALSE)
+  expect_identical(captureStderr(line$note("Argus cox fit")), "")
+  # the interval is a number of seconds
+  withr::local_options(argus.progressInterval = "fast")
+  expect_error(Argus:::progressInterval(), "argus.progressInterval")
 })
 
 test_that("rounds cover every item once, in order, sized to keep the threads busy", {
