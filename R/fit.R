@@ -71,7 +71,7 @@
 #'     \item{`device`}{where the fit ran: `"cpu"`, `"cuda:N"` or `"emulated"`; for
 #'       `device = "auto"` the device it chose, and `"cuda"` as `"cuda:0"` (print(),
 #'       summary() and glance() show it). Where "auto" chose a GPU whose free memory could
-#'       not hold the fit, the fit ran on the CPU, which this does not record;}
+#'       not hold the fit, the fit ran on the CPU, and this says `"cpu"`;}
 #'     \item{`cv`}{the cross-validation results (see below), or `NULL`;}
 #'     \item{`data`, `settings`, `weights`, `startingCoefficients`, `call`}{what the fit was
 #'       made from, for refits (below).}
@@ -140,7 +140,7 @@ fitModel <- function(data, prior = createPrior("none"), control = createControl(
     resolved$variance[resolved$kind != 0L] <- cv$variance
     settings$variance <- resolved$variance
   }
-  result <- fitWithNotice(data, settings)
+  result <- fitWithProgress(data, settings, control)
   if (control$noiseLevel != "silent")
     message(sprintf("Argus %s fit on %s: %s after %s%d cycles in %.3f s (%s, optimality %.2g)",
                     data$modelType, result$device, result$status,
@@ -302,18 +302,30 @@ internalWeights <- function(weights, data) {
   w[data$order]
 }
 
-# The fit's engine call. A large fit in an interactive session says what runs, where, and
-# when it is done (argusProgress): the engine's cycles report nothing to R between them
-# (noiseLevel = "noisy" prints one line per cycle).
-fitWithNotice <- function(data, settings) {
+# The fit's engine call. Where progress is shown (argusProgress) and the engine's own lines
+# are not (noiseLevel "noisy": one per cycle), the engine reports where the fit stands at most
+# every argus.progressInterval, after a cycle or a step of the majorized start, and never
+# before that much time has passed (ControlSettings::progressSeconds,
+# src/engine/common/progress_pace.h): its lines move the progress line, at no cost to the fit.
+# A large fit says at once what runs: its first cycle may take a while.
+fitWithProgress <- function(data, settings, control) {
+  # the engine paces the reports; the line draws each one it gets
+  progress <- progressLine(sprintf("%s fit", data$modelType), every = 0, unit = "cycles")
+  if (!progress$show || control$noiseLevel == "noisy") return(.Call(argus_fit, data, settings))
+  on.exit(progress$done())
   entries <- storedEntries(data)
-  if (entries < 1e7 || !progressWanted()) return(.Call(argus_fit, data, settings))
-  text <- sprintf("Argus %s fit: %s rows, %s covariates, %s stored entries, on %s ...", data$modelType,
-                  format(data$nRows, big.mark = ","), format(length(data$columnNames), big.mark = ","),
-                  format(entries, big.mark = ",", scientific = FALSE), settings$device)
-  cat(text, file = stderr())
-  on.exit(cat("\r", strrep(" ", nchar(text)), "\r", file = stderr(), sep = ""))
-  .Call(argus_fit, data, settings)
+  if (entries >= 1e7)
+    progress$note(sprintf("Argus %s fit: %s rows, %s covariates, %s stored entries, on %s ...", data$modelType,
+                          format(data$nRows, big.mark = ","), format(length(data$columnNames), big.mark = ","),
+                          format(entries, big.mark = ",", scientific = FALSE), settings$device))
+  settings$progressInterval <- progressInterval()
+  withCallingHandlers(.Call(argus_fit, data, settings), message = function(m) {
+    text <- sub("\n$", "", conditionMessage(m))
+    if (!startsWith(text, "fit: ")) return()
+    cycles <- if (startsWith(text, "fit: cycle ")) as.numeric(sub("^fit: cycle ([0-9]+):.*", "\\1", text)) else 0
+    progress$tick(cycles, sub("^fit: (cycle [0-9]+: )?", "", text))
+    invokeRestart("muffleMessage")
+  })
 }
 
 # Entries the engine stores: every nonzero of sparse and indicator columns, every row of

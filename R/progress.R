@@ -1,6 +1,6 @@
 #' Progress of long work
 #'
-#' Cross-validation, the bootstrap, profile-likelihood intervals and profiles, and large fits
+#' Cross-validation, the bootstrap, profile-likelihood intervals and profiles, and fits
 #' report their progress in an interactive R session: one line on the console (standard
 #' error), redrawn in place, with what is done, the time spent and, where the amount of work
 #' is known, a bar and the time left. Nothing is shown for work done within half a second,
@@ -18,8 +18,15 @@
 #' intervals of many coefficients are profiled in rounds of a few seconds (each round on all
 #' of `threads`), where they would otherwise be profiled in one call: each coefficient's
 #' profile is its own set of refits, so the limits are the same.
+#' A fit moves the line after a cycle (or a step of the majorized start before the cycles),
+#' with the cycles done, the time, the log-likelihood and the convergence rule's change
+#' against the tolerance it must reach (`createControl(tolerance =)`); the engine itself
+#' keeps to the half second, so that a fit of many short cycles takes no longer. A large fit
+#' (1e7 stored entries or more) says at once what it fits: its first cycle may take a while.
 #' `createControl(noiseLevel = "quiet")` or `"noisy"` prints the engine's own lines instead
-#' (one per cross-validation candidate, per tenth of the bootstrap, per cycle of a fit).
+#' (one per cross-validation candidate, per tenth of the bootstrap); a fit's line is replaced
+#' by the engine's line per cycle under `"noisy"` only (`"quiet"` adds one line when the fit
+#' is done).
 #' @name argusProgress
 NULL
 
@@ -34,7 +41,7 @@ progressWanted <- function() {
 # it where half a second has passed since the start and since the last redraw; `done()`
 # clears it. Shown only where progressWanted() (`show` overrides, for tests).
 progressLine <- function(what, total = NULL, show = progressWanted(),
-                         every = getOption("argus.progressInterval", 0.5), unit = "done") {
+                         every = progressInterval(), unit = "done") {
   started <- proc.time()[["elapsed"]]
   last <- started
   width <- 0L
@@ -68,7 +75,20 @@ progressLine <- function(what, total = NULL, show = progressWanted(),
     drawn <<- FALSE
     invisible()
   }
-  list(tick = tick, done = done, show = show)
+  # `text` at once, until the next tick draws over it (what a long step starts with)
+  note <- function(text) {
+    if (show) draw(text)
+    invisible()
+  }
+  list(tick = tick, done = done, note = note, show = show)
+}
+
+# Seconds between redraws, and before the first: options(argus.progressInterval =).
+progressInterval <- function() {
+  every <- getOption("argus.progressInterval", 0.5)
+  if (!is.numeric(every) || length(every) != 1 || is.na(every) || every < 0)
+    stopf("options(argus.progressInterval =) must be a number of seconds, 0 or more")
+  as.double(every)
 }
 
 formatSeconds <- function(s) {

@@ -2,7 +2,6 @@
 // out. The settings list is built by R/fit.R (fitModel()).
 #include "bridge/convert.h"
 #include "bridge/fit_request.h"
-#include "device/auto_device.h"
 #include "solver/ccd_solver.h"
 
 using namespace Rcpp;
@@ -29,8 +28,8 @@ extern "C" SEXP argus_fit(SEXP dataSexp, SEXP settingsSexp) {
                       _["worstCoordinate"] = fit.worstCoordinate + 1,
                       _["aliased"] = oneBased(fit.aliased), _["infinite"] = oneBased(fit.infinite),
                       _["pinned"] = oneBased(fit.pinned),
-                      // where "auto" put the fit (the device makeCycleRunner() resolves it to)
-                      _["device"] = argus::computeDeviceName(
-                          argus::resolveComputeDevice(req.device, binding.data)));
+                      // where the fit ran: "auto" resolved, and the CPU where the GPU it chose
+                      // could not take the fit
+                      _["device"] = argus::computeDeviceName(fit.device));
   END_RCPP
 }

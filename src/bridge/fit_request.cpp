@@ -35,6 +35,9 @@ FitRequest fitRequestFromList(const Dataset& data, const List& settings) {
   req.control.convergence = parseConvergenceType(as<std::string>(settings["convergenceType"]));
   req.control.initialBound = as<double>(settings["initialBound"]);
   req.control.verbose = as<bool>(settings["verbose"]);
+  // fitModel()'s progress line (R/progress.R); absent from the settings a fit keeps
+  if (settings.containsElementNamed("progressInterval") && !Rf_isNull(settings["progressInterval"]))
+    req.control.progressSeconds = as<double>(settings["progressInterval"]);
   if (settings.containsElementNamed("threads")) req.control.threads = as<int>(settings["threads"]);
   if (settings.containsElementNamed("majorizedStart"))
     req.control.majorizedStart = parseMajorizedStartRule(as<std::string>(settings["majorizedStart"]));

@@ -24,6 +24,30 @@ test_that("device = 'auto' fits on the CPU where no GPU takes the model", {
   expect_identical(coef(auto), coef(cpu))
 })
 
+test_that("the device the engine ran a fit on is recorded, shown and taken back: the emulated device", {
+  skip_if_not(emulatedBuilt(), "Argus was installed without ARGUS_CUDA=emulate")
+  # fit$device is the engine's own record (FitResult::device), not the request: where "auto"
+  # chose a GPU without the memory for the fit, it says "cpu" (no GPU here: that hand-over is
+  # tested at the dispatch point, tests/cpp/device_fallback_test.cpp, with the emulated
+  # device given too little memory)
+  data <- createData(x = model.matrix(~ wt + hp, mtcars), y = mtcars$am, modelType = "lr")
+  fit <- fitOn(data, createPrior("none"), "emulated")
+  expect_identical(fit$device, "emulated")
+  expect_output(print(fit), "on emulated")
+  expect_output(print(summary(fit)), "device: +emulated")
+  expect_identical(glance(fit)$device, "emulated")
+  # the name is one createControl() takes, and a fit saved and read back keeps it
+  again <- fitModel(data, control = createControl(device = fit$device))
+  expect_identical(coef(again), coef(fit))
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path))
+  saveRDS(fit, path)
+  back <- readRDS(path)
+  expect_identical(back$device, "emulated")
+  expect_output(print(summary(back)), "device: +emulated")
+  expect_identical(vcov(back), vcov(fit))
+})
+
 test_that("listDevices() has one row per device, the emulated one where built", {
   devices <- listDevices()
   expect_s3_class(devices, "data.frame")

@@ -22,7 +22,10 @@ afterFitCode <- '
 # then fits a small model and saves its coefficients. The CV's design is sized so that it
 # still runs well past the signal on a fast machine (4e4 rows had come down to 1.7 s,
 # against the 1.5 s the parent waits: CI saw it finish first; 1.2e5 rows take 4.6 s).
+# "progress fit" is the fit with its progress line shown (argusProgress): the engine's
+# reports between cycles, R's message handler, the line on stderr (the log).
 interruptChild <- function(dir, what) {
+  long <- what != "cv"
   sprintf('
     library(Argus)
     dir <- "%s"
@@ -47,10 +50,13 @@ interruptChild <- function(dir, what) {
     writeLines(c(ended, format(as.numeric(Sys.time()), digits = 15)), file.path(dir, "ended"))
     %s
     saveRDS(afterFit(), file.path(dir, "after.rds"))
-  ', dir, if (what == "fit") "2e5" else "1.2e5", if (what == "fit") "2000" else "400",
-  if (what == "fit") "0.005" else "0.03",
-  if (what == "fit") 'fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-10))'
-  else 'fitModel(data, createPrior("laplace", useCrossValidation = TRUE), createControl(threads = 2, fold = 10, seed = 3))',
+  ', dir, if (long) "2e5" else "1.2e5", if (long) "2000" else "400",
+  if (long) "0.005" else "0.03",
+  switch(what,
+         fit = 'fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-10))',
+         `progress fit` = 'options(argus.progress = TRUE, argus.progressInterval = 0.05)
+                           fitModel(data, createPrior("laplace", variance = 1), createControl(tolerance = 1e-10))',
+         cv = 'fitModel(data, createPrior("laplace", useCrossValidation = TRUE), createControl(threads = 2, fold = 10, seed = 3))'),
   afterFitCode)
 }
 
@@ -72,7 +78,15 @@ runInterrupted <- function(what) {
           stderr = file.path(dir, "log"))
   expect_true(waitFor(file.path(dir, "started"), 120), info = paste(what, "never started"))
   pid <- as.integer(readLines(file.path(dir, "pid")))
-  Sys.sleep(1.5)  # well inside the call: the fit takes several seconds, the CV longer
+  if (what == "progress fit") {
+    # signalled once the progress line is under way (its first report, then a little more)
+    deadline <- Sys.time() + 30
+    while (!any(grepl("cox fit: ", readLines(file.path(dir, "log"), warn = FALSE), fixed = TRUE)) &&
+           Sys.time() < deadline) Sys.sleep(0.05)
+    Sys.sleep(0.2)
+  } else {
+    Sys.sleep(1.5)  # well inside the call: the fit takes several seconds, the CV longer
+  }
   expect_false(file.exists(file.path(dir, "ended")), info = paste(what, "ended before the signal"))
   signalled <- as.numeric(Sys.time())
   tools::pskill(pid, tools::SIGINT)
@@ -88,8 +102,9 @@ test_that("SIGINT stops a long fit and a cross-validation within a second, and t
   skip_if_not_installed("survival")
   eval(parse(text = afterFitCode))
   reference <- afterFit()
-  for (what in c("fit", "cv")) {
+  for (what in c("fit", "progress fit", "cv")) {
     r <- runInterrupted(what)
+    if (what == "progress fit") expect_match(paste(r$log, collapse = "\n"), "cox fit: [0-9]+ cycles", info = what)
     # R's interrupt condition, not an error (tryCatch(error = ) swallowed Ctrl-C)
     expect_equal(r$how, "interrupt condition", info = paste(what, paste(r$log, collapse = "\n")))
     expect_lt(r$latency, 1.5)

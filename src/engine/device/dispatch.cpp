@@ -49,7 +49,11 @@ DeviceRun prepareDeviceRun(const ComputeDevice& requested, const Dataset& data) 
   run.device = resolveComputeDevice(requested, data);
   switch (run.device.kind) {
     case ComputeDevice::Kind::Emulated:
-      run.shared = makeEmulatedSharedData(data);
+      try {
+        run.shared = makeEmulatedSharedData(data);
+      } catch (const UnsupportedError&) {
+        // not built, or too little (emulated) memory: each fit decides, as on CUDA
+      }
       break;
     case ComputeDevice::Kind::Cuda:
       if (!builtWithCuda() || run.device.index >= cudaDeviceCount()) break;  // the runner says why
@@ -65,12 +69,12 @@ DeviceRun prepareDeviceRun(const ComputeDevice& requested, const Dataset& data) 
   return run;
 }
 
-std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, const Dataset& data,
-                                             const double* weights, int threads,
-                                             const std::shared_ptr<const SharedDeviceData>& shared) {
-  const ComputeDevice device = resolveComputeDevice(requested, data);  // unchanged where resolved
-  if (device.kind == ComputeDevice::Kind::Cpu)
-    return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+namespace {
+
+// The runner of a resolved device other than the CPU. An UnsupportedError where the device
+// cannot take the fit: absent from this build or not visible, or too little free memory.
+std::unique_ptr<CycleRunner> deviceRunner(const ComputeDevice& device, const Dataset& data, const double* weights,
+                                          const std::shared_ptr<const SharedDeviceData>& shared) {
   if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedCycleRunner(data, weights, shared);
   if (!builtWithCuda())
     throw UnsupportedError("device '" + computeDeviceName(device) +
@@ -79,13 +83,34 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, con
   if (device.index >= cudaDeviceCount())
     throw UnsupportedError("device '" + computeDeviceName(device) + "' is not visible (" +
                            std::to_string(cudaDeviceCount()) + " CUDA device(s) found)");
-  if (!device.automatic) return makeCudaCycleRunner(device, data, weights, shared);
-  // "auto" chose the GPU; where it cannot take the fit (too little free memory, say), the CPU.
-  try {
-    return makeCudaCycleRunner(device, data, weights, shared);
-  } catch (const UnsupportedError&) {
-    return std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+  return makeCudaCycleRunner(device, data, weights, shared);
+}
+
+}  // namespace
+
+std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, const Dataset& data,
+                                             const double* weights, int threads,
+                                             const std::shared_ptr<const SharedDeviceData>& shared,
+                                             ComputeDevice* ran) {
+  ComputeDevice device = resolveComputeDevice(requested, data);  // unchanged where resolved
+  std::unique_ptr<CycleRunner> runner;
+  if (device.kind == ComputeDevice::Kind::Cpu) {
+    runner = std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+  } else if (!device.automatic) {
+    runner = deviceRunner(device, data, weights, shared);
+  } else {
+    // "auto" chose the device; where it cannot take the fit (too little free memory, say),
+    // the CPU, and the fit says so (ran): it ran there, not where "auto" pointed.
+    try {
+      runner = deviceRunner(device, data, weights, shared);
+    } catch (const UnsupportedError&) {
+      device.kind = ComputeDevice::Kind::Cpu;
+      device.index = 0;
+      runner = std::make_unique<LikelihoodCycleRunner>(data, weights, threads);
+    }
   }
+  if (ran) *ran = device;
+  return runner;
 }
 
 }  // namespace argus

@@ -5,6 +5,11 @@
 
 #include <thrust/version.h>
 
+#include <atomic>
+#include <cstdio>
+
+#include "common/errors.h"
+#include "device/device_memory.h"
 #include "device/device_model_registry.h"
 #include "device/device_primitives.h"
 #include "device/thrust_primitives.h"
@@ -24,12 +29,38 @@ std::string emulatedDeviceSystem() {
   return THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP ? "omp" : "cpp";
 }
 
+namespace {
+
+std::atomic<double> gMemoryBytes{0.0};
+
+// As the CUDA runner's check of free memory (cuda_device.cu), against setEmulatedDeviceMemory.
+void checkMemory(const Dataset& data, double held) {
+  const double memory = gMemoryBytes.load(std::memory_order_relaxed);
+  if (memory <= 0.0 || !deviceModelEntry<ThrustPrimitives>(data.model).make) return;
+  const double needed = deviceBytesNeeded(data) - held;
+  if (needed > memory) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "the fit needs about %.2f GiB of device memory, but emulated has %.2f GiB; "
+                  "use device = \"cpu\"",
+                  needed / 1073741824.0, memory / 1073741824.0);
+    throw UnsupportedError(message);
+  }
+}
+
+}  // namespace
+
+void setEmulatedDeviceMemory(double bytes) { gMemoryBytes.store(bytes, std::memory_order_relaxed); }
+
 std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared) {
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  checkMemory(data, design && design->serves(data) ? design->bytes() : 0.0);
   return makeDeviceCycleRunner<ThrustPrimitives>(data, weights, shared);
 }
 
 std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& data) {
+  checkMemory(data, 0.0);
   return std::make_shared<const DeviceDesign>(data);
 }
 

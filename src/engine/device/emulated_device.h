@@ -21,6 +21,11 @@ std::string emulatedDeviceSystem();
 std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset& data, const double* weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared = nullptr);
 std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& data);
+// The device memory the emulated device has, in bytes (<= 0: no limit, the default). A fit
+// that needs more (deviceBytesNeeded, less what shared data already hold) is refused as the
+// CUDA runner refuses it, with an UnsupportedError: so that tests reach, without a GPU, what
+// follows a device with too little memory ("auto" fits on the CPU, and says so). Process-wide.
+void setEmulatedDeviceMemory(double bytes);
 // How many device copies of a design (device_design.h) this process has built.
 std::int64_t emulatedDesignsBuilt();
 // The emulated device model itself (tests drive it through the host sweep, and measure it).

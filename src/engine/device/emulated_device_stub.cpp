@@ -19,6 +19,7 @@ std::unique_ptr<CycleRunner> makeEmulatedCycleRunner(const Dataset&, const doubl
 }
 std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset&) { notBuilt(); }
 
+void setEmulatedDeviceMemory(double) {}
 std::int64_t emulatedDesignsBuilt() { return 0; }
 
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*,

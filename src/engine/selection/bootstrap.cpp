@@ -48,6 +48,7 @@ BootstrapResult runBootstrap(const BootstrapRequest& request, ProgressSink* prog
     FitRequest fitRequest = req.fit;
     fitRequest.weights = weights.data();
     fitRequest.control.verbose = false;
+    fitRequest.control.progressSeconds = -1.0;  // a run of fits reports as a whole
     fitRequest.control.threads = 1;  // the replicates are what runs in parallel
     const FitResult fit = fitCcd(fitRequest, sink);
     std::copy(fit.beta.begin(), fit.beta.end(), result.beta.begin() + b * p);

@@ -54,6 +54,7 @@ NullInformation nullInformation(const FitRequest& fit) {
   null.start = fit.start.empty() ? std::vector<double>(p, 0.0) : fit.start;
   null.fixed = fit.fixed.empty() ? std::vector<unsigned char>(p, 0) : fit.fixed;
   null.control.verbose = false;
+  null.control.progressSeconds = -1.0;  // a run of fits reports as a whole
   bool anyFree = false;
   for (std::size_t j = 0; j < p; ++j) {
     if (fit.prior[j].kind != PriorKind::None) {
@@ -169,6 +170,7 @@ FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
   fitRequest.prior = prior;
   fitRequest.start = start;
   fitRequest.control.verbose = false;
+  fitRequest.control.progressSeconds = -1.0;  // a run of fits reports as a whole
   fitRequest.control.threads = 1;  // the folds are what runs in parallel
   fitRequest.keepLinearPredictor = true;
   const FitResult fit = fitCcd(fitRequest, sink);
@@ -273,6 +275,7 @@ class FoldFits {
     request.prior = prior;
     request.start = nearestSolution(variance);
     request.control.verbose = false;
+    request.control.progressSeconds = -1.0;  // a run of fits reports as a whole
     request.control.threads = req_.settings.threads;
     request.control.tolerance *= kAllDataToleranceFactor;
     request.control.optimalityTolerance *= kAllDataToleranceFactor;

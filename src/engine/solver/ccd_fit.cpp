@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "data/column_centring.h"
 #include "solver/recession.h"
@@ -44,8 +45,9 @@ CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress)
     : req_(req),
       data_(*req.data),
       progress_(progress),
+      pace_(progress ? req.control.progressSeconds : -1.0),
       state_(initialState(req)),
-      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice)),
+      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice, &device_)),
       previous_(runner_->reset(state_)),
       intercept_(interceptColumn(data_.design)),
       shiftInvariant_(hasStratumBaseline(data_.model)),  // (solver/recession.h)
@@ -89,6 +91,7 @@ void CcdFit::start() {
     options.convergence = req_.control.convergence;
     options.tolerance = req_.control.tolerance;
     options.threads = req_.control.threads;
+    options.afterStep = [this](int steps, const CycleReadout& at) { reportStep(steps, at); };
     const MajorizedStartResult start = majorizedStart(*runner_, data_, state_, previous_, options, progress_);
     if (start.used) previous_ = start.readout;
     result_.majorizedSteps = start.steps;
@@ -150,6 +153,7 @@ void CcdFit::cycle() {
     const double measure =
         convergenceMeasure(req_.control.convergence, previous_, current, previousPrior_, logPrior);
     noteCycle(plan, current, measure);
+    reportCycle(current, measure);
     const bool ruleMet = schedule_->finish(measure <= gate_, state_);
     const bool periodic = schedule_->lastWasFull() && result_.iterations - lastCheck_ >= kCheckEvery &&
                           (failedChecks_ > 0 || hasFarCoefficient(state_, maxAbs_));
@@ -178,6 +182,27 @@ void CcdFit::noteCycle(const CyclePlan& plan, const CycleReadout& current, doubl
                      std::to_string(plan.coordinates.size()) + " coordinates): " + "log-likelihood " +
                      std::to_string(current.logLikelihood) + ", change " + std::to_string(measure) +
                      ", moved " + std::to_string(current.coordinatesMoved));
+}
+
+// The host's progress line (ControlSettings::progressSeconds): at most one per cycle or step
+// of the start, and only where the pace says one is due, from this (the calling) thread.
+void CcdFit::reportStep(int steps, const CycleReadout& at) {
+  if (!pace_.due()) return;
+  char text[128];
+  std::snprintf(text, sizeof text, "fit: majorized start, step %d: logLik %.8g", steps,
+                at.logLikelihood);
+  progress_->message(text);
+}
+
+void CcdFit::reportCycle(const CycleReadout& current, double measure) {
+  if (!pace_.due()) return;
+  // Where the rule needs no log-likelihood the cycle did not compute it: one O(N) pass per
+  // report, from the runner's sums (it moves nothing).
+  const double logLikelihood = needs_.logLikelihood ? current.logLikelihood : runner_->logLikelihood(state_);
+  char text[160];
+  std::snprintf(text, sizeof text, "fit: cycle %d: logLik %.8g, change %.2g, tolerance %.2g",
+                result_.iterations, logLikelihood, measure, gate_);
+  progress_->message(text);
 }
 
 // The certificate from a full gradient at the cycle's beta: Success where the rule was met
@@ -245,6 +270,7 @@ void CcdFit::certify() {
 
 FitResult CcdFit::result() {
   if (req_.keepLinearPredictor) result_.eta = runner_->linearPredictor();
+  result_.device = device_;
   return std::move(result_);
 }
 

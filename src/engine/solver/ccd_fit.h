@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_pace.h"
 #include "solver/ccd_solver.h"
 #include "solver/cycle_schedule.h"
 #include "solver/duplicate_split.h"
@@ -41,6 +42,8 @@ class CcdFit {
   void prepareCycles(bool certifiedByStart);
   bool undoneByGuard(const CycleReadout& current);
   void noteCycle(const CyclePlan& plan, const CycleReadout& current, double measure) const;
+  void reportStep(int steps, const CycleReadout& at);
+  void reportCycle(const CycleReadout& current, double measure);
   void checkRule(bool ruleMet);
   std::vector<std::int32_t> probeRecession();
   bool verbose() const { return progress_ && req_.control.verbose; }
@@ -58,7 +61,9 @@ class CcdFit {
   const FitRequest& req_;
   const Dataset& data_;
   ProgressSink* progress_;
+  ProgressPace pace_;  // of the progress lines (ControlSettings::progressSeconds)
   CycleState state_;
+  ComputeDevice device_;  // where runner_ runs (before it: makeCycleRunner sets it)
   std::unique_ptr<CycleRunner> runner_;
   FitResult result_;
   CycleReadout previous_;

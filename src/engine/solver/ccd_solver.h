@@ -65,6 +65,13 @@ struct ControlSettings {
   // Cross-validation and the bootstrap run their fits with 1 and parallelize over fits.
   int threads = 1;
   bool verbose = false;
+  // A progress line through ProgressSink::message at most every progressSeconds, none before
+  // that much time has passed (common/progress_pace.h): "fit: cycle N: logLik L, change C,
+  // tolerance T" after a cycle (C: the convergence rule's measure, T: what it must reach),
+  // "fit: majorized start, step N: logLik L" after a step of the start; 0: after every one;
+  // negative: none. The R bridge's single fits ask for it where R shows progress
+  // (R/fit.R, fitWithProgress()); runs of many fits do not.
+  double progressSeconds = -1.0;
 };
 
 struct FitRequest {
@@ -100,6 +107,9 @@ struct FitResult {
   std::vector<std::int32_t> aliased;   // flat-prior coordinates held at 0 (not identifiable)
   std::vector<std::int32_t> infinite;  // coordinates running off to infinity (NoFiniteMle)
   std::vector<std::int32_t> pinned;    // of those, one per direction of recession (recession.h)
+  // Where the fit ran: the request's device with "auto" resolved, or the CPU where the device
+  // "auto" chose could not take the fit (makeCycleRunner).
+  ComputeDevice device;
 };
 
 // The request of a run of many fits of one data set (cross-validation, bootstrap: a type

@@ -51,9 +51,12 @@ DeviceRun prepareDeviceRun(const ComputeDevice& requested, const Dataset& data);
 
 // The runner of one fit: "auto" resolved here where the caller has not resolved it yet.
 // threads: for the work inside one coordinate (ControlSettings::threads). shared: from
-// prepareDeviceRun for this data, or null.
+// prepareDeviceRun for this data, or null. ran (may be null): the device the runner runs on,
+// which is the resolved device, or the CPU where the device "auto" chose cannot take the fit
+// (too little free memory): what a fit reports as the device it ran on (FitResult::device).
 std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& device, const Dataset& data,
                                              const double* weights, int threads = 1,
-                                             const std::shared_ptr<const SharedDeviceData>& shared = nullptr);
+                                             const std::shared_ptr<const SharedDeviceData>& shared = nullptr,
+                                             ComputeDevice* ran = nullptr);
 
 }  // namespace argus

@@ -410,6 +410,7 @@ MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, Cy
                                               logPriorTotal(trials.from(), state.prior),
                                               logPriorTotal(state.beta, state.prior));
     result.readout = readout;
+    if (options.afterStep) options.afterStep(result.steps, readout);
     const double gain = value - objective;
     objective = value;
     if (measure <= kFinish * options.tolerance) {

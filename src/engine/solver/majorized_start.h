@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "data/dataset.h"
@@ -70,6 +71,9 @@ struct MajorizedStartOptions {
   int threads = 1;
   std::int64_t pieceEntries = 8192;
   int maxSteps = 100;
+  // Called, where set, after each accepted step with the steps taken and the readout there:
+  // the fit's progress reports (ccd_fit.h).
+  std::function<void(int steps, const CycleReadout& at)> afterStep;
 };
 
 class ProgressSink;
