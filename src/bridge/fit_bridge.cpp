@@ -2,7 +2,7 @@
 // out. The settings list is built by R/fit.R (fitModel()).
 #include "bridge/convert.h"
 #include "bridge/fit_request.h"
-#include "device/compute_device.h"
+#include "device/auto_device.h"
 #include "solver/ccd_solver.h"
 
 using namespace Rcpp;
