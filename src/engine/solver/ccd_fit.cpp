@@ -38,14 +38,17 @@ bool finite(const CycleReadout& r) {
 
 }  // namespace
 
-// The plan: the state, the runner from the dispatch point, and the flat-prior columns the
-// data cannot identify held at 0.
-CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress)
+// The plan: the state, the runner from the dispatch point (or the one lent), and the
+// flat-prior columns the data cannot identify held at 0.
+CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress, CycleRunner* runner)
     : req_(req),
       data_(*req.data),
       progress_(progress),
       state_(initialState(req)),
-      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice)),
+      ownRunner_(runner ? nullptr
+                        : makeCycleRunner(req.device, data_, req.weights, req.control.threads,
+                                          req.sharedDevice)),
+      runner_(runner ? runner : ownRunner_.get()),
       previous_(runner_->reset(state_)),
       intercept_(interceptColumn(data_.design)),
       shiftInvariant_(hasStratumBaseline(data_.model)),  // (solver/recession.h)
