@@ -265,5 +265,46 @@ TEST(ProfileInSessions, IntervalLimitsAreRootsOfTheRefitsProfile) {
   EXPECT_NEAR(at[1].value - at[2].value, settings.drop, 1e-6);
 }
 
+// The adaptive grid in one engine call: its values are profileValues()' at its points (bit for
+// bit, any thread count), and the straight line between neighbouring points misses the profile
+// at their midpoint by no more than the tolerance; with too few points allowed it says so.
+TEST(ProfileInSessions, AdaptiveGridValuesAndAccuracy) {
+  testing_data::ProblemSpec spec;
+  spec.model = ModelType::Poisson;
+  spec.seed = 12;
+  auto prob = testing_data::makeProblem(spec);
+  FitRequest req = flatRequest(prob->data, prob->weightPtr());
+  req.start = fitCcd(req).beta;
+  const std::int32_t c = 2;
+  const double b = req.start[c], tolerance = 0.01;
+  const std::vector<double> initial = {b - 2.0, b - 1.0, b, b + 1.0, b + 2.0};
+  const AdaptiveProfile grid = adaptiveProfile(req, c, initial, tolerance, 1000, true, 1, nullptr, true);
+  EXPECT_TRUE(grid.complete);
+  ASSERT_GT(grid.points.size(), 20u);
+  const std::vector<ProfilePoint> at = profileValues(req, c, grid.points, true, 1, nullptr, true);
+  std::vector<double> mid;
+  for (std::size_t i = 0; i < grid.points.size(); ++i) {
+    if (i > 0) {
+      EXPECT_GT(grid.points[i], grid.points[i - 1]);
+      mid.push_back((grid.points[i - 1] + grid.points[i]) / 2);
+    }
+    EXPECT_EQ(grid.values[i].value, at[i].value);
+    EXPECT_EQ(grid.values[i].derivative, at[i].derivative);
+  }
+  const std::vector<ProfilePoint> between = profileValues(req, c, mid, true, 1);
+  for (std::size_t i = 0; i < mid.size(); ++i)
+    EXPECT_LE(std::fabs(between[i].value - (grid.values[i].value + grid.values[i + 1].value) / 2), tolerance)
+        << "interval " << i;
+  const AdaptiveProfile threads = adaptiveProfile(req, c, initial, tolerance, 1000, true, 3, nullptr, true);
+  EXPECT_EQ(threads.points, grid.points);
+  for (std::size_t i = 0; i < grid.points.size(); ++i) EXPECT_EQ(threads.values[i].value, grid.values[i].value);
+  const AdaptiveProfile capped = adaptiveProfile(req, c, initial, tolerance, 12, true, 1);
+  EXPECT_FALSE(capped.complete);
+  EXPECT_LE(capped.points.size(), 12u);
+  EXPECT_GT(capped.points.size(), initial.size());
+  EXPECT_THROW(adaptiveProfile(req, c, {b + 1.0, b}, tolerance, 100, true, 1), ArgusError);
+  EXPECT_THROW(adaptiveProfile(req, c, {b}, tolerance, 100, true, 1), ArgusError);
+}
+
 }  // namespace
 }  // namespace argus

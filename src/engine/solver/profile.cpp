@@ -301,14 +301,14 @@ std::vector<ProfileInterval> profileIntervals(const FitRequest& fit,
   return out;
 }
 
-std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
-                                        const std::vector<double>& points, bool includePenalty,
-                                        int threads, ProgressSink* progress, bool withDerivative) {
-  checkProfileRequest(fit, {coordinate});
-  for (double b : points) ARGUS_REQUIRE(std::isfinite(b), "profile points must be finite");
-  validateDataset(*fit.data, fit.weights);
+namespace {
+
+// The profile at `points`, each a task of runTasks() in a session of `sessions`.
+std::vector<ProfilePoint> valuesAt(const FitRequest& fit, std::int32_t coordinate,
+                                   const std::vector<double>& points, bool includePenalty,
+                                   int threads, ProgressSink* progress, bool withDerivative,
+                                   SessionPool& sessions) {
   std::vector<ProfilePoint> out(points.size());
-  SessionPool sessions(fit);
   runTasks(points.size(), threads, [&](std::size_t i, ProgressSink* sink) {
     std::unique_ptr<RefitSession> session = sessions.take();
     ProfileObjective profile(fit, *session, coordinate, includePenalty, sink);
@@ -317,6 +317,70 @@ std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coor
     if (withDerivative && !profile.lastBeta.empty()) out[i].derivative = profile.slope();
     sessions.giveBack(std::move(session));
   }, progress);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
+                                        const std::vector<double>& points, bool includePenalty,
+                                        int threads, ProgressSink* progress, bool withDerivative) {
+  checkProfileRequest(fit, {coordinate});
+  for (double b : points) ARGUS_REQUIRE(std::isfinite(b), "profile points must be finite");
+  validateDataset(*fit.data, fit.weights);
+  SessionPool sessions(fit);
+  return valuesAt(fit, coordinate, points, includePenalty, threads, progress, withDerivative, sessions);
+}
+
+AdaptiveProfile adaptiveProfile(const FitRequest& fit, std::int32_t coordinate,
+                                const std::vector<double>& initial, double tolerance,
+                                std::size_t maxPoints, bool includePenalty, int threads,
+                                ProgressSink* progress, bool withDerivative) {
+  checkProfileRequest(fit, {coordinate});
+  ARGUS_REQUIRE(initial.size() >= 2, "the adaptive grid needs 2 points or more to start");
+  for (std::size_t i = 0; i < initial.size(); ++i) {
+    ARGUS_REQUIRE(std::isfinite(initial[i]), "profile points must be finite");
+    ARGUS_REQUIRE(i == 0 || initial[i] > initial[i - 1], "the first grid must be increasing");
+  }
+  ARGUS_REQUIRE(tolerance > 0.0, "the tolerance must be positive");
+  validateDataset(*fit.data, fit.weights);
+  SessionPool sessions(fit);
+  AdaptiveProfile out;
+  out.points = initial;
+  out.values = valuesAt(fit, coordinate, initial, includePenalty, threads, progress, withDerivative, sessions);
+  std::vector<unsigned char> open(initial.size() - 1, 1);  // interval (i, i + 1) to check
+  for (;;) {
+    std::vector<double> mid;
+    for (std::size_t i = 0; i < open.size(); ++i)
+      if (open[i]) mid.push_back((out.points[i] + out.points[i + 1]) / 2);
+    if (mid.empty() || out.points.size() + mid.size() > maxPoints) break;
+    const std::vector<ProfilePoint> at =
+        valuesAt(fit, coordinate, mid, includePenalty, threads, progress, withDerivative, sessions);
+    AdaptiveProfile next;
+    std::vector<unsigned char> nextOpen;
+    std::size_t k = 0;  // midpoints placed so far
+    for (std::size_t i = 0; i < out.points.size(); ++i) {
+      next.points.push_back(out.points[i]);
+      next.values.push_back(out.values[i]);
+      if (i + 1 == out.points.size()) break;
+      if (!open[i]) {
+        nextOpen.push_back(0);
+        continue;
+      }
+      const double linear = (out.values[i].value + out.values[i + 1].value) / 2;
+      const double value = at[k].value;
+      const unsigned char refine = std::isfinite(value) && std::fabs(value - linear) > tolerance;
+      next.points.push_back(mid[k]);
+      next.values.push_back(at[k]);
+      nextOpen.push_back(refine);
+      nextOpen.push_back(refine);
+      ++k;
+    }
+    out.points.swap(next.points);
+    out.values.swap(next.values);
+    open.swap(nextOpen);
+  }
+  out.complete = std::none_of(open.begin(), open.end(), [](unsigned char o) { return o != 0; });
   return out;
 }
 
