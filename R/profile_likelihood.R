@@ -122,10 +122,14 @@ profileAt <- function(fit, column, points, includePenalty, derivatives = FALSE) 
   out <- .Call(argus_profile_values, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),
                as.integer(column - 1L), as.double(points), includePenalty,
                as.integer(fit$control$threads), derivatives)
-  if (!all(out$converged))
-    warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!out$converged),
-                    names(fit$coefficients)[column]), call. = FALSE)
+  warnUnconverged(out$converged, names(fit$coefficients)[column])
   list(points = points, values = out$value, derivatives = if (derivatives) out$derivative)
+}
+
+warnUnconverged <- function(converged, label) {
+  if (!all(converged))
+    warning(sprintf("%d profile refit(s) for '%s' ended without convergence", sum(!converged),
+                    label), call. = FALSE)
 }
 
 defaultBounds <- function(fit, column) {
@@ -137,37 +141,22 @@ defaultBounds <- function(fit, column) {
 }
 
 # Adaptive grid: refine, by midpoints, the intervals where the linear interpolation misses
-# the midpoint's value by more than `tolerance`. An interval whose midpoint passes is done
-# (the error of a smooth curve shrinks four-fold with each halving). Each round's midpoints
-# go to the engine in one call, so they run in parallel.
+# the midpoint's value by more than `tolerance` (a failed refit closes its interval). An
+# interval whose midpoint passes is done (the error of a smooth curve shrinks four-fold with
+# each halving). The engine runs every round in one call (adaptiveProfile(),
+# src/engine/solver/profile.h), each round's midpoints in parallel, its refits sharing their
+# set-up; the first grid is R's seq().
 adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, maxPoints,
                             includePenalty, derivatives = FALSE) {
-  first <- profileAt(fit, column, seq(bounds[1], bounds[2], length.out = initialGridSize),
-                     includePenalty, derivatives)
-  points <- first$points
-  values <- first$values
-  slopes <- first$derivatives
-  open <- rep(TRUE, length(points) - 1)  # intervals (points[i], points[i + 1]) to check
-  while (any(open) && length(points) + sum(open) <= maxPoints) {
-    left <- which(open)
-    mid <- profileAt(fit, column, (points[left] + points[left + 1]) / 2, includePenalty, derivatives)
-    midValues <- mid$values
-    linear <- (values[left] + values[left + 1]) / 2
-    refine <- is.finite(midValues) & abs(midValues - linear) > tolerance  # a failed refit stops
-    nOld <- length(points)
-    ordering <- order(c(points, mid$points))
-    points <- c(points, mid$points)[ordering]
-    values <- c(values, midValues)[ordering]
-    if (derivatives) slopes <- c(slopes, mid$derivatives)[ordering]
-    # Midpoint i now sits at position newAt[i], splitting its interval into the intervals
-    # newAt[i] - 1 and newAt[i]: both stay open when the check failed.
-    newAt <- match(nOld + seq_along(midValues), ordering)
-    open <- rep(FALSE, length(points) - 1)
-    open[newAt - 1] <- refine
-    open[newAt] <- refine
-  }
-  if (any(open))
+  grid <- list(initial = seq(bounds[1], bounds[2], length.out = initialGridSize),
+               tolerance = as.double(tolerance), maxPoints = as.double(maxPoints),
+               includePenalty = includePenalty, threads = as.integer(fit$control$threads),
+               withDerivative = derivatives)
+  out <- .Call(argus_profile_adaptive, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),
+               as.integer(column - 1L), grid)
+  warnUnconverged(out$converged, names(fit$coefficients)[column])
+  if (!out$complete)
     warning(sprintf("the adaptive profile of '%s' reached maxPoints = %d before the tolerance",
                     names(fit$coefficients)[column], maxPoints), call. = FALSE)
-  list(points = points, values = values, derivatives = slopes)
+  list(points = out$point, values = out$value, derivatives = if (derivatives) out$derivative)
 }

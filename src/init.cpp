@@ -28,6 +28,7 @@ SEXP argus_linear_predictor(SEXP, SEXP);
 SEXP argus_baseline_hazard(SEXP, SEXP, SEXP);
 SEXP argus_profile_intervals(SEXP, SEXP, SEXP, SEXP);
 SEXP argus_profile_values(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP argus_profile_adaptive(SEXP, SEXP, SEXP, SEXP);
 
 static const R_CallMethodDef callMethods[] = {
     {"argus_code_ids", (DL_FUNC)&argus_code_ids, 2},
@@ -54,6 +55,7 @@ static const R_CallMethodDef callMethods[] = {
     {"argus_baseline_hazard", (DL_FUNC)&argus_baseline_hazard, 3},
     {"argus_profile_intervals", (DL_FUNC)&argus_profile_intervals, 4},
     {"argus_profile_values", (DL_FUNC)&argus_profile_values, 7},
+    {"argus_profile_adaptive", (DL_FUNC)&argus_profile_adaptive, 4},
     {NULL, NULL, 0}};
 
 void R_init_Argus(DllInfo* dll) {

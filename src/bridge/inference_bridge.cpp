@@ -120,17 +120,9 @@ extern "C" SEXP argus_profile_intervals(SEXP dataSexp, SEXP settingsSexp, SEXP c
   END_RCPP
 }
 
-extern "C" SEXP argus_profile_values(SEXP dataSexp, SEXP settingsSexp, SEXP coordinateSexp,
-                                     SEXP pointsSexp, SEXP includePenalty, SEXP threads,
-                                     SEXP withDerivative) {
-  BEGIN_RCPP
-  argus::bridge::DatasetBinding binding;
-  argus::bridge::bindDataset(List(dataSexp), &binding);
-  const argus::FitRequest req = argus::bridge::fitRequestFromList(binding.data, List(settingsSexp));
-  argus::bridge::RProgressSink progress;
-  const std::vector<argus::ProfilePoint> points = argus::profileValues(
-      req, as<int>(coordinateSexp), as<std::vector<double>>(pointsSexp), as<bool>(includePenalty),
-      as<int>(threads), &progress, as<bool>(withDerivative));
+namespace {
+
+List profilePointsList(const std::vector<argus::ProfilePoint>& points) {
   NumericVector value(points.size()), derivative(points.size());
   LogicalVector converged(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -140,5 +132,42 @@ extern "C" SEXP argus_profile_values(SEXP dataSexp, SEXP settingsSexp, SEXP coor
   }
   return List::create(_["value"] = value, _["converged"] = converged,
                       _["derivative"] = derivative);
+}
+
+}  // namespace
+
+extern "C" SEXP argus_profile_values(SEXP dataSexp, SEXP settingsSexp, SEXP coordinateSexp,
+                                     SEXP pointsSexp, SEXP includePenalty, SEXP threads,
+                                     SEXP withDerivative) {
+  BEGIN_RCPP
+  argus::bridge::DatasetBinding binding;
+  argus::bridge::bindDataset(List(dataSexp), &binding);
+  const argus::FitRequest req = argus::bridge::fitRequestFromList(binding.data, List(settingsSexp));
+  argus::bridge::RProgressSink progress;
+  return profilePointsList(argus::profileValues(
+      req, as<int>(coordinateSexp), as<std::vector<double>>(pointsSexp), as<bool>(includePenalty),
+      as<int>(threads), &progress, as<bool>(withDerivative)));
+  END_RCPP
+}
+
+// `grid` holds initial (the first grid), tolerance, maxPoints, includePenalty, threads and
+// withDerivative (see R/profile_likelihood.R's adaptiveProfile()).
+extern "C" SEXP argus_profile_adaptive(SEXP dataSexp, SEXP settingsSexp, SEXP coordinateSexp,
+                                       SEXP gridSexp) {
+  BEGIN_RCPP
+  argus::bridge::DatasetBinding binding;
+  argus::bridge::bindDataset(List(dataSexp), &binding);
+  const argus::FitRequest req = argus::bridge::fitRequestFromList(binding.data, List(settingsSexp));
+  const List grid(gridSexp);
+  argus::bridge::RProgressSink progress;
+  const argus::AdaptiveProfile profile = argus::adaptiveProfile(
+      req, as<int>(coordinateSexp), as<std::vector<double>>(grid["initial"]),
+      as<double>(grid["tolerance"]), static_cast<std::size_t>(as<double>(grid["maxPoints"])),
+      as<bool>(grid["includePenalty"]), as<int>(grid["threads"]), &progress,
+      as<bool>(grid["withDerivative"]));
+  List out = profilePointsList(profile.values);
+  out["point"] = wrap(profile.points);
+  out["complete"] = profile.complete;
+  return out;
   END_RCPP
 }

@@ -5,7 +5,10 @@
 # The study code is the packages' calls (helper-ohdsi-sequences.R's arguments).
 #
 #   Rscript tools/time-studies.R FRONT_LIB INCUMBENT_LIB [reps=3] [cmN=20000] [sccsN=5000]
-#     [gen=/work/shared/peers/gen.R]
+#     [gen=/work/shared/peers/gen.R] [baseline=LIB] [save=FILE.rds]
+# A library may be several joined by ":" (the front end's and its Argus's). `baseline`: a
+# second build of the front end timed in the same run (before and after a change), reported
+# beside the first; `save`: every repetition's times, for later reading.
 args <- commandArgs(trailingOnly = TRUE)
 script <- normalizePath(sub("--file=", "", grep("--file=", commandArgs(), value = TRUE)))
 
@@ -62,7 +65,7 @@ sccsStudy <- function(d) {
 }
 
 if (identical(args[1], "--run")) {
-  .libPaths(c(args[2], .libPaths()))
+  .libPaths(c(strsplit(args[2], ":", fixed = TRUE)[[1]], .libPaths()))
   suppressPackageStartupMessages(library(Cyclops))
   d <- readRDS(args[3])
   result <- list(cm = cohortMethodStudy(d$cm), sccs = sccsStudy(d$sccs))
@@ -93,22 +96,30 @@ saveRDS(list(cm = list(ps = ps[c("outcomes", "covariates")], outcome = outcome),
              sccs = sccs[c("outcomes", "covariates")]), data)
 cat(sprintf("CohortMethod-shaped: %d persons, %d covariate entries; SCCS-shaped: %d cases, %d eras\n",
             n, nrow(ps$covariates), length(unique(sccs$outcomes$stratumId)), nrow(sccs$outcomes)))
-runs <- list(front = list(), incumbent = list())
+libs <- c(incumbent = incumbentLib, front = frontLib, baseline = kv$baseline)
+runs <- lapply(libs, function(lib) list())
 for (rep in seq_len(as.integer(kv$reps))) {
-  for (who in c("incumbent", "front")) {
+  for (who in names(libs)) {
     out <- tempfile(fileext = ".rds")
-    status <- system2("Rscript", c(script, "--run", if (who == "front") frontLib else incumbentLib,
-                                   data, out))
+    status <- system2("Rscript", c(script, "--run", libs[[who]], data, out))
     if (status != 0) stop("the ", who, " run failed")
     runs[[who]][[rep]] <- readRDS(out)
   }
 }
+if (!is.null(kv$save)) saveRDS(runs, kv$save)
 median3 <- function(who, study, step) stats::median(vapply(runs[[who]], function(r) r[[study]][[step]], 0))
 rows <- do.call(rbind, lapply(list(c("cm", "ps"), c("cm", "outcome"), c("cm", "total"),
                                    c("sccs", "fit"), c("sccs", "inference"), c("sccs", "total")),
-  function(s) data.frame(study = s[1], step = s[2], incumbent = median3("incumbent", s[1], s[2]),
-                         front = median3("front", s[1], s[2]),
-                         ratio = median3("incumbent", s[1], s[2]) / median3("front", s[1], s[2]))))
+  function(s) {
+    row <- data.frame(study = s[1], step = s[2], incumbent = median3("incumbent", s[1], s[2]),
+                      front = median3("front", s[1], s[2]),
+                      ratio = median3("incumbent", s[1], s[2]) / median3("front", s[1], s[2]))
+    if (!is.null(kv$baseline)) {
+      row$baseline <- median3("baseline", s[1], s[2])
+      row$baselineRatio <- row$incumbent / row$baseline
+    }
+    row
+  }))
 print(rows, row.names = FALSE, digits = 3)
 cat(sprintf("chosen variances: CohortMethod PS incumbent %.4g, front %.4g; SCCS incumbent %.4g, front %.4g\n",
             median3("incumbent", "cm", "variance"), median3("front", "cm", "variance"),

@@ -63,7 +63,17 @@ BlockNewton::BlockNewton(const Dataset& data, bool fused)
   }
   cycleWork_ = cycleWork;
   intercept_ = interceptColumn(design);
+  chosen_ = candidates_;
   configure();
+}
+
+void BlockNewton::restart() {
+  if (admitted_) {
+    candidates_ = chosen_;
+    configure();
+    admitted_ = false;
+  }
+  cycles_ = 0;
 }
 
 void BlockNewton::configure() {
@@ -76,6 +86,7 @@ void BlockNewton::configure() {
 }
 
 void BlockNewton::admit(const std::vector<std::int32_t>& columns) {
+  admitted_ = true;
   for (const std::int32_t j : columns) {
     if (candidates_.size() >= kMaxColumns) break;
     if (std::find(candidates_.begin(), candidates_.end(), j) == candidates_.end()) candidates_.push_back(j);

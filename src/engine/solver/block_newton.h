@@ -106,6 +106,9 @@ class BlockNewton {
   // columns so nearly collinear that CCD would crawl along them and the per-coordinate
   // certificate would pass short of the optimum (LikelihoodCycleRunner::aliasedColumns).
   void admit(const std::vector<std::int32_t>& columns);
+  // Back to the block the constructor chose, before any admit() and step: for the next fit
+  // of a runner lent to many (CycleRunner::restart()).
+  void restart();
 
   // Called once per cycle; on the cycles where it is due, one damped Newton step on the free
   // candidates at the likelihood's current eta (call after refreshSums()). Returns true when
@@ -142,6 +145,8 @@ class BlockNewton {
   const Dataset& data_;
   const bool fused_;
   std::vector<std::int32_t> candidates_;
+  std::vector<std::int32_t> chosen_;  // the constructor's candidates (restart())
+  bool admitted_ = false;             // admit() changed the plan since
   std::int32_t intercept_ = -1;
   double cycleWork_ = 0.0;     // a cycle's row operations: the yardstick of the block's cost
   std::vector<double> shift_;  // per column: its mean where it is centred (column_centring.h)

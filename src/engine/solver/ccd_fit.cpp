@@ -39,15 +39,19 @@ bool finite(const CycleReadout& r) {
 
 }  // namespace
 
-// The plan: the state, the runner from the dispatch point, and the flat-prior columns the
-// data cannot identify held at 0.
-CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress)
+// The plan: the state, the runner from the dispatch point (or the one lent), and the
+// flat-prior columns the data cannot identify held at 0.
+CcdFit::CcdFit(const FitRequest& req, ProgressSink* progress, CycleRunner* runner)
     : req_(req),
       data_(*req.data),
       progress_(progress),
       pace_(progress ? req.control.progressSeconds : -1.0),
       state_(initialState(req)),
-      runner_(makeCycleRunner(req.device, data_, req.weights, req.control.threads, req.sharedDevice, &device_)),
+      device_(req.device),
+      ownRunner_(runner ? nullptr
+                        : makeCycleRunner(req.device, data_, req.weights, req.control.threads,
+                                          req.sharedDevice, &device_)),
+      runner_(runner ? runner : ownRunner_.get()),
       previous_(runner_->reset(state_)),
       intercept_(interceptColumn(data_.design)),
       shiftInvariant_(hasStratumBaseline(data_.model)),  // (solver/recession.h)

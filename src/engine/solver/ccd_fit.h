@@ -8,7 +8,9 @@
 //   FitResult r = fit.result();     the result, with eta where asked
 //
 // The request must be validated (validateFitRequest) and its data the fit's own (centred
-// where fitCcd centres them). The object holds references to both.
+// where fitCcd centres them). The object holds references to both. A fit makes its runner
+// through the dispatch point, or borrows one made for these data and weights that stands as a
+// new one does (CycleRunner::restart(): solver/refit_session.h lends it to many fits).
 #pragma once
 
 #include <memory>
@@ -24,9 +26,17 @@
 
 namespace argus {
 
+// The settings of a request, everything but its data and weights (validateDataset): fitCcd()
+// checks both, a RefitSession (solver/refit_session.h) the data once and these per fit.
+void validateFitSettings(const FitRequest& req);
+
+// The steps below on a validated request whose data the fit may read as they are (centred
+// where fitCcd centres them), with its own runner or the one lent (see CcdFit).
+FitResult fitOnData(const FitRequest& req, ProgressSink* progress, CycleRunner* runner = nullptr);
+
 class CcdFit {
  public:
-  CcdFit(const FitRequest& req, ProgressSink* progress);
+  CcdFit(const FitRequest& req, ProgressSink* progress, CycleRunner* runner = nullptr);
   CcdFit(const CcdFit&) = delete;
   CcdFit& operator=(const CcdFit&) = delete;
 
@@ -63,8 +73,11 @@ class CcdFit {
   ProgressSink* progress_;
   ProgressPace pace_;  // of the progress lines (ControlSettings::progressSeconds)
   CycleState state_;
-  ComputeDevice device_;  // where runner_ runs (before it: makeCycleRunner sets it)
-  std::unique_ptr<CycleRunner> runner_;
+  // Where runner_ runs: a borrowed runner on req.device (its session resolved it), an own one
+  // where makeCycleRunner says (set while it is made, so declared before it).
+  ComputeDevice device_;
+  std::unique_ptr<CycleRunner> ownRunner_;  // null where the runner is borrowed
+  CycleRunner* runner_;
   FitResult result_;
   CycleReadout previous_;
   std::optional<DuplicateSplit> duplicateSplit_;  // after the aliased columns are fixed

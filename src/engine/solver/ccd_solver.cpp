@@ -25,13 +25,10 @@ double logPriorTotal(const std::vector<double>& beta, const std::vector<Coordina
   return sum;
 }
 
-namespace {
-
-// The data (validateDataset), the weights and the settings, before anything reads the data.
-void validateFitRequest(const FitRequest& req) {
-  ARGUS_REQUIRE(req.data != nullptr, "no data");
+// The settings of a request (everything validateDataset does not check), before a fit
+// reads them.
+void validateFitSettings(const FitRequest& req) {
   ARGUS_REQUIRE(req.control.threads >= 1, "threads must be at least 1");
-  validateDataset(*req.data, req.weights);
   const std::size_t p = req.data->design.nColumns();
   ARGUS_REQUIRE(p > 0, "the data have no covariates");
   ARGUS_REQUIRE(req.prior.size() == p, "one prior per covariate is required");
@@ -48,9 +45,9 @@ void validateFitRequest(const FitRequest& req) {
 }
 
 // The steps of a fit on data it may read as they are (solver/ccd_fit.h).
-FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
+FitResult fitOnData(const FitRequest& req, ProgressSink* progress, CycleRunner* runner) {
   const auto started = std::chrono::steady_clock::now();
-  CcdFit fit(req, progress);  // plan: the runner, the state, aliased columns held at 0
+  CcdFit fit(req, progress, runner);  // plan: the runner, the state, aliased columns held at 0
   fit.start();
   fit.cycle();
   fit.readOut();
@@ -58,6 +55,16 @@ FitResult fitOnData(const FitRequest& req, ProgressSink* progress) {
   FitResult result = fit.result();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
+}
+
+namespace {
+
+// The data (validateDataset), the weights and the settings, before anything reads the data.
+void validateFitRequest(const FitRequest& req) {
+  ARGUS_REQUIRE(req.data != nullptr, "no data");
+  ARGUS_REQUIRE(req.control.threads >= 1, "threads must be at least 1");
+  validateDataset(*req.data, req.weights);
+  validateFitSettings(req);
 }
 
 }  // namespace

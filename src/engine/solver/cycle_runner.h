@@ -71,6 +71,12 @@ struct OptimalityReport {
 class CycleRunner {
  public:
   virtual ~CycleRunner() = default;
+  // Returns the runner to the state of a new one for the same data and weights, forgetting
+  // what the last fit taught it (the Newton block's admitted columns, its step count), so
+  // that the next fit, which starts with reset(), runs to the bit as on a new runner. False
+  // where the runner cannot (the caller then makes a new one): solver/refit_session.h lends
+  // one runner to many fits.
+  virtual bool restart() { return false; }
   // Loads beta and recomputes everything from scratch; reads out everything.
   virtual CycleReadout reset(const CycleState& state) = 0;
   // reset() for a beta whose linear predictor the caller has formed (eta = offset + X beta

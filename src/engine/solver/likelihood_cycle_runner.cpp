@@ -46,6 +46,14 @@ CycleReadout LikelihoodCycleRunner::startReadout(const CycleState& state) {
   return out;
 }
 
+bool LikelihoodCycleRunner::restart() {
+  if (!hostSweep_) return false;
+  block_.restart();
+  previousDirection_.clear();
+  logLikelihoodScale_ = 0.0;
+  return true;
+}
+
 CycleReadout LikelihoodCycleRunner::reset(const CycleState& state) {
   likelihood_->reset(state.beta);
   return startReadout(state);

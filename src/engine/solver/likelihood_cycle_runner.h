@@ -37,6 +37,10 @@ class LikelihoodCycleRunner final : public CycleRunner {
   LikelihoodCycleRunner(const Dataset& data, const double* weights,
                         std::unique_ptr<DeviceModel> model);
 
+  // The CPU runner: every fit starts with reset(), which recomputes the likelihood's state
+  // from beta, and the once-per-cycle scratch is written before it is read; only the Newton
+  // block learns (admit(), its step count). A device model's runner does not restart.
+  bool restart() override;
   CycleReadout reset(const CycleState& state) override;
   CycleReadout rebuild(const CycleState& state) override;
   CycleReadout resetToEta(const CycleState& state, const std::vector<double>& eta) override;

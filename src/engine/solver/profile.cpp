@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "common/errors.h"
@@ -9,6 +11,7 @@
 #include "data/column_centring.h"
 #include "priors/prior.h"
 #include "solver/inference.h"
+#include "solver/refit_session.h"
 #include "solver/root_finding.h"
 
 namespace argus {
@@ -54,22 +57,23 @@ ProfileCentring profileCentring(const FitRequest& fit, std::int32_t c) {
 // column of 1e4 + N(0, 1) shifted eta by 1e4 (b - beta_c) and the refits ran out of cycles.
 // Likewise a held intercept moves such a column's coefficient by -(b - beta_0) / shift (moved
 // alone, it left refits far below their maximum: lr's intercept interval 2.5x too narrow).
-// Counts its refits.
+// The refits run in `session` (solver/refit_session.h: fitCcd()'s fits without its set-up).
+// Where every other coefficient is held too (a Cox outcome model of the treatment alone), no
+// cycle moves anything and the refit is its start: its value is the log-likelihood there,
+// read by one reset of the runner, as the fit's own readout gives it. Counts its refits.
 class ProfileObjective {
  public:
-  ProfileObjective(const FitRequest& fit, std::int32_t coordinate, bool includePenalty,
-                   ProgressSink* progress)
-      : request_(fit),
+  ProfileObjective(const FitRequest& fit, RefitSession& session, std::int32_t coordinate,
+                   bool includePenalty, ProgressSink* progress)
+      : request_(profileRequest(fit, coordinate)),
+        session_(session),
         optimum_(fit.start),
         coordinate_(coordinate),
         includePenalty_(includePenalty),
         progress_(progress),
-        centring_(profileCentring(fit, coordinate)) {
-    if (request_.fixed.empty()) request_.fixed.assign(optimum_.size(), 0);
-    request_.fixed[coordinate] = 1;
-    request_.control.verbose = false;
-    request_.control.threads = 1;  // coordinates or grid points are what runs in parallel
-  }
+        centring_(profileCentring(fit, coordinate)),
+        nothingFree_(std::all_of(request_.fixed.begin(), request_.fixed.end(),
+                                 [](unsigned char f) { return f != 0; })) {}
 
   double operator()(double b) {
     if (!std::isfinite(b)) return kNaN;
@@ -79,9 +83,11 @@ class ProfileObjective {
       request_.start[centring_.intercept] -= centring_.shift * (b - optimum_[coordinate_]);
     if (centring_.partner >= 0)  // the intercept held at b: eta kept at the partner's mean
       request_.start[centring_.partner] -= (b - optimum_[coordinate_]) / centring_.partnerShift;
-    const FitResult fit = fitCcd(request_, progress_);
     ++evaluations;
+    if (nothingFree_) return heldPoint();
+    const FitResult fit = session_.fit(request_, progress_);
     lastBeta = fit.beta;
+    atLastBeta_ = false;
     // A refit whose other coefficients run off to infinity still gives the profile's value
     // (the supremum); only fits that did not get there count.
     if (fit.status == FitStatus::MaxIterations || fit.status == FitStatus::IllConditioned)
@@ -89,17 +95,52 @@ class ProfileObjective {
     return fit.logLikelihood + (includePenalty_ ? fit.logPrior : 0.0);
   }
 
+  // The derivative along the coordinate at the last refit (of the log-likelihood, plus the
+  // log prior's when includePenalty: at 0 a Laplace prior contributes 0, as no side is
+  // taken), from the runner reset at its coefficients: LikelihoodProbe's numbers.
+  double slope() {
+    if (!atLastBeta_) session_.moveTo(lastBeta);
+    const double b = lastBeta[coordinate_];
+    const double side = static_cast<double>((b > 0.0) - (b < 0.0));
+    return session_.gradHess(coordinate_).g +
+           (includePenalty_ ? priorSlope(b, request_.prior[coordinate_], side).gradient : 0.0);
+  }
+
   int evaluations = 0;
   int unconverged = 0;
   std::vector<double> lastBeta;  // the last refit's coefficients
 
  private:
+  // The request of the refits: the fit's, the coordinate fixed, one thread (coordinates or
+  // grid points are what runs in parallel), quiet.
+  static FitRequest profileRequest(const FitRequest& fit, std::int32_t coordinate) {
+    FitRequest req = fit;
+    if (req.fixed.empty()) req.fixed.assign(fit.start.size(), 0);
+    req.fixed[coordinate] = 1;
+    req.control.verbose = false;
+    req.control.threads = 1;
+    return req;
+  }
+
+  // The refit of a point where nothing is free: its start, the status a fit there reports
+  // (IllConditioned where the log-likelihood is not finite).
+  double heldPoint() {
+    const double logLikelihood = session_.moveTo(request_.start);
+    lastBeta = request_.start;
+    atLastBeta_ = true;
+    if (!std::isfinite(logLikelihood)) ++unconverged;
+    return logLikelihood + (includePenalty_ ? logPriorTotal(request_.start, request_.prior) : 0.0);
+  }
+
   FitRequest request_;
+  RefitSession& session_;
   std::vector<double> optimum_;
   std::int32_t coordinate_;
   bool includePenalty_;
   ProgressSink* progress_;
   ProfileCentring centring_;
+  bool nothingFree_;
+  bool atLastBeta_ = false;  // the session's runner stands at lastBeta (heldPoint())
 };
 
 // The Wald-like first step sqrt(2 drop / curvature); when the curvature is zero or useless
@@ -176,9 +217,38 @@ ProfileLimit searchSide(ProfileObjective& profile, double optimum, double maximu
   return {kNaN, LimitStatus::NotReached};
 }
 
+// The refit sessions of runTasks()' tasks: one per task in flight, each then lent to the tasks
+// that follow; which task gets which changes nothing (every session's fit is fitCcd()'s).
+class SessionPool {
+ public:
+  explicit SessionPool(const FitRequest& fit) : base_(fit) {
+    base_.control.threads = 1;  // coordinates or grid points are what runs in parallel
+  }
+  std::unique_ptr<RefitSession> take() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        std::unique_ptr<RefitSession> session = std::move(idle_.back());
+        idle_.pop_back();
+        return session;
+      }
+    }
+    return std::make_unique<RefitSession>(base_);
+  }
+  void giveBack(std::unique_ptr<RefitSession> session) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back(std::move(session));
+  }
+
+ private:
+  FitRequest base_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<RefitSession>> idle_;
+};
+
 ProfileInterval profileOne(const FitRequest& fit, std::int32_t c, const ProfileSettings& settings,
-                           ProgressSink* progress) {
-  ProfileObjective profile(fit, c, settings.includePenalty, progress);
+                           RefitSession& session, ProgressSink* progress) {
+  ProfileObjective profile(fit, session, c, settings.includePenalty, progress);
   ProfileInterval out;
   const double optimum = fit.start[c];
   out.maximum = profile(optimum);
@@ -222,23 +292,35 @@ std::vector<ProfileInterval> profileIntervals(const FitRequest& fit,
   ARGUS_REQUIRE(settings.relativeTolerance > 0.0, "the tolerance must be positive");
   validateDataset(*fit.data, fit.weights);
   std::vector<ProfileInterval> out(coordinates.size());
+  SessionPool sessions(fit);
   runTasks(coordinates.size(), settings.threads, [&](std::size_t i, ProgressSink* sink) {
-    out[i] = profileOne(fit, coordinates[i], settings, sink);
+    std::unique_ptr<RefitSession> session = sessions.take();
+    out[i] = profileOne(fit, coordinates[i], settings, *session, sink);
+    sessions.giveBack(std::move(session));
   }, progress);
   return out;
 }
 
-// The derivative along coordinate c at a refit's coefficients (the gradient of the
-// log-likelihood as derivativesAt() gives it, plus the log prior's slope: at 0 a Laplace prior
-// contributes 0, as no side is taken).
-double profileSlope(const FitRequest& fit, std::int32_t c, const std::vector<double>& beta,
-                    bool includePenalty) {
-  LikelihoodProbe probe(fit.device, *fit.data, fit.weights);
-  const PointDerivatives d = derivativesAt(probe, beta, {c});
-  const double b = beta[c];
-  const double side = static_cast<double>((b > 0.0) - (b < 0.0));
-  return d.gradient[0] + (includePenalty ? priorSlope(b, fit.prior[c], side).gradient : 0.0);
+namespace {
+
+// The profile at `points`, each a task of runTasks() in a session of `sessions`.
+std::vector<ProfilePoint> valuesAt(const FitRequest& fit, std::int32_t coordinate,
+                                   const std::vector<double>& points, bool includePenalty,
+                                   int threads, ProgressSink* progress, bool withDerivative,
+                                   SessionPool& sessions) {
+  std::vector<ProfilePoint> out(points.size());
+  runTasks(points.size(), threads, [&](std::size_t i, ProgressSink* sink) {
+    std::unique_ptr<RefitSession> session = sessions.take();
+    ProfileObjective profile(fit, *session, coordinate, includePenalty, sink);
+    out[i].value = profile(points[i]);
+    out[i].converged = profile.unconverged == 0;
+    if (withDerivative && !profile.lastBeta.empty()) out[i].derivative = profile.slope();
+    sessions.giveBack(std::move(session));
+  }, progress);
+  return out;
 }
+
+}  // namespace
 
 std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coordinate,
                                         const std::vector<double>& points, bool includePenalty,
@@ -246,14 +328,59 @@ std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coor
   checkProfileRequest(fit, {coordinate});
   for (double b : points) ARGUS_REQUIRE(std::isfinite(b), "profile points must be finite");
   validateDataset(*fit.data, fit.weights);
-  std::vector<ProfilePoint> out(points.size());
-  runTasks(points.size(), threads, [&](std::size_t i, ProgressSink* sink) {
-    ProfileObjective profile(fit, coordinate, includePenalty, sink);
-    out[i].value = profile(points[i]);
-    out[i].converged = profile.unconverged == 0;
-    if (withDerivative && !profile.lastBeta.empty())
-      out[i].derivative = profileSlope(fit, coordinate, profile.lastBeta, includePenalty);
-  }, progress);
+  SessionPool sessions(fit);
+  return valuesAt(fit, coordinate, points, includePenalty, threads, progress, withDerivative, sessions);
+}
+
+AdaptiveProfile adaptiveProfile(const FitRequest& fit, std::int32_t coordinate,
+                                const std::vector<double>& initial, double tolerance,
+                                std::size_t maxPoints, bool includePenalty, int threads,
+                                ProgressSink* progress, bool withDerivative) {
+  checkProfileRequest(fit, {coordinate});
+  ARGUS_REQUIRE(initial.size() >= 2, "the adaptive grid needs 2 points or more to start");
+  for (std::size_t i = 0; i < initial.size(); ++i) {
+    ARGUS_REQUIRE(std::isfinite(initial[i]), "profile points must be finite");
+    ARGUS_REQUIRE(i == 0 || initial[i] > initial[i - 1], "the first grid must be increasing");
+  }
+  ARGUS_REQUIRE(tolerance > 0.0, "the tolerance must be positive");
+  validateDataset(*fit.data, fit.weights);
+  SessionPool sessions(fit);
+  AdaptiveProfile out;
+  out.points = initial;
+  out.values = valuesAt(fit, coordinate, initial, includePenalty, threads, progress, withDerivative, sessions);
+  std::vector<unsigned char> open(initial.size() - 1, 1);  // interval (i, i + 1) to check
+  for (;;) {
+    std::vector<double> mid;
+    for (std::size_t i = 0; i < open.size(); ++i)
+      if (open[i]) mid.push_back((out.points[i] + out.points[i + 1]) / 2);
+    if (mid.empty() || out.points.size() + mid.size() > maxPoints) break;
+    const std::vector<ProfilePoint> at =
+        valuesAt(fit, coordinate, mid, includePenalty, threads, progress, withDerivative, sessions);
+    AdaptiveProfile next;
+    std::vector<unsigned char> nextOpen;
+    std::size_t k = 0;  // midpoints placed so far
+    for (std::size_t i = 0; i < out.points.size(); ++i) {
+      next.points.push_back(out.points[i]);
+      next.values.push_back(out.values[i]);
+      if (i + 1 == out.points.size()) break;
+      if (!open[i]) {
+        nextOpen.push_back(0);
+        continue;
+      }
+      const double linear = (out.values[i].value + out.values[i + 1].value) / 2;
+      const double value = at[k].value;
+      const unsigned char refine = std::isfinite(value) && std::fabs(value - linear) > tolerance;
+      next.points.push_back(mid[k]);
+      next.values.push_back(at[k]);
+      nextOpen.push_back(refine);
+      nextOpen.push_back(refine);
+      ++k;
+    }
+    out.points.swap(next.points);
+    out.values.swap(next.values);
+    open.swap(nextOpen);
+  }
+  out.complete = std::none_of(open.begin(), open.end(), [](unsigned char o) { return o != 0; });
   return out;
 }
 

@@ -34,6 +34,24 @@ test_that("long tables: counts, ids, names and the incumbent's checks", {
                                       addIntercept = FALSE), "Removing covariate values")
 })
 
+test_that("rowIds match as numbers across integer and double vectors, large ids too", {
+  set.seed(3)
+  n <- 60
+  ids <- 2^52 + seq_len(n) * 3  # doubles near the largest whole numbers they hold
+  outcomes <- data.frame(rowId = ids, y = rbinom(n, 1, 0.4))
+  x <- rbinom(n, 1, 0.5)
+  covariates <- data.frame(rowId = ids[x == 1], covariateId = 7L, covariateValue = 1)
+  expect_silent(d <- convertToCyclopsData(outcomes, covariates, modelType = "lr"))
+  reference <- unname(coef(glm(outcomes$y ~ x, family = binomial)))
+  expect_equal(unname(coef(fitCyclopsModel(d))), reference, tolerance = 1e-6)
+  small <- data.frame(rowId = seq_len(n), y = outcomes$y)  # integer ids, double ones in covariates
+  d <- convertToCyclopsData(small, data.frame(rowId = as.double(which(x == 1)), covariateId = 7,
+                                              covariateValue = 1), modelType = "lr")
+  expect_equal(unname(coef(fitCyclopsModel(d))), reference, tolerance = 1e-6)
+  extra <- rbind(covariates, data.frame(rowId = 2^52 + 1, covariateId = 7L, covariateValue = 1))
+  expect_message(convertToCyclopsData(outcomes, extra, modelType = "lr"), "Removing covariate values")
+})
+
 test_that("floatingPoint: 64 and 32 are taken (32 is recorded, the arithmetic stays double)", {
   long <- infertLong()
   d64 <- convertToCyclopsData(long$outcomes, long$covariates, modelType = "lr", quiet = TRUE,
