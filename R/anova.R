@@ -40,7 +40,7 @@
 #'   or \code{NULL} for no p-values.
 #' @return An object of class \code{c("anova", "data.frame")}, printed by \code{stats}'
 #'   \code{print.anova}, with a \code{heading} naming the models.
-#' @seealso \code{\link{fitModel}}, \code{\link{logLik.argusFit}}
+#' @seealso \code{\link{fitModel}}, \code{\link[stats]{logLik}}, \code{\link{logLikelihoodAt}}
 #' @examples
 #' if (requireNamespace("survival", quietly = TRUE)) {
 #'   lung <- na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])
