@@ -39,6 +39,25 @@ coxRef <- function(formula, data, ties = "breslow", weights = NULL) {
                                                     iter.max = 100))
 }
 
+# The weighted lung fits the residual tests compare with coxph: Breslow and Efron, plain and
+# stratified by ph.ecog, weights runif(0.5, 2) drawn with seed 5. Each case: fit (Argus), ref
+# (coxph), label, and the data, formula and ties they were fitted with.
+weightedLungCoxCases <- function() {
+  lung <- lungComplete()
+  set.seed(5)
+  lung$w <- stats::runif(nrow(lung), 0.5, 2)
+  cases <- list()
+  for (ties in c("breslow", "efron")) for (f in list(Surv(time, status) ~ age + sex + wt.loss,
+                                                      Surv(time, status) ~ age + sex + strata(ph.ecog))) {
+    cases[[length(cases) + 1]] <- list(
+      ref = coxRef(f, lung, ties = ties, weights = lung$w),
+      fit = fitModel(createData(f, data = lung, modelType = "cox", ties = ties, weights = lung$w),
+                     control = survivalControl()),
+      label = paste(ties, deparse(f[[3]])), data = lung, formula = f, ties = ties)
+  }
+  cases
+}
+
 # Score (gradient of the partial log-likelihood) of a Cox model at beta, from coxph's score
 # residuals at init = beta without iterating.
 coxScore <- function(formula, data, beta, ties = "breslow", weights = NULL) {

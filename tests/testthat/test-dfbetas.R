@@ -3,15 +3,11 @@
 
 test_that("Cox dfbetas equal residuals.coxph(type = \"dfbetas\") on lung, weighted or not", {
   skip_if_not_installed("survival")
-  lung <- lungComplete()
-  set.seed(5)
-  lung$w <- runif(nrow(lung), 0.5, 2)
-  for (ties in c("breslow", "efron")) for (f in list(Surv(time, status) ~ age + sex + wt.loss,
-                                                      Surv(time, status) ~ age + sex + strata(ph.ecog))) {
-    ref <- coxRef(f, lung, ties = ties, weights = lung$w)
-    fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = ties, weights = lung$w),
-                    control = survivalControl())
-    label <- paste(ties, deparse(f[[3]]))
+  for (case in weightedLungCoxCases()) {
+    fit <- case$fit
+    ref <- case$ref
+    label <- case$label
+    lung <- case$data
     ours <- residuals(fit, type = "dfbetas")
     expect_equal(dim(ours), c(nrow(lung), length(coef(fit))))
     expect_lt(max(abs(unname(ours) - unname(residuals(ref, type = "dfbetas")))), 1e-8, label = label)

@@ -187,13 +187,9 @@ test_that("a covariate constant within a stratum: NA scaled residuals there, as 
 
 test_that("residuals(type = \"scaledsch\") equal residuals.coxph's, with the strata attribute", {
   skip_if_not_installed("survival")
-  lung <- lungComplete()
-  set.seed(5)
-  lung$w <- runif(nrow(lung), 0.5, 2)
-  for (ties in c("breslow", "efron")) for (f in list(Surv(time, status) ~ age + sex + wt.loss,
-                                                      Surv(time, status) ~ age + sex + strata(ph.ecog))) {
-    pair <- zphPair(f, lung, ties, weights = lung$w)
-    label <- paste(ties, deparse(f[[3]]))
+  for (pair in weightedLungCoxCases()) {
+    label <- pair$label
+    lung <- pair$data
     mine <- residuals(pair$fit, "scaledsch")
     theirs <- residuals(pair$ref, "scaledsch")
     expect_equal(dimnames(mine), dimnames(theirs), label = label)

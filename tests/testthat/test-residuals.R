@@ -32,15 +32,11 @@ test_that("lr, pr and ls residuals and fitted values equal glm's", {
 
 test_that("Cox residuals equal residuals.coxph (martingale, deviance, score, schoenfeld, dfbeta)", {
   skip_if_not_installed("survival")
-  lung <- lungComplete()
-  set.seed(5)
-  lung$w <- runif(nrow(lung), 0.5, 2)
-  for (ties in c("breslow", "efron")) for (f in list(Surv(time, status) ~ age + sex + wt.loss,
-                                                      Surv(time, status) ~ age + sex + strata(ph.ecog))) {
-    ref <- coxRef(f, lung, ties = ties, weights = lung$w)
-    fit <- fitModel(createData(f, data = lung, modelType = "cox", ties = ties, weights = lung$w),
-                    control = survivalControl())
-    label <- paste(ties, deparse(f[[3]]))
+  for (case in weightedLungCoxCases()) {
+    fit <- case$fit
+    ref <- case$ref
+    label <- case$label
+    lung <- case$data
     for (type in c("martingale", "deviance", "score", "schoenfeld", "dfbeta"))
       expect_lt(max(abs(unname(residuals(fit, type = type)) - unname(residuals(ref, type = type)))), 1e-6,
                 label = paste(label, type))
