@@ -148,8 +148,13 @@ defaultBounds <- function(fit, column) {
 # set-up; the first grid is R's seq().
 adaptiveProfile <- function(fit, column, bounds, tolerance, initialGridSize, maxPoints,
                             includePenalty, derivatives = FALSE) {
-  grid <- list(initial = seq(bounds[1], bounds[2], length.out = initialGridSize),
-               tolerance = as.double(tolerance), maxPoints = as.double(maxPoints),
+  initial <- seq(bounds[1], bounds[2], length.out = initialGridSize)
+  if (any(diff(initial) <= 0))
+    stopf(paste("bounds %s and %s are too close for an initial grid of %d distinct points",
+                "(doubles between them): widen 'bounds' or lower 'initialGridSize'"),
+          format(bounds[1], digits = 17), format(bounds[2], digits = 17), initialGridSize)
+  grid <- list(initial = initial, tolerance = as.double(tolerance),
+               maxPoints = as.integer(min(maxPoints, .Machine$integer.max)),
                includePenalty = includePenalty, threads = as.integer(fit$control$threads),
                withDerivative = derivatives)
   out <- .Call(argus_profile_adaptive, fit$data, profileSettings(fit, infiniteFlags(fit)[column]),

@@ -162,7 +162,7 @@ extern "C" SEXP argus_profile_adaptive(SEXP dataSexp, SEXP settingsSexp, SEXP co
   argus::bridge::RProgressSink progress;
   const argus::AdaptiveProfile profile = argus::adaptiveProfile(
       req, as<int>(coordinateSexp), as<std::vector<double>>(grid["initial"]),
-      as<double>(grid["tolerance"]), static_cast<std::size_t>(as<double>(grid["maxPoints"])),
+      as<double>(grid["tolerance"]), static_cast<std::size_t>(as<int>(grid["maxPoints"])),
       as<bool>(grid["includePenalty"]), as<int>(grid["threads"]), &progress,
       as<bool>(grid["withDerivative"]));
   List out = profilePointsList(profile.values);

@@ -8,9 +8,12 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/errors.h"
+#include "common/progress_sink.h"
 #include "hand_design.h"
 #include "solver/block_newton.h"
 #include "solver/ccd_solver.h"
@@ -139,6 +142,34 @@ TEST(RefitSession, RestartCountsTheBlockStepsFromZero) {
   const FitResult expected = fitCcd(lasso);
   expectSameFit(session.fit(flat), fitCcd(flat), "flat");
   for (int k = 0; k < 3; ++k) expectSameFit(session.fit(lasso), expected, "lasso " + std::to_string(k));
+}
+
+// A fit stopped part-way (an interrupt thrown from the progress sink) leaves its runner moved:
+// the session's next fits restart it and are still fitCcd()'s, for every model.
+struct InterruptAt : ProgressSink {
+  int checksLeft;
+  explicit InterruptAt(int n) : checksLeft(n) {}
+  void checkInterrupt() override {
+    if (--checksLeft <= 0) throw std::runtime_error("interrupted");
+  }
+};
+
+TEST(RefitSession, FitsAfterAnInterruptedFitAreFitCcds) {
+  for (ModelType model : testing_data::allModels()) {
+    testing_data::ProblemSpec spec;
+    spec.model = model;
+    spec.seed = 9;
+    auto problem = testing_data::makeProblem(spec);
+    const FitRequest flat = flatRequest(problem->data, problem->weightPtr());
+    FitRequest lasso = flat;
+    for (CoordinatePrior& prior : lasso.prior) prior = {PriorKind::Laplace, 0.3};
+    RefitSession session(flat);
+    InterruptAt interrupt(2);
+    EXPECT_THROW(session.fit(flat, &interrupt), std::runtime_error);
+    const std::string name = modelTraits(model).name;
+    expectSameFit(session.fit(lasso), fitCcd(lasso), name + " lasso after the interrupt");
+    expectSameFit(session.fit(flat), fitCcd(flat), name + " flat after the interrupt");
+  }
 }
 
 TEST(RefitSession, RefusesAnotherDataSetOrThreadCount) {

@@ -41,8 +41,14 @@ coxRef <- function(formula, data, ties = "breslow", weights = NULL) {
 
 # The weighted lung fits the residual tests compare with coxph: Breslow and Efron, plain and
 # stratified by ph.ecog, weights runif(0.5, 2) drawn with seed 5. Each case: fit (Argus), ref
-# (coxph), label, and the data, formula and ties they were fitted with.
+# (coxph), label, and the data, formula and ties they were fitted with. Built once per test
+# run (three test files read them).
+weightedLungCoxCaseStore <- new.env()
 weightedLungCoxCases <- function() {
+  if (is.null(weightedLungCoxCaseStore$cases)) weightedLungCoxCaseStore$cases <- buildWeightedLungCoxCases()
+  weightedLungCoxCaseStore$cases
+}
+buildWeightedLungCoxCases <- function() {
   lung <- lungComplete()
   set.seed(5)
   lung$w <- stats::runif(nrow(lung), 0.5, 2)

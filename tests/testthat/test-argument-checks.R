@@ -50,6 +50,12 @@ test_that("simulateSccs() and profileLogLikelihood() check their arguments", {
   fit <- fitModel(createData(x = matrix(rnorm(40), 20, 2, dimnames = list(NULL, c("a", "b"))),
                              y = rbinom(20, 1, 0.5), modelType = "lr"))
   expect_error(profileLogLikelihood(fit, "a", x = numeric(0)), "'x' is empty")
+  # bounds a few doubles apart: the first grid would repeat points (an engine error before)
+  expect_error(profileLogLikelihood(fit, "a", bounds = c(1, 1 + 4 * .Machine$double.eps)),
+               "too close for an initial grid of 10 distinct points")
+  close <- profileLogLikelihood(fit, "a", bounds = c(1, 1 + 1e-6), initialGridSize = 3)
+  expect_gte(nrow(close), 3)
+  expect_true(all(diff(close$point) > 0))
 })
 
 test_that("variables of the formula's environment travel with the rows: na.omit, strata(), cluster(), Surv()", {

@@ -342,6 +342,8 @@ AdaptiveProfile adaptiveProfile(const FitRequest& fit, std::int32_t coordinate,
     ARGUS_REQUIRE(std::isfinite(initial[i]), "profile points must be finite");
     ARGUS_REQUIRE(i == 0 || initial[i] > initial[i - 1], "the first grid must be increasing");
   }
+  ARGUS_REQUIRE(maxPoints >= initial.size(), "maxPoints must be at least the first grid's size");
+  ARGUS_REQUIRE(threads >= 1, "threads must be at least 1");
   ARGUS_REQUIRE(tolerance > 0.0, "the tolerance must be positive");
   validateDataset(*fit.data, fit.weights);
   SessionPool sessions(fit);

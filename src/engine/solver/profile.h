@@ -77,12 +77,12 @@ std::vector<ProfilePoint> profileValues(const FitRequest& fit, std::int32_t coor
 // The profile of one coordinate on an adaptive grid, as R's profileLogLikelihood(bounds =)
 // describes it: from `initial` (increasing, 2 points or more), each round refits the midpoint
 // of every interval still open, and an interval whose midpoint's value lies within
-// `tolerance` of the straight line between its ends (or is not finite: a failed refit)
-// closes, while one whose midpoint misses leaves its two halves open. Rounds go on while an
-// interval is open and the next round keeps the grid within `maxPoints` points. One engine
-// call for every round: the refit sessions serve all of them (a Cox outcome model's 247
-// points took 9 calls from R, a quarter of the profile's time). Each point's value is
-// profileValues()'s there.
+// `tolerance` of the straight line between its ends (or where it or an end is not finite: a
+// failed refit) closes, while one whose midpoint misses leaves its two halves open. Rounds go
+// on while an interval is open and the next round keeps the grid within `maxPoints` points.
+// One engine call for every round: the refit sessions serve all of them (a Cox outcome
+// model's 247 points took 9 calls from R, a quarter of the profile's time). Each point's
+// value is profileValues()'s there.
 struct AdaptiveProfile {
   std::vector<double> points;        // increasing
   std::vector<ProfilePoint> values;  // at `points`

@@ -50,6 +50,13 @@ test_that("rowIds match as numbers across integer and double vectors, large ids 
   expect_equal(unname(coef(fitCyclopsModel(d))), reference, tolerance = 1e-6)
   extra <- rbind(covariates, data.frame(rowId = 2^52 + 1, covariateId = 7L, covariateValue = 1))
   expect_message(convertToCyclopsData(outcomes, extra, modelType = "lr"), "Removing covariate values")
+  # one fractional covariate rowId among whole ones: only its row goes (as text, the whole ids
+  # printed as "1.0" and matched no outcome, so every covariate row went)
+  fractional <- data.frame(rowId = c(as.double(which(x == 1)), 2.5), covariateId = 7,
+                           covariateValue = 1)
+  expect_message(d <- convertToCyclopsData(small, fractional, modelType = "lr"),
+                 "Removing covariate values")
+  expect_equal(unname(coef(fitCyclopsModel(d))), reference, tolerance = 1e-6)
 })
 
 test_that("floatingPoint: 64 and 32 are taken (32 is recorded, the arithmetic stays double)", {
