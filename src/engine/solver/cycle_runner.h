@@ -9,12 +9,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/likelihood.h"
 #include "priors/prior.h"
 
 namespace argus {
+
+class BoundSteps;  // solver/bound_steps.h
 
 // What a cycle reads and writes besides the data. `fixed` coordinates never move.
 struct CycleState {
@@ -112,6 +115,9 @@ class CycleRunner {
   virtual bool rowScores(std::vector<double>* /*score*/, std::vector<double>* /*curvature*/) {
     return false;
   }
+  // The majorized start's steps where the runner's state lives (solver/bound_steps.h: a
+  // device's all-coordinates steps), or null: then the host's sweeps over rowScores() serve.
+  virtual std::unique_ptr<BoundSteps> boundSteps();  // (majorized_start.cpp)
   // The Hessian of the log-likelihood over `columns` (row-major k x k, each column taken as
   // x - shifts[a]; shifts empty: as is) at the current beta (after reset()), where the
   // likelihood forms it exactly in one pass (the GLMs: -X' W X; Likelihood::blockGradHess).

@@ -1,5 +1,6 @@
-// A start for the exact CCD cycles of the survival models, by proximal Newton steps on a
-// separable quadratic model in eta (issue 14).
+// A start for the exact CCD cycles, by proximal Newton steps on a separable quadratic model in
+// eta (issue 14): the survival models' on the CPU; on a device also the GLMs' and the
+// conditional models' under Breslow's form (issue 42, device/all_coordinates_steps.h).
 //
 // Why. An exact Cox or Fine-Gray coordinate step moves the risk-set sums of every slot below
 // its rows, so each moved coordinate refreshes O(slots) state; with continuous event times
@@ -18,17 +19,19 @@
 // (sum c x)^2 / C_s (alpha re-maximized with the coordinate), and a step updates t on the
 // column's rows and alpha on its strata.
 //
-// The loop. One sweep of q with the log prior per step (newtonStep: the same Laplace and
-// normal rules; a step is cheap, so the model is renewed rather than solved), then beta +
-// delta is taken if the log posterior rose, a longer step along delta where a parabola
-// through the log-likelihood says so (coordinates the sweep set to 0 stay there), else half
-// of delta (up to four times), else the start ends where it stands. It stops when the
-// convergence rule's measure between two accepted points is a tenth of the tolerance, or
-// when two steps in a row gain more than 0.7 of the previous step's gain (slow progress:
-// the exact cycles take over). Where it ended on the rule, fitCcd() runs the optimality check
-// at once: a pass certifies the fit with no exact cycle (one exact cycle of Fine-Gray at
-// N = 1e6 with continuous times costs as much as the whole start); otherwise, or after slow
-// steps, the exact cycles run as always. A SUCCESS is certified the same way either way.
+// The loop. A step of q with the log prior from beta (BoundSteps::propose: the host's one
+// Gauss-Seidel sweep, newtonStep's Laplace and normal rules, a step is cheap, so the model is
+// renewed rather than solved; a device's accelerated all-coordinates passes, solver/
+// bound_steps.h), then beta + delta is taken if the log posterior rose, a longer step along
+// delta where a parabola through the log-likelihood says so (coordinates the step set to 0
+// stay there), else half of delta (up to four times), else the start ends where it stands.
+// It stops when the convergence rule's measure between two accepted points is a tenth of the
+// tolerance, or when two steps in a row gain more than 0.7 of the previous step's gain (slow
+// progress: the exact cycles take over). Where it ended on the rule, fitCcd() runs the
+// optimality check at once: a pass certifies the fit with no exact cycle (one exact cycle of
+// Fine-Gray at N = 1e6 with continuous times costs as much as the whole start); otherwise, or
+// after slow steps, the exact cycles run as always. A SUCCESS is certified the same way
+// either way. The bound's formulas are models/separable_bound.h's.
 #pragma once
 
 #include <cstdint>
@@ -42,9 +45,9 @@
 namespace argus {
 
 struct MajorizedStartResult {
-  bool used = false;     // the runner offered row scores
+  bool used = false;     // the runner offered its bound (row scores, or steps of its own)
   int steps = 0;         // accepted outer steps
-  int sweeps = 0;        // inner sweeps over the free coordinates
+  int sweeps = 0;        // inner passes: host sweeps, or a device's all-coordinates steps
   bool ruleMet = false;  // ended on the convergence rule (not on slow or failed steps)
   CycleReadout readout;  // at state.beta, where the runner stands
 };
@@ -78,8 +81,10 @@ struct MajorizedStartOptions {
 
 class ProgressSink;
 
-// Starts from state.beta, where the runner stands (after reset(), whose readout is `at`).
-// `progress` (may be null) is asked for interrupts every 64 coordinates of a sweep.
+// Starts from state.beta, where the runner stands (after reset(), whose readout is `at`), with
+// the runner's steps (CycleRunner::boundSteps) or else the host's (host_bound_steps.h).
+// `progress` (may be null) is asked for interrupts every 64 coordinates of a sweep, and at
+// every pass of a device's steps.
 MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, CycleState& state,
                                     const CycleReadout& at, const MajorizedStartOptions& options,
                                     ProgressSink* progress);
