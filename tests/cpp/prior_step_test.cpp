@@ -114,6 +114,33 @@ TEST(NewtonStep, LaplaceCrossingZeroStopsExactlyAtZero) {
   EXPECT_EQ(beta + d, 0.0);
 }
 
+// The proximal point maximizes g d + h d^2 / 2 + log p(beta + d): against a fine grid of d,
+// for every prior, from both sides of 0 and from 0; a Laplace coordinate crosses 0 where the
+// model gains beyond it, and lands on exactly 0 where it does not.
+TEST(ProximalPoint, MaximizesTheModelWithThePriorAndCrossesZeroWhereItGains) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> g(-3.0, 3.0), h(-4.0, -0.2), beta(-1.5, 1.5);
+  for (int rep = 0; rep < 300; ++rep) {
+    const GradHess gh{g(rng), h(rng)};
+    const double b = rep % 5 == 0 ? 0.0 : beta(rng);
+    for (const CoordinatePrior p : {kNone, normal(0.4), laplace(0.5), laplace(8.0)}) {
+      auto value = [&](double point) {
+        const double d = point - b;
+        return gh.g * d + 0.5 * gh.h * d * d + logPriorDensity(point, p);
+      };
+      const double best = proximalPoint(gh, b, p);
+      for (double point = -6.0; point <= 6.0; point += 1e-3)
+        EXPECT_GE(value(best), value(point) - 1e-12) << rep << " at " << point;
+    }
+  }
+  // From 0.5, slope -1 and curvature 2 under Laplace with lambda 1: the step would cross 0,
+  // where the model's slope, g - h beta = 0, is within lambda: exactly 0.
+  EXPECT_EQ(proximalPoint({-1.0, -2.0}, 0.5, laplace(2.0)), 0.0);
+  // A slope of -4 at 0.5 with curvature 2: at 0 the slope is -3, beyond lambda = 1: -1.
+  EXPECT_DOUBLE_EQ(proximalPoint({-4.0, -2.0}, 0.5, laplace(2.0)), -1.0);
+  EXPECT_DOUBLE_EQ(proximalPoint({-4.0, -2.0}, 0.5, kNone), -1.5);
+}
+
 // Property check against brute force: the step maximizes the one-dimensional quadratic model
 // q(d) = g d + h d^2 / 2 + log p(beta + d) over the region the rule allows (everything when
 // beta = 0; the closed half-line on beta's side of 0 otherwise).

@@ -94,6 +94,18 @@ ARGUS_HOST_DEVICE inline double newtonStep(GradHess gh, double beta, CoordinateP
   return 0.0;
 }
 
+// The point that maximizes the separable model g d + h d^2 / 2 (h < 0) plus log p(beta + d)
+// over d, returned as beta + d: newtonStep's step, except that a Laplace coordinate whose
+// step would cross 0 goes on from 0 with the model's slope there (g - h beta), so it crosses
+// where the model gains beyond 0 and lands on exactly 0 otherwise. The proximal step of the
+// all-coordinates steps (device/all_coordinates_steps.h), which take each coordinate's step
+// once per pass where a coordinate cycle would stop at 0 and come back.
+ARGUS_HOST_DEVICE inline double proximalPoint(GradHess gh, double beta, CoordinatePrior p) {
+  const double delta = newtonStep(gh, beta, p);
+  if (p.kind != PriorKind::Laplace || beta == 0.0 || delta != -beta) return beta + delta;
+  return newtonStep(GradHess{gh.g - gh.h * beta, gh.h}, 0.0, p);
+}
+
 ARGUS_HOST_DEVICE inline double clipToBound(double delta, double bound) {
   return delta > bound ? bound : (delta < -bound ? -bound : delta);
 }
