@@ -106,6 +106,16 @@ struct MovementPlus {
   }
 };
 
+// Every column's g, h from a device array (one read-back), {0, 0} where skipped:
+// Likelihood::gradHessAll on a device.
+inline void readBackGradHess(const thrust::device_vector<GradHess>& all, const std::vector<unsigned char>& skip,
+                             std::vector<GradHess>* out) {
+  out->assign(all.size(), GradHess{});
+  thrust::copy(all.begin(), all.end(), out->begin());
+  for (std::size_t j = 0; j < skip.size() && j < out->size(); ++j)
+    if (skip[j]) (*out)[j] = GradHess{};
+}
+
 // What a sweep's launches depend on besides buffers that stay put: its coordinates in order,
 // which of them are fixed, the follower and the coefficient arrays. Equal keys, equal
 // launches: the key under which Prims::replay() keeps a recorded sweep (compared whole, so

@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "common/errors.h"
+#include "device/all_coordinates_steps.h"
+#include "device/device_bound_source.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
 #include "device/device_conditional_terms.h"
@@ -72,10 +74,23 @@ struct ResetMoves {
   ARGUS_HOST_DEVICE void operator()(std::int64_t) const { sc->moved = 0; }
 };
 
+// Row r's Breslow bound (conditionalRowScore) for the all-coordinates steps.
+struct RowBound {
+  State st;
+  const double* w;
+  AllCoordinatesView rowsByStratum;
+  double* score;
+  double* curvature;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
+    const std::int32_t s = rowsByStratum.stratumOf(r);
+    conditionalRowScore(w[r] * st.y[r], st.u[r], st.events[s], st.den[s], score + r, curvature + r);
+  }
+};
+
 }  // namespace conditional_device
 
 template <typename Prims>
-class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
+class DeviceConditionalLikelihood final : public DeviceModelBase<Prims>, public DeviceBoundSource {
   using Base = DeviceModelBase<Prims>;
   using Base::prims_;
   using Base::n_;
@@ -154,7 +169,7 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     return columns_.bytes() + runs_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(scale_, events_, first_, end_, eta_d_, u_, den_, shift_, direction_,
                            terms_, scalars_, caseCount_, caseRisk_, efron_, cases_, exactWeight_,
-                           scratchStart_, levels_, heap_, failed_);
+                           scratchStart_, levels_, heap_, failed_, gradHessOut_);
   }
 
   GradHess gradHess(std::size_t j) const override {
@@ -181,6 +196,40 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
     const double value = hostScalars().reduced;
     checkExactStrata();
     return value;
+  }
+
+  // Every column's stratum terms enqueued into a device array, read back once.
+  void gradHessAll(const std::vector<unsigned char>& skip, std::vector<GradHess>* out) const override {
+    const std::size_t p = data_.design.nColumns();
+    gradHessOut_.resize(p);
+    for (std::size_t j = 0; j < p; ++j) {
+      if (!skip.empty() && skip[j]) continue;
+      const std::int32_t c = static_cast<std::int32_t>(j);
+      enqueueTerms(runs_.column(c), columns_.entries(c), thrust::raw_pointer_cast(gradHessOut_.data()) + j);
+    }
+    device::readBackGradHess(gradHessOut_, skip, out);
+    for (std::size_t j = 0; j < p; ++j)
+      if (skip.empty() || !skip[j]) (*out)[j] = withLinearTerm((*out)[j], linear_(j));
+    checkExactStrata();
+  }
+
+  // The all-coordinates steps (device/all_coordinates_steps.h) under Breslow's form (sccs,
+  // cpr, clr with ties = "breslow"); clr's Efron and exact strata offer no bound (yet), and
+  // their fits take the exact cycles alone. The bound shifts per stratum.
+  std::unique_ptr<BoundSteps> boundSteps() override {
+    if (ties_ != TieMethod::Breslow) return nullptr;
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+  }
+  BoundShift boundShift() const override { return BoundShift::PerStratum; }
+  void boundRowScores(double* score, double* curvature) const override {
+    prims_.forEach(n_, conditional_device::RowBound{state(), device::raw(w_), design_->allCoordinates().view(), score,
+                                                    curvature});
+  }
+  const double* currentEta() const override { return device::raw(eta_d_); }
+  void loadEta(const double* eta) override {
+    thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, eta_d_.begin());
+    enqueueStrata(true);
+    this->etaChanged();
   }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
@@ -265,13 +314,14 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
             device::raw(end_), device::raw(caseCount_), m(caseRisk_), m(efron_), device::raw(cases_),
             device::raw(exactWeight_), device::raw(scratchStart_), m(levels_), m(heap_), m(failed_)};
   }
-  // A column's stratum terms, summed into scalars()->gh (withLinearTerm() adds its linear term).
-  void enqueueTerms(RunView runs, ColumnEntries col) const {
+  // A column's stratum terms, summed into *out (scalars()->gh where not given; withLinearTerm()
+  // adds its linear term).
+  void enqueueTerms(RunView runs, ColumnEntries col, GradHess* out = nullptr) const {
     GradHess* terms = thrust::raw_pointer_cast(terms_.data());
     withTies([&](auto ties) {
       prims_.forEach(runs.count, conditional_device::RunTerms<decltype(ties)::value>{runs, col, state(), terms});
     });
-    prims_.reduceTo(terms, runs.count, GradHess{0.0, 0.0}, device::GradHessPlus{}, &scalars()->gh);
+    prims_.reduceTo(terms, runs.count, GradHess{0.0, 0.0}, device::GradHessPlus{}, out ? out : &scalars()->gh);
   }
   void enqueueApply(RunView runs, ColumnEntries col) {
     // Exact strata keep no sums of their own: their step is Breslow's (den), as on the CPU.
@@ -302,7 +352,7 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims> {
   mutable thrust::device_vector<EventSlotTerms> efron_;
   mutable thrust::device_vector<ExactLevel> levels_;
   mutable thrust::device_vector<unsigned char> failed_;
-  mutable thrust::device_vector<GradHess> terms_;
+  mutable thrust::device_vector<GradHess> terms_, gradHessOut_;
   mutable thrust::device_vector<ConditionalDeviceScalars> scalars_;
   device::DeviceCoefficients coef_;
 };

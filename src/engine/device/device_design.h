@@ -11,9 +11,11 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "common/model_type.h"
 #include "data/dataset.h"
+#include "device/all_coordinates_design.h"
 #include "device/device_columns.h"
 #include "device/device_stratum_runs.h"
 #include "device/device_survival_plan.h"
@@ -36,12 +38,21 @@ class DeviceDesign final : public SharedDeviceData {
   // cross-validation builds one).
   static std::int64_t built() { return built_.load(std::memory_order_relaxed); }
   double bytes() const {
-    return columns.bytes() + (runs ? runs->bytes() : 0.0) + (survival ? survival->bytes() : 0.0);
+    return columns.bytes() + (runs ? runs->bytes() : 0.0) + (survival ? survival->bytes() : 0.0) +
+           (allCoordinates_ ? allCoordinates_->bytes() : 0.0);
+  }
+  // The views the all-coordinates steps read (all_coordinates_design.h), built on first use,
+  // once, whichever of the fits sharing this design asks first.
+  const AllCoordinatesDesign& allCoordinates() const {
+    std::call_once(allCoordinatesOnce_, [&] { allCoordinates_ = std::make_unique<const AllCoordinatesDesign>(*data_); });
+    return *allCoordinates_;
   }
 
  private:
   static inline std::atomic<std::int64_t> built_{0};
   const Dataset* data_;
+  mutable std::once_flag allCoordinatesOnce_;
+  mutable std::unique_ptr<const AllCoordinatesDesign> allCoordinates_;
 
  public:
   DeviceColumns columns;

@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "device/all_coordinates_steps.h"
+#include "device/device_bound_source.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
 #include "device/device_design.h"
@@ -226,6 +228,23 @@ struct RowGainAlong {
   }
 };
 
+// Row r's bound for the all-coordinates steps: its score resid and curvature curv, the exact
+// second-order model of a GLM row.
+template <typename Row>
+struct RowBound {
+  Row row;
+  Rows rows;
+  const GlmDeviceScalars* sc;
+  double* score;
+  double* curvature;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t r) const {
+    const RowDerivatives d =
+        glmRowDerivatives(row, rows.eta[r] + sc->shift, rows.expEta[r] * sc->expShift, rows.wy[r], rows.wt[r]);
+    score[r] = d.resid;
+    curvature[r] = d.curv;
+  }
+};
+
 template <typename Row>
 struct RowLogLik {
   Row row;
@@ -252,7 +271,7 @@ struct RowResidual {
 }  // namespace glm_device
 
 template <typename Prims, typename Row>
-class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
+class DeviceGlmLikelihood final : public DeviceModelBase<Prims>, public DeviceBoundSource {
   using Base = DeviceModelBase<Prims>;
   using Base::prims_;
   using Base::n_;
@@ -310,7 +329,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   double deviceBytes() const override {
     return columns_.bytes() + coef_.bytes() + this->baseBytes() +
            device::bytesOf(wy_, wt_, exposure_, eta_d_, expEta_, published_, direction_, scalars_,
-                           residuals_);
+                           residuals_, columnSums_);
   }
 
   // ---- the per-coordinate interface, for calls made once per cycle or less ----
@@ -318,6 +337,18 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
     enqueueSums(static_cast<std::int32_t>(j), &scalarsPtr()->sums);
     const GlmColumnSums s = hostScalars().sums;
     return glmGradHess(s.g, s.x2Curv);
+  }
+  // Every column's sums enqueued into a device array, read back once.
+  void gradHessAll(const std::vector<unsigned char>& skip, std::vector<GradHess>* out) const override {
+    const std::size_t p = data_.design.nColumns();
+    columnSums_.resize(p);
+    for (std::size_t j = 0; j < p; ++j)
+      if (skip.empty() || !skip[j]) enqueueSums(static_cast<std::int32_t>(j), raw(columnSums_) + j);
+    std::vector<GlmColumnSums> sums(p);
+    thrust::copy(columnSums_.begin(), columnSums_.end(), sums.begin());
+    out->assign(p, GradHess{});
+    for (std::size_t j = 0; j < p; ++j)
+      if (skip.empty() || !skip[j]) (*out)[j] = glmGradHess(sums[j].g, sums[j].x2Curv);
   }
   bool tracksGradHess(std::size_t j) const override { return isIntercept(static_cast<std::int32_t>(j)); }
   GradHess gradHessEstimate(std::size_t j) const override {
@@ -363,6 +394,25 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
       const ResidualSquares s = device::readBack(residuals_);
       return leastSquaresDispersion(s.rss, s.squares, s.weight);
     }
+  }
+
+  // ---- the all-coordinates steps (device/all_coordinates_steps.h) ----
+  // The bound is the rows' exact second-order model, maximized over the intercept's move where
+  // the intercept is free and flat (BoundShift::Intercept): columns of x >= 0 all correlate
+  // with it, and steps of every coordinate at once would otherwise crawl along that direction.
+  std::unique_ptr<BoundSteps> boundSteps() override {
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+  }
+  BoundShift boundShift() const override { return BoundShift::Intercept; }
+  void boundRowScores(double* score, double* curvature) const override {
+    prims_.forEach(n_, glm_device::RowBound<Row>{Row{}, rows(), scalarsPtr(), score, curvature});
+  }
+  const double* currentEta() const override { return raw(published_); }  // after reset() or loadEta()
+  void loadEta(const double* eta) override {
+    prims_.forEach(n_, glm_device::Rebuild<Row>{rows(), raw(published_), eta});
+    prims_.forEach(1, glm_device::ClearShift{scalarsPtr()});
+    exactTracking();
+    this->etaChanged();
   }
 
   // ---- directions and the block (host-assisted, once per cycle) ----
@@ -454,6 +504,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims> {
   device::DeviceCoefficients coef_;
   mutable thrust::device_vector<GlmDeviceScalars> scalars_;
   mutable thrust::device_vector<ResidualSquares> residuals_{1};
+  mutable thrust::device_vector<GlmColumnSums> columnSums_;  // gradHessAll()
 };
 
 }  // namespace argus

@@ -51,4 +51,23 @@ double deviceBytesNeeded(const Dataset& data) {
   return bytes;
 }
 
+double allCoordinatesBytesNeeded(const Dataset& data) {
+  const double n = static_cast<double>(data.nRows());
+  const double p = static_cast<double>(data.design.nColumns());
+  const double strata = static_cast<double>(data.outcomes.nStrata > 1 ? data.outcomes.nStrata : 1);
+  double entries = 0.0;
+  bool values = false;
+  for (const ColumnView& c : data.design.columns) {
+    const bool stored = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
+    entries += stored ? static_cast<double>(c.nnz) : n;
+    values = values || c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense;
+  }
+  const double runs = entries + p;  // a run starts at most once per entry
+  const double design = (values ? 24.0 : 8.0) * entries + 12.0 * runs + 8.0 * (n + 1.0) + 16.0 * (p + 1.0) +
+                        8.0 * (strata + 1.0) + (strata > 1.0 ? 4.0 * n : 0.0);
+  const double steps = 9.0 * 8.0 * n + (8.0 * 8.0 + 2.0 + 16.0 + 32.0) * p + (3.0 * 8.0 + 32.0 + 16.0) * strata +
+                       16.0 * runs + 4096.0;
+  return design + steps;
+}
+
 }  // namespace argus

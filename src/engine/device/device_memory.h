@@ -13,4 +13,11 @@ namespace argus {
 // per-stratum sums (40 bytes) and 64 MiB for CUB's scratch and the small vectors.
 double deviceBytesNeeded(const Dataset& data);
 
+// What the all-coordinates steps add (device/all_coordinates_steps.h) where a fit takes them:
+// the design's column- and row-major views and runs (all_coordinates_design.h: 8 bytes per
+// entry, 16 more with values, 12 per run and 8 per row and column) and the steps' own arrays
+// (9 doubles per row, 8 per column and the prior, a few per stratum). Not part of
+// deviceBytesNeeded(): "auto" never takes the steps on a GPU yet (majorized_start.h).
+double allCoordinatesBytesNeeded(const Dataset& data);
+
 }  // namespace argus

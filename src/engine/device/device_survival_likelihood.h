@@ -33,6 +33,8 @@
 #include <vector>
 
 #include "data/risk_set_index.h"
+#include "device/all_coordinates_steps.h"
+#include "device/device_bound_source.h"
 #include "device/device_columns.h"
 #include "device/device_common.h"
 #include "device/device_design.h"
@@ -66,6 +68,14 @@ struct CombineAndStep {
     beta[j] += delta;
     ++sc->moved;
   }
+};
+
+// The merged scan's g, h into out (a device array of every column's): gradHessAll().
+struct CombineInto {
+  SurvivalDeviceScalars* sc;
+  double linear;
+  GradHess* out;
+  ARGUS_HOST_DEVICE void operator()(std::int64_t) const { *out = scanGradHess(sc->merged, linear); }
 };
 
 struct GivenStep {
@@ -175,7 +185,7 @@ struct ResetMoves {
 }  // namespace survival_device
 
 template <typename Prims>
-class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
+class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims>, public DeviceBoundSource {
   using Base = DeviceModelBase<Prims>;
   using Base::prims_;
   using Base::n_;
@@ -231,7 +241,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
            device::bytesOf(inverseG_, events_, eventCount_, slotG_, tiedSlots_, exitRisk_, competingRisk_,
                            tiedRisk_, den_, c1_, c2_, cumG_, tail1_, tail2_, terms_, eta_d_, u_, published_,
                            direction_, shift_, bottom_, scoreOut_, curvatureOut_, competing_, staged_, pieceSlot_,
-                           piece_, pieceTotal_, scalars_, moved_);
+                           piece_, pieceTotal_, scalars_, moved_, gradHessOut_);
   }
 
   std::int64_t sweep(CycleState& state, const CyclePlan& plan) override {
@@ -287,6 +297,37 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
     thrust::copy(scoreOut_.begin(), scoreOut_.end(), score->begin());
     thrust::copy(curvatureOut_.begin(), curvatureOut_.end(), curvature->begin());
     return true;
+  }
+
+  // The all-coordinates steps (device/all_coordinates_steps.h) on the same row scores, their
+  // trials loading eta without the host; the bound shifts per stratum (partial likelihoods
+  // ignore a stratum's common shift of eta).
+  std::unique_ptr<BoundSteps> boundSteps() override {
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+  }
+  BoundShift boundShift() const override { return BoundShift::PerStratum; }
+  void boundRowScores(double* score, double* curvature) const override {
+    prims_.forEach(n_, survival_device::RowScores{rows(), slotState(), plan_.index.countingProcess(), efron_,
+                                                   fineGray_, score, curvature});
+  }
+  const double* currentEta() const override { return device::raw(published_); }
+  void loadEta(const double* eta) override {
+    thrust::copy(thrust::device_pointer_cast(eta), thrust::device_pointer_cast(eta) + n_, eta_d_.begin());
+    enqueueRebuild();
+  }
+
+  // Every column's g, h, each column's scan enqueued with its result kept on the device
+  // (gradHessOut_), read back once.
+  void gradHessAll(const std::vector<unsigned char>& skip, std::vector<GradHess>* out) const override {
+    const std::size_t p = data_.design.nColumns();
+    gradHessOut_.resize(p);
+    for (std::size_t j = 0; j < p; ++j) {
+      if (!skip.empty() && skip[j]) continue;
+      const std::int32_t c = static_cast<std::int32_t>(j);
+      scanThen(plan_.chunks(c), columns_.entries(c),
+               survival_device::CombineInto{scalars(), linear_(j), device::raw(gradHessOut_) + j});
+    }
+    device::readBackGradHess(gradHessOut_, skip, out);
   }
 
   // Directions (host-assisted, once per cycle): a dense column over every row.
@@ -428,6 +469,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims> {
   mutable thrust::device_vector<double> exitRisk_, competingRisk_, tiedRisk_, den_, c1_, c2_, cumG_, tail1_,
       tail2_, eta_d_, u_, published_, direction_, shift_, bottom_, scoreOut_, curvatureOut_;
   mutable thrust::device_vector<EventSlotTerms> terms_;
+  mutable thrust::device_vector<GradHess> gradHessOut_;
   mutable thrust::device_vector<CompetingItem> competing_;
   mutable thrust::device_vector<SurvivalDeviceScalars> scalars_;
   mutable thrust::device_vector<survival_device::StagedEntry> staged_;

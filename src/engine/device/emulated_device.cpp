@@ -66,6 +66,11 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 
 std::int64_t emulatedDesignsBuilt() { return DeviceDesign::built(); }
 
+double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared) {
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  return design ? design->allCoordinates().bytes() : 0.0;
+}
+
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,
                                                const std::shared_ptr<const SharedDeviceData>& shared) {
   return makeDeviceModel<ThrustPrimitives>(data, weights, shared);

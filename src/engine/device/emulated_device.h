@@ -28,6 +28,9 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 void setEmulatedDeviceMemory(double bytes);
 // How many device copies of a design (device_design.h) this process has built.
 std::int64_t emulatedDesignsBuilt();
+// Bytes held by the all-coordinates views of a shared design (device/all_coordinates_design.h),
+// built where not yet (the device suite checks allCoordinatesBytesNeeded() against them).
+double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared);
 // The emulated device model itself (tests drive it through the host sweep, and measure it).
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,
                                                const std::shared_ptr<const SharedDeviceData>& shared = nullptr);

@@ -21,6 +21,7 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset&) {
 
 void setEmulatedDeviceMemory(double) {}
 std::int64_t emulatedDesignsBuilt() { return 0; }
+double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>&) { return 0.0; }
 
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*,
                                                const std::shared_ptr<const SharedDeviceData>&) {

@@ -58,6 +58,17 @@ struct StratumMoments {
   }
 };
 
+// Row r's score dL/deta_r and curvature bound under Breslow's form, for the all-coordinates
+// steps (models/separable_bound.h): with p_r = u_r / den_s the score is w_r y_r - n_s p_r and
+// the curvature n_s p_r, since a stratum's eta-Hessian is -n_s (diag(p) - p p'), which
+// diag(n_s p) bounds; shifting the stratum's eta removes the excess (the bound's C_s is n_s).
+ARGUS_HOST_DEVICE inline void conditionalRowScore(double wy, double u, double events, double den, double* score,
+                                                  double* curvature) {
+  const double expected = events > 0.0 && den > 0.0 ? events * (u / den) : 0.0;
+  *score = wy - expected;
+  *curvature = expected;
+}
+
 // sum_r w_r y_r d_r (w = nullptr: all 1), in row order: the linear term of a direction d.
 inline double weightedOutcomeDot(std::int64_t n, const double* w, const double* y, const double* d) {
   double sum = 0.0;

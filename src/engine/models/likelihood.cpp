@@ -20,6 +20,12 @@ void Likelihood::reset(const std::vector<double>& beta) {
   rebuildFromEta();
 }
 
+void Likelihood::gradHessAll(const std::vector<unsigned char>& skip, std::vector<GradHess>* out) const {
+  out->assign(data_.design.nColumns(), GradHess{});
+  for (std::size_t j = 0; j < out->size(); ++j)
+    if (skip.empty() || !skip[j]) (*out)[j] = gradHess(j);
+}
+
 void Likelihood::setEta(const std::vector<double>& eta) {
   ARGUS_REQUIRE(eta.size() == eta_.size(), "eta has the wrong length");
   eta_ = eta;  // rebuild() passes eta_ itself: a vector assigned to itself is unchanged

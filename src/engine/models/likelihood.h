@@ -29,6 +29,10 @@ class Likelihood {
   virtual void refreshSums() {}
   // g_j and h_j of the log-likelihood at the current beta.
   virtual GradHess gradHess(std::size_t j) const = 0;
+  // gradHess(j) of every column j with skip[j] == 0 (skip empty: every column) into out, sized
+  // to the columns ({0, 0} where skipped): what the optimality check and the aliasing check
+  // read. Here gradHess(j) in turn; a device model computes them all before reading any back.
+  virtual void gradHessAll(const std::vector<unsigned char>& skip, std::vector<GradHess>* out) const;
   // An O(1) estimate of gradHess(j) where the likelihood keeps coordinate j's g, h as
   // running sums (the GLM intercept, see glm_likelihood.h): exact after reset() and
   // refreshSums(), Taylor-accurate in between. Where tracksGradHess(j) is false it is the

@@ -7,7 +7,9 @@
 // coefficients, D = X delta, the bound
 //   q(delta) = sum_r s_r (D_r + alpha_s(r)) - 1/2 sum_r c_r (D_r + alpha_s(r))^2
 // is maximized over one shift alpha per stratum where the likelihood ignores such a shift
-// (survival and conditional models: BoundShift::PerStratum); elsewhere alpha = 0 (GLMs). With
+// (survival and conditional models: BoundShift::PerStratum), over the intercept's move where
+// a GLM has a free flat intercept (BoundShift::Intercept: one shift of every row, which then
+// is the intercept's step), and elsewhere alpha = 0. With
 // t_r = s_r - c_r D_r and, per stratum, T_s = sum t_r and C_s = sum c_r, alpha_s = T_s / C_s and
 //   q = sum_r s_r D_r - 1/2 sum_r c_r D_r^2 + 1/2 sum_s T_s^2 / C_s.
 // Along coordinate j: the gradient sum x (t - c alpha) over the column's entries, and the
@@ -18,8 +20,9 @@
 
 namespace argus {
 
-// Whether the bound is maximized over a shift of eta per stratum (see above).
-enum class BoundShift { PerStratum, None };
+// Over which shift of eta the bound is maximized (see above): one per stratum, discarded; the
+// intercept's, which the intercept takes where it is free and flat; none.
+enum class BoundShift { PerStratum, Intercept, None };
 
 // alpha_s = T_s / C_s; 0 for a stratum without curvature.
 ARGUS_HOST_DEVICE inline double boundShift(double total, double sumC) { return sumC > 0.0 ? total / sumC : 0.0; }

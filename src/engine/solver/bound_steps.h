@@ -45,6 +45,8 @@ class BoundSteps {
   virtual CycleReadout at(CycleState& state, double s) = 0;
   // sum_r |eta_r - eta_r at from| at the last trial (the "zhang" rule's change).
   virtual double etaChange() = 0;
+  // Bytes of device memory the steps hold (0 on the host).
+  virtual double deviceBytes() const { return 0.0; }
 };
 
 }  // namespace argus

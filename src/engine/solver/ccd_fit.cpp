@@ -99,6 +99,7 @@ void CcdFit::start() {
     const MajorizedStartResult start = majorizedStart(*runner_, data_, state_, previous_, options, progress_);
     if (start.used) previous_ = start.readout;
     result_.majorizedSteps = start.steps;
+    result_.majorizedPasses = start.sweeps;
     if (start.used && verbose())
       progress_->message("majorized start: " + std::to_string(start.steps) + " steps, " +
                          std::to_string(start.sweeps) + " sweeps, log-likelihood " +

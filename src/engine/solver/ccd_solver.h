@@ -95,6 +95,7 @@ struct FitResult {
   FitStatus status = FitStatus::Success;
   int iterations = 0;        // exact CCD cycles
   int majorizedSteps = 0;    // steps of the majorized start before them
+  int majorizedPasses = 0;   // their inner passes: host sweeps, or a device's all-coordinates steps
   double logLikelihood = 0.0;
   double logPrior = 0.0;
   double seconds = 0.0;

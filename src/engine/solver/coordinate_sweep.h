@@ -12,7 +12,10 @@
 
 #include <cstdint>
 
+#include <memory>
+
 #include "models/likelihood.h"
+#include "solver/bound_steps.h"
 #include "solver/cycle_runner.h"
 
 namespace argus {
@@ -36,6 +39,9 @@ class DeviceModel : public Likelihood, public CoordinateSweep {
   // Bytes of device memory the model holds (its vectors' sizes): what deviceBytesNeeded()
   // (device/device_memory.h) must cover.
   virtual double deviceBytes() const = 0;
+  // The majorized start's steps on the device (device/all_coordinates_steps.h: every
+  // coordinate at once), or null where the model offers no bound.
+  virtual std::unique_ptr<BoundSteps> boundSteps() { return nullptr; }
 };
 
 // The host loop over Likelihood::gradHess / applyStep.

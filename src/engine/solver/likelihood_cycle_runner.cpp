@@ -30,6 +30,7 @@ LikelihoodCycleRunner::LikelihoodCycleRunner(const Dataset& data, const double* 
       weights_(weights),
       certificateScale_(certificateWeightScale(weights, data.nRows())),
       sweep_(model.get()),
+      device_(model.get()),
       block_(data, model->fusesBlockHessian()) {
   likelihood_ = std::move(model);
 }
@@ -116,10 +117,11 @@ std::int64_t HostCoordinateSweep::sweep(CycleState& state, const CyclePlan& plan
 OptimalityReport LikelihoodCycleRunner::checkOptimality(const CycleState& state) {
   OptimalityReport report;
   const double dispersion = likelihood_->dispersion() * certificateScale_;
+  std::vector<GradHess> gh;
+  likelihood_->gradHessAll(state.fixed, &gh);
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
     if (state.fixed[j]) continue;
-    const double v = optimalityViolation(likelihood_->gradHess(j), state.beta[j], state.prior[j],
-                                         dispersion);
+    const double v = optimalityViolation(gh[j], state.beta[j], state.prior[j], dispersion);
     if (report.worst < 0 || !(v <= report.maxViolation)) {
       report.maxViolation = v;
       report.worst = static_cast<std::int32_t>(j);
@@ -130,14 +132,18 @@ OptimalityReport LikelihoodCycleRunner::checkOptimality(const CycleState& state)
 
 std::vector<std::int32_t> LikelihoodCycleRunner::aliasedColumns(const CycleState& state) {
   std::vector<std::int32_t> flat, out;
+  std::vector<unsigned char> skip(state.beta.size());
+  for (std::size_t j = 0; j < skip.size(); ++j) skip[j] = state.fixed[j] || state.prior[j].kind != PriorKind::None;
+  std::vector<GradHess> gh;
+  likelihood_->gradHessAll(skip, &gh);
   for (std::size_t j = 0; j < state.beta.size(); ++j) {
-    if (state.fixed[j] || state.prior[j].kind != PriorKind::None) continue;
+    if (skip[j]) continue;
     const std::int32_t column = static_cast<std::int32_t>(j);
     // No curvature at all (no entries where the model has information): nothing to estimate.
     // A curvature that is not a number (overflowed sums: a survival linear predictor beyond
     // the span its risk sets hold) says nothing about aliasing: the column is kept, and the
     // fit's checks judge it (it once sent every covariate to NA with SUCCESS).
-    const double h = likelihood_->gradHess(column).h;
+    const double h = gh[j].h;
     if (h >= 0.0) {
       out.push_back(column);
       continue;

@@ -55,6 +55,8 @@ class LikelihoodCycleRunner final : public CycleRunner {
   bool rowScores(std::vector<double>* score, std::vector<double>* curvature) override {
     return likelihood_->rowScores(score, curvature);
   }
+  // A device model's all-coordinates steps; on the CPU none (the host's sweeps serve).
+  std::unique_ptr<BoundSteps> boundSteps() override { return device_ ? device_->boundSteps() : nullptr; }
   // The GLMs' one pass (blockGradHess); survival and conditional models by polarization of
   // their directional derivatives (polarizeHessian) where that costs at most a few times the
   // differences inference would take instead (likelihood_cycle_runner.cpp says why).
@@ -86,6 +88,7 @@ class LikelihoodCycleRunner final : public CycleRunner {
   std::unique_ptr<Likelihood> likelihood_;
   std::unique_ptr<HostCoordinateSweep> hostSweep_;  // the CPU's; null on a device
   CoordinateSweep* sweep_;
+  DeviceModel* device_ = nullptr;  // the likelihood, where it lives on a device
   BlockNewton block_;
   std::vector<double> cycleStartEta_, cycleStartBeta_, direction_, previousDirection_, step_;
   std::vector<double> betaBeforeStep_, etaBeforeStep_;  // an extrapolation's way back

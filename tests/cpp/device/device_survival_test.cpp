@@ -72,7 +72,8 @@ TEST(DeviceRunner, SurvivalWithALinearPredictorSpanning600MatchesTheCpu) {
 // across chunks (device_survival_chunks.h); with counting-process data entries and exits
 // interleave within and across chunks.
 // The majorized start (solver/majorized_start.h) reads row scores from the device: they
-// match the CPU's, and a fit that takes the start reaches the same optimum.
+// match the CPU's, and a fit that takes the start (on the device, all-coordinates steps on
+// the same bound) reaches the same optimum.
 TEST(DeviceRunner, SurvivalRowScoresAndTheMajorizedStartMatchTheCpu) {
   SurvivalScope survival;
   for (const auto& c : testing_data::survivalCases()) {
@@ -102,12 +103,11 @@ TEST(DeviceRunner, SurvivalRowScoresAndTheMajorizedStartMatchTheCpu) {
     const FitResult a = fitCcd(req);
     req.device = parseComputeDevice(kDevice);
     const FitResult b = fitCcd(req);
-    // The start's stopping rules are thresholds that the device's sums, equal to rounding,
-    // may cross a step apart (seen once in 14 cases): both fits are certified optimal, so
-    // they agree to the fit's tolerance.
+    // The device takes the start's steps as all-coordinates steps (device/all_coordinates_
+    // steps.h), the CPU as sweeps: other paths, so other step counts; both fits are certified
+    // optimal, so they agree to the fit's tolerance.
     EXPECT_GT(a.majorizedSteps, 0) << c.name;
     EXPECT_GT(b.majorizedSteps, 0) << c.name;
-    EXPECT_LE(std::abs(b.majorizedSteps - a.majorizedSteps), 2) << c.name;
     EXPECT_EQ(fitStatusName(b.status), fitStatusName(a.status)) << c.name;
     for (std::size_t j = 0; j < a.beta.size(); ++j)
       EXPECT_NEAR(b.beta[j], a.beta[j], 1e-5) << c.name << ", beta " << j;
