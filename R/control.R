@@ -32,7 +32,11 @@
 #'   Cox with sparse covariates and many distinct event times (the papers' design: several
 #'   times faster), and Fine-Gray; not Cox with few distinct times or dense covariates.
 #'   `"always"`, `"never"`. The certification is the same either way (the optimum agrees to
-#'   the tolerance); `fit$majorizedSteps` counts the steps.
+#'   the tolerance); `fit$majorizedSteps` counts the steps. On a device (`device = "cuda"` or
+#'   `"emulated"`) the steps move every coefficient at once, and `"always"` takes them for the
+#'   GLMs (`ls`, `lr`, `pr`) and the conditional models with Breslow's form (`sccs`, `cpr`,
+#'   `clr` with `ties = "breslow"`) as well; `"auto"` there follows the CPU's rule on the
+#'   emulated device and does not take them on a GPU until they are timed there.
 #' @param seed Seed of the fold assignment (a whole number). `NULL` draws one from R's
 #'   random number generator (so `set.seed()` makes it reproducible); the seed used is kept in
 #'   `fit$cv$seed`. Argus uses its own generator, so results depend on the seed only.
