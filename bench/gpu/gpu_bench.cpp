@@ -18,7 +18,12 @@
 //   Environment: ARGUS_BENCH_CPU_REPS=k fits the CPU k times (0: not at all, for sizes where one
 //   CPU fit takes many minutes); ARGUS_BENCH_MAX_CYCLES=c stops each fit after c cycles (ms per
 //   cycle on designs too large to fit to the end); ARGUS_BENCH_THREADS=t CPU threads (default 1);
-//   ARGUS_BENCH_DEVICE_THREADS=t host threads driving the device (cross-validation folds; default 1).
+//   ARGUS_BENCH_DEVICE_THREADS=t host threads driving the device (cross-validation folds; default 1);
+//   ARGUS_BENCH_START=auto|always|never the majorized start on the device (default auto: the
+//   control's default; "always" takes the device's all-coordinates steps on every model that
+//   offers them), ARGUS_BENCH_CPU_START likewise for the CPU (default auto);
+//   ARGUS_BENCH_STARTS=never,always fits the device once per rule listed (the CPU once);
+//   ARGUS_BENCH_SETUP=1 times the device runner's setup (upload, plans, first rebuild).
 //
 // bench/gpu/run.sh builds it and runs the designs of the issue.
 #include <algorithm>
@@ -182,6 +187,8 @@ FitRequest requestFor(const Dataset& data, const std::string& device) {
   req.control.threads = device == "cpu" ? envInt("ARGUS_BENCH_THREADS", 1) : envInt("ARGUS_BENCH_DEVICE_THREADS", 1);
   const int maxCycles = envInt("ARGUS_BENCH_MAX_CYCLES", 0);
   if (maxCycles > 0) req.control.maxIterations = maxCycles;
+  const char* start = std::getenv(device == "cpu" ? "ARGUS_BENCH_CPU_START" : "ARGUS_BENCH_START");
+  if (start && *start) req.control.majorizedStart = parseMajorizedStartRule(start);
   return req;
 }
 
@@ -204,8 +211,9 @@ class TimedMessages : public ProgressSink {
   double last_ = 0.0;
 };
 
-FitResult fitOn(const Dataset& data, const std::string& device) {
+FitResult fitOn(const Dataset& data, const std::string& device, const std::string& start = "") {
   FitRequest req = requestFor(data, device);
+  if (!start.empty()) req.control.majorizedStart = parseMajorizedStartRule(start);
   if (envInt("ARGUS_BENCH_TRACE", 0) == 0) return fitCcd(req);
   req.control.verbose = true;
   TimedMessages sink;
@@ -238,6 +246,53 @@ double timeFoldFits(const Dataset& data, const std::string& device, int repetiti
     *converged += r.converged ? 1 : 0;
   }
   return seconds;
+}
+
+// One fit's timing: the last fit and the median ms over `reps` fits (start: "" for the default
+// or ARGUS_BENCH_START, else a rule name).
+struct FitTiming {
+  FitResult fit;
+  double ms = 0.0;
+};
+
+FitTiming timeFits(const Dataset& data, const std::string& device, const std::string& start, int reps) {
+  FitTiming out;
+  std::vector<double> t;
+  for (int k = 0; k < std::max(1, reps); ++k) {
+    out.fit = fitOn(data, device, start);
+    t.push_back(1000.0 * out.fit.seconds);
+  }
+  out.ms = bench::median(t);
+  const FitResult& f = out.fit;
+  std::printf("  %-9s %-7s %s, %3d cycles, %9.1f ms per fit, %8.2f ms per cycle (median of %d); start: %d steps, %d passes\n",
+              device.c_str(), start.empty() ? "" : start.c_str(), fitStatusName(f.status).c_str(), f.iterations,
+              out.ms, out.ms / std::max(1, f.iterations), std::max(1, reps), f.majorizedSteps, f.majorizedPasses);
+  if (f.iterations > 1 && std::getenv("ARGUS_BENCH_MAX_CYCLES")) {
+    // A fit of one cycle holds the setup (copies to the device, the index, the first
+    // rebuild) and the final checks; what the later cycles add is the cost of a cycle.
+    FitRequest one = requestFor(data, device);
+    one.control.maxIterations = 1;
+    if (!start.empty()) one.control.majorizedStart = parseMajorizedStartRule(start);
+    const double first = 1000.0 * fitCcd(one).seconds;
+    std::printf("  %-9s one-cycle fit %.1f ms; each further cycle %.2f ms\n", device.c_str(), first,
+                (out.ms - first) / (f.iterations - 1));
+  }
+  return out;
+}
+
+// The runner made for the data (device upload and plans) and reset at beta = 0 (the first
+// rebuild), in ms.
+double setupMs(const Dataset& data, const std::string& device) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto runner = makeCycleRunner(parseComputeDevice(device), data, nullptr);
+  CycleState st;
+  const std::size_t p = data.design.nColumns();
+  st.beta.assign(p, 0.0);
+  st.bound.assign(p, 1.0);
+  st.prior.assign(p, CoordinatePrior{});
+  st.fixed.assign(p, 0);
+  runner->reset(st);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -302,38 +357,32 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  FitResult on[2];
-  double ms[2] = {0.0, 0.0};
-  for (int d = 0; d < 2; ++d) {
+  // Setup on the device: the runner made (upload, plans) and its first rebuild at beta = 0.
+  if (envInt("ARGUS_BENCH_SETUP", 0) > 0) {
     std::vector<double> t;
-    const int n = d == 0 ? cpuReps : reps;
-    if (n == 0) {
-      std::printf("  %-9s not fitted (ARGUS_BENCH_CPU_REPS=0)\n", devices[d].c_str());
-      continue;
-    }
-    for (int k = 0; k < n; ++k) {
-      on[d] = fitOn(data, devices[d]);
-      t.push_back(1000.0 * on[d].seconds);
-    }
-    ms[d] = bench::median(t);
-    std::printf("  %-9s %s, %3d cycles, %9.1f ms per fit, %8.2f ms per cycle (median of %d)\n",
-                devices[d].c_str(), fitStatusName(on[d].status).c_str(), on[d].iterations, ms[d],
-                ms[d] / std::max(1, on[d].iterations), n);
-    if (on[d].iterations > 1 && std::getenv("ARGUS_BENCH_MAX_CYCLES")) {
-      // A fit of one cycle holds the setup (copies to the device, the index, the first
-      // rebuild) and the final checks; what the later cycles add is the cost of a cycle.
-      FitRequest one = requestFor(data, devices[d]);
-      one.control.maxIterations = 1;
-      const double first = 1000.0 * fitCcd(one).seconds;
-      std::printf("  %-9s one-cycle fit %.1f ms; each further cycle %.2f ms\n", devices[d].c_str(), first,
-                  (ms[d] - first) / (on[d].iterations - 1));
-    }
+    for (int k = 0; k < std::max(1, reps); ++k) t.push_back(setupMs(data, device));
+    std::printf("  %-9s setup (runner, plans, first rebuild) %.1f ms (median of %d)\n", device.c_str(),
+                bench::median(t), std::max(1, reps));
   }
-  if (cpuReps == 0) return 0;
-  double diff = 0.0;
-  for (std::size_t j = 0; j < on[0].beta.size(); ++j)
-    diff = std::max(diff, std::fabs(on[0].beta[j] - on[1].beta[j]));
-  std::printf("  %s / cpu time per fit: %.2f; max |beta_device - beta_cpu| %.2g\n", device.c_str(),
-              ms[1] / ms[0], diff);
+  const FitTiming cpu = cpuReps > 0 ? timeFits(data, "cpu", "", cpuReps) : FitTiming{};
+  if (cpuReps == 0) std::printf("  %-9s not fitted (ARGUS_BENCH_CPU_REPS=0)\n", "cpu");
+  // The device once per start rule asked for (ARGUS_BENCH_STARTS, comma separated; default:
+  // ARGUS_BENCH_START or the control's default).
+  const char* starts = std::getenv("ARGUS_BENCH_STARTS");
+  std::string list = starts && *starts ? starts : "";
+  do {
+    const std::size_t comma = list.find(',');
+    const std::string rule = list.substr(0, comma);
+    const FitTiming dev = timeFits(data, device, rule, reps);
+    if (cpuReps > 0) {
+      double diff = 0.0;
+      for (std::size_t j = 0; j < cpu.fit.beta.size(); ++j)
+        diff = std::max(diff, std::fabs(cpu.fit.beta[j] - dev.fit.beta[j]));
+      std::printf("  %s%s / cpu time per fit: %.3f (cpu / device %.1fx); max |beta_device - beta_cpu| %.2g\n",
+                  device.c_str(), rule.empty() ? "" : (" start=" + rule).c_str(), dev.ms / cpu.ms, cpu.ms / dev.ms,
+                  diff);
+    }
+    list = comma == std::string::npos ? "" : list.substr(comma + 1);
+  } while (!list.empty());
   return 0;
 }
