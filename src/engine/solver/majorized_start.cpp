@@ -103,45 +103,53 @@ bool majorizedStartPays(const CycleRunner& runner, const Dataset& data, const Cy
   return cycle > 0.0 && cycle >= kStepsPerCycle * entries;
 }
 
+MajorizedStartLoop::MajorizedStartLoop(CycleState& state, const CycleReadout& at, const MajorizedStartOptions& options,
+                                       BoundSteps& steps)
+    : state_(state), options_(options), steps_(steps), objective_(logPosterior(at, state.beta, state.prior)) {
+  result_.readout = at;
+}
+
+bool MajorizedStartLoop::take(const BoundSteps::Proposal& proposal) {
+  result_.used = true;
+  result_.sweeps += proposal.passes;
+  if (proposal.move == 0.0) return false;
+  steps_.beginTrials(state_);
+  CycleReadout readout;
+  double value = 0.0;
+  if (!search(steps_, state_, result_.readout.logLikelihood, proposal.slope, objective_, &readout, &value))
+    return false;
+  ++result_.steps;
+  // The readouts of a trial hold no eta change: the "zhang" rule's is the step's.
+  readout.sumAbsEtaChange = steps_.etaChange();
+  const double measure = convergenceMeasure(options_.convergence, result_.readout, readout,
+                                            logPriorTotal(steps_.from(), state_.prior),
+                                            logPriorTotal(state_.beta, state_.prior));
+  result_.readout = readout;
+  if (options_.afterStep) options_.afterStep(result_.steps, readout);
+  const double gain = value - objective_;
+  objective_ = value;
+  if (measure <= kFinish * options_.tolerance) {
+    result_.ruleMet = true;
+    return false;
+  }
+  // Progress slower than the exact cycles': hand over to them.
+  slowSteps_ = gain > 0.7 * lastGain_ ? slowSteps_ + 1 : 0;
+  if (slowSteps_ >= 2) return false;
+  lastGain_ = gain;
+  return true;
+}
+
 MajorizedStartResult majorizedStart(CycleRunner& runner, const Dataset& data, CycleState& state,
                                     const CycleReadout& at, const MajorizedStartOptions& options,
                                     ProgressSink* progress) {
-  MajorizedStartResult result;
-  result.readout = at;
   std::unique_ptr<BoundSteps> steps = runner.boundSteps();
   if (!steps) steps = makeHostBoundSteps(runner, data, options);
-  double objective = logPosterior(at, state.beta, state.prior);
-  double lastGain = INFINITY;
-  int slowSteps = 0;
+  MajorizedStartLoop loop(state, at, options, *steps);
   for (int step = 0; step < options.maxSteps; ++step) {
-    if (!steps->load()) return result;
-    result.used = true;
-    const BoundSteps::Proposal proposal = steps->propose(state, progress);
-    result.sweeps += proposal.passes;
-    if (proposal.move == 0.0) break;
-    steps->beginTrials(state);
-    CycleReadout readout;
-    double value = 0.0;
-    if (!search(*steps, state, result.readout.logLikelihood, proposal.slope, objective, &readout, &value)) break;
-    ++result.steps;
-    // The readouts of a trial hold no eta change: the "zhang" rule's is the step's.
-    readout.sumAbsEtaChange = steps->etaChange();
-    const double measure = convergenceMeasure(options.convergence, result.readout, readout,
-                                              logPriorTotal(steps->from(), state.prior),
-                                              logPriorTotal(state.beta, state.prior));
-    result.readout = readout;
-    if (options.afterStep) options.afterStep(result.steps, readout);
-    const double gain = value - objective;
-    objective = value;
-    if (measure <= kFinish * options.tolerance) {
-      result.ruleMet = true;
-      break;
-    }
-    // Progress slower than the exact cycles': hand over to them.
-    slowSteps = gain > 0.7 * lastGain ? slowSteps + 1 : 0;
-    if (slowSteps >= 2) break;
-    lastGain = gain;
+    if (!steps->load()) break;
+    if (!loop.take(steps->propose(state, progress))) break;
   }
+  MajorizedStartResult result = loop.result();
   // Where the cycles start: X beta recomputed, not the sums of the steps.
   if (result.used) result.readout = runner.reset(state);
   return result;

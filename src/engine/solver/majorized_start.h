@@ -34,11 +34,13 @@
 // either way. The bound's formulas are models/separable_bound.h's.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 #include "data/dataset.h"
+#include "solver/bound_steps.h"
 #include "solver/convergence.h"
 #include "solver/cycle_runner.h"
 
@@ -80,6 +82,28 @@ struct MajorizedStartOptions {
 };
 
 class ProgressSink;
+
+// One fit's start, step by step: after each proposal of its steps (BoundSteps::propose, made
+// at the beta where the runner stands), take() searches along it on the log posterior, takes
+// the step or not, and applies the stopping rules; false where the start ends there. So a
+// batch of fits (solver/batched_start.h) advances in lockstep, each fit's loop its own.
+class MajorizedStartLoop {
+ public:
+  MajorizedStartLoop(CycleState& state, const CycleReadout& at, const MajorizedStartOptions& options,
+                     BoundSteps& steps);
+  bool take(const BoundSteps::Proposal& proposal);
+  // So far: used (a proposal was taken), steps, sweeps, ruleMet, the readout where it stands.
+  const MajorizedStartResult& result() const { return result_; }
+
+ private:
+  CycleState& state_;
+  const MajorizedStartOptions& options_;
+  BoundSteps& steps_;
+  MajorizedStartResult result_;
+  double objective_;
+  double lastGain_ = INFINITY;
+  int slowSteps_ = 0;
+};
 
 // Starts from state.beta, where the runner stands (after reset(), whose readout is `at`), with
 // the runner's steps (CycleRunner::boundSteps) or else the host's (host_bound_steps.h).
