@@ -53,6 +53,18 @@ std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, co
   return makeDeviceCycleRunner<CubPrimitives>(data, weights, shared);
 }
 
+std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice& device, const Dataset& data,
+                                                 const std::vector<const double*>& weights,
+                                                 const std::shared_ptr<const SharedDeviceData>& shared) {
+  cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
+  std::size_t freeBytes = 0, totalBytes = 0;
+  cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
+  const double members = static_cast<double>(weights.size());
+  const double needed = members * (deviceBytesNeeded(data) + allCoordinatesBytesNeeded(data));
+  if (needed > static_cast<double>(freeBytes)) return nullptr;  // the fits run one by one
+  return makeDeviceBatch<CubPrimitives>(data, weights, shared);
+}
+
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data) {
   cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
   checkFreeMemory(device, data, 0.0);

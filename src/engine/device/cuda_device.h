@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "solver/batched_start.h"
 #include "solver/compute_device.h"
 #include "solver/cycle_runner.h"
 
@@ -26,6 +27,11 @@ std::vector<CudaDeviceInfo> cudaDevices();
 
 std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, const Dataset& data,
                                                  const double* weights,
+                                                 const std::shared_ptr<const SharedDeviceData>& shared);
+// A batch of fits on the GPU (solver/batched_start.h), or null where the model offers no bound
+// or the GPU lacks the memory for every member's model and the batch's arrays.
+std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice& device, const Dataset& data,
+                                                 const std::vector<const double*>& weights,
                                                  const std::shared_ptr<const SharedDeviceData>& shared);
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data);
 

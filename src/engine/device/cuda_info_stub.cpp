@@ -12,6 +12,10 @@ std::unique_ptr<CycleRunner> makeCudaCycleRunner(const ComputeDevice& device, co
   throw UnsupportedError("device '" + computeDeviceName(device) +
                          "' was requested but Argus was built without CUDA");
 }
+std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice&, const Dataset&, const std::vector<const double*>&,
+                                                 const std::shared_ptr<const SharedDeviceData>&) {
+  return nullptr;
+}
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset&) {
   throw UnsupportedError("device '" + computeDeviceName(device) +
                          "' was requested but Argus was built without CUDA");

@@ -15,6 +15,8 @@ namespace argus {
 class DeviceBoundSource {
  public:
   virtual ~DeviceBoundSource() = default;
+  // Whether the model offers its bound (clr's Efron and exact strata do not).
+  virtual bool offersBound() const { return true; }
   // Whether the bound is maximized over a shift of eta per stratum (models/separable_bound.h).
   virtual BoundShift boundShift() const = 0;
   // Per row at the current eta: the score dL/deta_r and the curvature bound c_r, into device

@@ -216,8 +216,9 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims>, public 
   // The all-coordinates steps (device/all_coordinates_steps.h) under Breslow's form (sccs,
   // cpr, clr with ties = "breslow"); clr's Efron and exact strata offer no bound (yet), and
   // their fits take the exact cycles alone. The bound shifts per stratum.
+  bool offersBound() const override { return ties_ == TieMethod::Breslow; }
   std::unique_ptr<BoundSteps> boundSteps() override {
-    if (ties_ != TieMethod::Breslow) return nullptr;
+    if (!offersBound()) return nullptr;
     return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
   }
   BoundShift boundShift() const override { return BoundShift::PerStratum; }

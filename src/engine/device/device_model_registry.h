@@ -9,6 +9,7 @@
 
 #include "common/errors.h"
 #include "common/model_type.h"
+#include "device/batched_steps.h"
 #include "device/device_conditional_likelihood.h"
 #include "device/device_design.h"
 #include "device/device_glm_likelihood.h"
@@ -64,6 +65,23 @@ std::unique_ptr<DeviceModel> makeDeviceModel(const Dataset& data, const double* 
     throw UnsupportedError("the device cycle for model '" + modelTypeName(data.model) +
                            "' is not implemented yet; use device = \"cpu\"");
   return entry.make(data, weights, deviceDesignFor(data, shared));
+}
+
+// A batch of fits of `data` with each of `weights` (solver/batched_start.h): one device model
+// per member on one design; null where the model offers no bound.
+template <typename Prims>
+std::unique_ptr<BatchedBoundSteps> makeDeviceBatch(const Dataset& data, const std::vector<const double*>& weights,
+                                                   const std::shared_ptr<const SharedDeviceData>& shared) {
+  if (weights.empty()) return nullptr;
+  const std::shared_ptr<const DeviceDesign> design = deviceDesignFor(data, shared);
+  std::vector<std::unique_ptr<DeviceModel>> models;
+  for (const double* w : weights) {
+    std::unique_ptr<DeviceModel> model = makeDeviceModel<Prims>(data, w, design);
+    auto* source = dynamic_cast<DeviceBoundSource*>(model.get());
+    if (!source || !source->offersBound()) return nullptr;
+    models.push_back(std::move(model));
+  }
+  return std::make_unique<DeviceBatchedSteps<Prims>>(std::move(models), design->allCoordinates());
 }
 
 template <typename Prims>

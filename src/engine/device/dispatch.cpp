@@ -8,6 +8,7 @@
 #include "device/auto_device.h"
 #include "device/cuda_device.h"
 #include "device/emulated_device.h"
+#include "solver/batched_start.h"
 #include "solver/likelihood_cycle_runner.h"
 
 namespace argus {
@@ -111,6 +112,16 @@ std::unique_ptr<CycleRunner> makeCycleRunner(const ComputeDevice& requested, con
   }
   if (ran) *ran = device;
   return runner;
+}
+
+std::unique_ptr<BatchedBoundSteps> makeBatchedBoundSteps(const ComputeDevice& requested, const Dataset& data,
+                                                         const std::vector<const double*>& weights,
+                                                         const std::shared_ptr<const SharedDeviceData>& shared) {
+  const ComputeDevice device = resolveComputeDevice(requested, data);
+  if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedBatch(data, weights, shared);
+  if (device.kind == ComputeDevice::Kind::Cuda && builtWithCuda() && device.index < cudaDeviceCount())
+    return makeCudaBatch(device, data, weights, shared);
+  return nullptr;  // the CPU: the fits run one by one
 }
 
 }  // namespace argus

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "solver/batched_start.h"
 #include "solver/compute_device.h"
 #include "solver/coordinate_sweep.h"
 #include "solver/cycle_runner.h"
@@ -26,6 +27,9 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 // CUDA runner refuses it, with an UnsupportedError: so that tests reach, without a GPU, what
 // follows a device with too little memory ("auto" fits on the CPU, and says so). Process-wide.
 void setEmulatedDeviceMemory(double bytes);
+// A batch of fits on the emulated device (solver/batched_start.h), or null (no bound).
+std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
+                                                     const std::shared_ptr<const SharedDeviceData>& shared);
 // How many device copies of a design (device_design.h) this process has built.
 std::int64_t emulatedDesignsBuilt();
 // Bytes held by the all-coordinates views of a shared design (device/all_coordinates_design.h),

@@ -21,6 +21,10 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset&) {
 
 void setEmulatedDeviceMemory(double) {}
 std::int64_t emulatedDesignsBuilt() { return 0; }
+std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset&, const std::vector<const double*>&,
+                                                     const std::shared_ptr<const SharedDeviceData>&) {
+  notBuilt();
+}
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>&) { return 0.0; }
 
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*,

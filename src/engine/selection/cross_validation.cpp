@@ -13,6 +13,7 @@
 #include "common/task_runner.h"
 #include "models/likelihood.h"
 #include "models/predictive_likelihood.h"
+#include "solver/batched_start.h"
 
 namespace argus {
 
@@ -155,25 +156,43 @@ bool allFinite(const std::vector<double>& v) {
   return true;
 }
 
-// Fold task `task` (repetition-major): the fit on the other folds from `start`, scored by
-// the predictive log-likelihood of the held-out rows.
-FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
-                           const std::vector<CoordinatePrior>& prior,
-                           const std::vector<double>& start, ProgressSink* sink) {
+// Fold task `task` (repetition-major): its training and held-out weights.
+void taskWeights(const CrossValidationRequest& req, std::size_t task, std::vector<double>* training,
+                 std::vector<double>* heldOut) {
   const int folds = req.folds.folds;
   const int repetition = static_cast<int>(task / static_cast<std::size_t>(folds));
   const int fold = static_cast<int>(task % static_cast<std::size_t>(folds));
-  std::vector<double> training, heldOut;
-  foldWeights(req.folds, repetition, fold, req.fit.weights, &training, &heldOut);
+  foldWeights(req.folds, repetition, fold, req.fit.weights, training, heldOut);
+}
+
+// What every fold fit shares: the candidate's priors, the start, one thread, eta kept.
+FitRequest foldRequest(const CrossValidationRequest& req, const std::vector<CoordinatePrior>& prior,
+                       const std::vector<double>& start) {
   FitRequest fitRequest = req.fit;
-  fitRequest.weights = training.data();
   fitRequest.prior = prior;
   fitRequest.start = start;
   fitRequest.control.verbose = false;
   fitRequest.control.progressSeconds = -1.0;  // a run of fits reports as a whole
   fitRequest.control.threads = 1;  // the folds are what runs in parallel
   fitRequest.keepLinearPredictor = true;
-  const FitResult fit = fitCcd(fitRequest, sink);
+  return fitRequest;
+}
+
+FoldTaskResult scoreFoldFit(const CrossValidationRequest& req, const FitResult& fit, const std::vector<double>& heldOut);
+
+// Fold task `task` (repetition-major): the fit on the other folds from `start`, scored by
+// the predictive log-likelihood of the held-out rows.
+FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
+                           const std::vector<CoordinatePrior>& prior,
+                           const std::vector<double>& start, ProgressSink* sink) {
+  std::vector<double> training, heldOut;
+  taskWeights(req, task, &training, &heldOut);
+  FitRequest fitRequest = foldRequest(req, prior, start);
+  fitRequest.weights = training.data();
+  return scoreFoldFit(req, fitCcd(fitRequest, sink), heldOut);
+}
+
+FoldTaskResult scoreFoldFit(const CrossValidationRequest& req, const FitResult& fit, const std::vector<double>& heldOut) {
   FoldTaskResult result;
   result.value = allFinite(fit.beta)
                      ? predictiveLogLikelihoodAtEta(*req.fit.data, heldOut.data(), fit.eta)
@@ -182,6 +201,36 @@ FoldTaskResult fitFoldTask(const CrossValidationRequest& req, std::size_t task,
   result.infinite = fit.status == FitStatus::NoFiniteMle;
   result.cycles = fit.iterations;
   return result;
+}
+
+// The fold tasks `tasks` in batches of fits on the device (solver/batched_start.h: each pass over
+// X serves every fold of a batch, kFoldBatch folds at a time), where the fits take the
+// majorized start always and the device offers batches; false where it does not (the tasks
+// then run one by one on threads). Every fold fit is still certified on its own.
+constexpr std::size_t kFoldBatch = 16;
+bool runFoldTaskBatches(const CrossValidationRequest& req, const std::vector<std::size_t>& tasks,
+                        const std::vector<CoordinatePrior>& prior, const std::vector<double>& start,
+                        ProgressSink* progress, std::vector<FoldTaskResult>* out) {
+  if (req.fit.control.majorizedStart != MajorizedStartRule::Always || tasks.empty()) return false;
+  out->assign(tasks.size(), FoldTaskResult{});
+  const FitRequest common = foldRequest(req, prior, start);
+  for (std::size_t first = 0; first < tasks.size(); first += kFoldBatch) {
+    const std::size_t count = std::min(kFoldBatch, tasks.size() - first);
+    std::vector<std::vector<double>> training(count), heldOut(count);
+    std::vector<const double*> weights(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      taskWeights(req, tasks[first + i], &training[i], &heldOut[i]);
+      weights[i] = training[i].data();
+    }
+    const auto batch = makeBatchedBoundSteps(common.device, *common.data, weights, common.sharedDevice);
+    if (!batch) {
+      ARGUS_REQUIRE(first == 0, "a device that batched some fold fits refused the next ones");
+      return false;
+    }
+    const std::vector<FitResult> fits = fitBatch(common, weights, *batch, progress);
+    for (std::size_t i = 0; i < count; ++i) (*out)[first + i] = scoreFoldFit(req, fits[i], heldOut[i]);
+  }
+  return true;
 }
 
 // The fits of one cross-validation run and their warm starts.
@@ -230,13 +279,21 @@ class FoldFits {
         cycles[i] = results[i].cycles;
       }
     } else {
-      runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
-        const FoldTaskResult r = fitFoldTask(req_, i, prior, *start, sink);
-        out.values[i] = r.value;
-        converged[i] = r.converged;
-        infinite[i] = r.infinite;
-        cycles[i] = r.cycles;
-      }, progress);
+      std::vector<std::size_t> all(tasks_);
+      for (std::size_t i = 0; i < tasks_; ++i) all[i] = i;
+      std::vector<FoldTaskResult> results;
+      if (!runFoldTaskBatches(req_, all, prior, *start, progress, &results)) {
+        results.assign(tasks_, FoldTaskResult{});
+        runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
+          results[i] = fitFoldTask(req_, i, prior, *start, sink);
+        }, progress);
+      }
+      for (std::size_t i = 0; i < tasks_; ++i) {
+        out.values[i] = results[i].value;
+        converged[i] = results[i].converged;
+        infinite[i] = results[i].infinite;
+        cycles[i] = results[i].cycles;
+      }
     }
     out.foldSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - foldsStarted).count();
@@ -403,6 +460,7 @@ std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& request, 
   for (std::size_t t : tasks) ARGUS_REQUIRE(t < all, "a fold task id is out of range");
   const std::vector<CoordinatePrior> prior = withVariance(req.fit.prior, variance);
   std::vector<FoldTaskResult> out(tasks.size());
+  if (runFoldTaskBatches(req, tasks, prior, start, progress, &out)) return out;
   runTasks(tasks.size(), std::max(1, req.settings.threads), [&](std::size_t i, ProgressSink* sink) {
     out[i] = fitFoldTask(req, tasks[i], prior, start, sink);
   }, progress);

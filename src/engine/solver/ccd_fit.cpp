@@ -85,6 +85,10 @@ void CcdFit::setAsideAliased() {
 // The majorized start where it pays (or is asked for), certified where it stands when it met
 // the rule; then what the cycles need.
 void CcdFit::start() {
+  if (req_.certifyStart) {
+    prepareCycles(finite(previous_) && certifyStart());
+    return;
+  }
   const MajorizedStartRule rule = req_.control.majorizedStart;
   const bool take = finite(previous_) &&
                     (rule == MajorizedStartRule::Always ||

@@ -88,6 +88,10 @@ struct FitRequest {
   // Return eta = offset + X beta at the solution in FitResult::eta (cross-validation scores
   // the held-out rows from it instead of recomputing it).
   bool keepLinearPredictor = false;
+  // `start` is where a majorized start taken elsewhere met its rule (a batch of fits,
+  // solver/batched_start.h): the certificate is checked there before any cycle, as after the
+  // fit's own start.
+  bool certifyStart = false;
 };
 
 struct FitResult {
