@@ -6,6 +6,7 @@
 // knows its size without asking the device.
 #pragma once
 
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 
 #include <cstdint>
@@ -28,21 +29,30 @@ struct ColumnEntries {
 
 class DeviceColumns {
  public:
+  // Each column's rows and values copied from where the data hold them straight to their place
+  // in the device arrays (a host-side concatenation first cost 1 s of a Cox 1e6 x 1000 setup,
+  // mostly first touches of its growing vectors).
   explicit DeviceColumns(const DesignView& design) : nRows_(design.nRows) {
-    std::vector<std::int32_t> rows;
-    std::vector<double> values;
+    std::int64_t rows = 0, values = 0;
     for (const ColumnView& c : design.columns) {
       kind_.push_back(c.kind);
-      rowStart_.push_back(static_cast<std::int64_t>(rows.size()));
-      valueStart_.push_back(static_cast<std::int64_t>(values.size()));
+      rowStart_.push_back(rows);
+      valueStart_.push_back(values);
       const bool hasRows = c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse;
-      const bool hasValues = c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense;
-      if (hasRows) rows.insert(rows.end(), c.rows, c.rows + c.nnz);
-      if (hasValues) values.insert(values.end(), c.values, c.values + c.nnz);
+      if (hasRows) rows += c.nnz;
+      if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense) values += c.nnz;
       count_.push_back(hasRows ? c.nnz : nRows_);
     }
-    device::upload(rows_, rows);
-    device::upload(values_, values);
+    rows_.resize(static_cast<std::size_t>(rows));
+    values_.resize(static_cast<std::size_t>(values));
+    for (std::size_t j = 0; j < design.columns.size(); ++j) {
+      const ColumnView& c = design.columns[j];
+      if (c.nnz <= 0) continue;
+      if (c.kind == ColumnKind::Indicator || c.kind == ColumnKind::Sparse)
+        thrust::copy(c.rows, c.rows + c.nnz, rows_.begin() + rowStart_[j]);
+      if (c.kind == ColumnKind::Sparse || c.kind == ColumnKind::Dense)
+        thrust::copy(c.values, c.values + c.nnz, values_.begin() + valueStart_[j]);
+    }
   }
 
   ColumnKind kind(std::int32_t j) const { return kind_[j]; }
