@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The device checks a GPU session runs first, in one call of about 8 minutes on a 16-core
 # machine with one GPU: the CUDA build of the device suite, the whole suite on the GPU, then
-# compute-sanitizer's memcheck over the all-coordinates steps' tests and a few of the exact
-# cycle's (memcheck runs kernels 10-100x slower, so not the whole suite). No R needed.
+# compute-sanitizer's memcheck over the all-coordinates tests (memcheck runs kernels 10-100x
+# slower, so not the whole suite). No R needed.
 #
 #   bash bench/gpu/device_check.sh [build-dir]
 #
@@ -35,13 +35,14 @@ rc=${PIPESTATUS[0]}
 echo "device suite: exit $rc in $(( $(date +%s) - start )) s"
 [ "$rc" -eq 0 ] || status=1
 
-# The all-coordinates steps' own passes (every kernel they launch), and one exact-cycle test
-# per family, under memcheck.
+# Under memcheck: the all-coordinates steps on every covered model (every kernel they launch,
+# the exact cycles after them where the certificate fails), the views' build on the device
+# (the radix sort among them) and a batch of fold fits.
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
   stage "compute-sanitizer memcheck"
   start=$(date +%s)
-  filter='AllCoordinatesStart.TwoFitsGiveTheSameBits:AllCoordinatesStart.ModelsWithoutABoundTakeTheExactCycles'
+  filter='AllCoordinatesStart.TwoFitsGiveTheSameBits:AllCoordinatesStart.ModelsWithoutABoundTakeTheExactCycles:AllCoordinatesStart.TheDeviceBuildsTheViewsAsTheHostOracle:BatchedFits.TwoBatchesGiveTheSameBits'
   timeout 200 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 3 \
     "$dir/argus_device_tests_cuda" --gtest_brief=1 --gtest_filter="$filter" 2>&1 | tail -40
   rc=${PIPESTATUS[0]}

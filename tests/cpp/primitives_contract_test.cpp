@@ -27,6 +27,7 @@ struct Complete {
   void segmentedReduceTo(It, const std::int64_t*, std::int64_t, T, Op, T*) const {}
   template <bool Descending, bool Exclusive, typename Keys, typename Values, typename Op, typename Out>
   void scanByKeyIf(const int*, Keys, Values, std::int64_t, Op, Out) const {}
+  void sortByKey(const std::int32_t*, const std::int64_t*, std::int64_t, std::int32_t*, std::int64_t*) const {}
   template <typename Key, typename F>
   void replay(const Key&, F&&) const {}
 };
@@ -58,6 +59,9 @@ struct NoCostScale {
   template <typename F>
   void forEach(std::int64_t, F) const {}
 };
+struct NoSort : Complete {
+  void sortByKey(const std::int32_t*, const std::int64_t*, std::int64_t, std::int32_t*, std::int64_t*) const = delete;
+};
 struct NeedsArguments : Complete {
   explicit NeedsArguments(int) {}
 };
@@ -71,6 +75,7 @@ static_assert(!isDevicePrimitives<AscendingScanOnly>);
 static_assert(!isDevicePrimitives<NonConstForEach>);
 static_assert(!isDevicePrimitives<NoCostScale>);
 static_assert(!isDevicePrimitives<NeedsArguments>);
+static_assert(!isDevicePrimitives<NoSort>);
 
 TEST(PrimitivesContract, TheCheckTellsACompleteBackendFromIncompleteOnes) {
   EXPECT_TRUE(isDevicePrimitives<Complete>);

@@ -2,7 +2,7 @@
 // column's entries in one column-major array (dense and intercept columns with their rows
 // written out), a row-major copy of the same entries, and each column's entries cut into runs
 // of one stratum. Shared by a data set's fits with the rest of its device design
-// (device_design.h), built once, on first use.
+// (device_design.h), built once on the device, on first use (all_coordinates_build.h).
 //
 // Why three views. A step of every coordinate reads X twice: X' (per column, one segmented
 // reduction over the column-major entries: the bound's gradient of every column at once) and
@@ -21,7 +21,9 @@
 
 #include "common/host_device.h"
 #include "data/dataset.h"
-#include "device/all_coordinates_host.h"
+#include "device/all_coordinates_build.h"
+#include "device/all_coordinates_views.h"
+#include "device/device_columns.h"
 #include "device/device_common.h"
 
 namespace argus {
@@ -51,28 +53,41 @@ struct AllCoordinatesView {
   ARGUS_HOST_DEVICE std::int32_t stratumOf(std::int64_t r) const { return rowStratum ? rowStratum[r] : 0; }
 };
 
-// The three views built on the host (all_coordinates_host.h), then uploaded.
+// The three views, built on the device from the design's device copy (all_coordinates_build.h).
 class AllCoordinatesDesign {
  public:
-  explicit AllCoordinatesDesign(const Dataset& data)
+  template <typename Prims>
+  AllCoordinatesDesign(const Dataset& data, const DeviceColumns& design, const Prims& prims)
       : rows_(data.nRows()), columns_(static_cast<std::int64_t>(data.design.nColumns())),
         strata_(data.outcomes.stratum && data.outcomes.nStrata > 1 ? data.outcomes.nStrata : 1) {
-    const AllCoordinatesHost host = buildAllCoordinatesHost(data);
-    device::upload(columnStart_, host.columnStart);
-    device::upload(entryRow_, host.entryRow);
-    device::upload(entryValue_, host.entryValue);
-    device::upload(rowStart_, host.rowStart);
-    device::upload(rowColumn_, host.rowColumn);
-    device::upload(rowValue_, host.rowValue);
-    device::upload(runStart_, host.runStart);
-    device::upload(runStratum_, host.runStratum);
-    device::upload(columnRunStart_, host.columnRunStart);
-    device::upload(stratumRowStart_, host.stratumRowStart);
-    if (strata_ > 1) rowStratum_.assign(data.outcomes.stratum, data.outcomes.stratum + rows_);
-    entries_ = static_cast<std::int64_t>(host.entryRow.size());
-    for (std::size_t j = 0; j < data.design.nColumns(); ++j)
-      if (data.design.columns[j].kind == ColumnKind::Intercept) intercept_ = static_cast<std::int32_t>(j);
-    runs_ = static_cast<std::int64_t>(host.runStratum.size());
+    using namespace build_device;
+    bool values = false;
+    std::vector<std::int64_t> start(1, 0);
+    std::vector<ColumnEntries> table;
+    for (std::int64_t j = 0; j < columns_; ++j) {
+      const ColumnKind kind = design.kind(static_cast<std::int32_t>(j));
+      values = values || kind == ColumnKind::Sparse || kind == ColumnKind::Dense;
+      if (kind == ColumnKind::Intercept) intercept_ = static_cast<std::int32_t>(j);
+      start.push_back(start.back() + design.count(static_cast<std::int32_t>(j)));
+      table.push_back(design.entries(static_cast<std::int32_t>(j)));
+    }
+    entries_ = start.back();
+    device::upload(columnStart_, start);
+    std::vector<std::int64_t> strataStart = {0, rows_};
+    if (strata_ > 1) {
+      strataStart.assign(data.outcomes.stratumStart, data.outcomes.stratumStart + strata_ + 1);
+      rowStratum_.assign(data.outcomes.stratum, data.outcomes.stratum + rows_);
+    }
+    device::upload(stratumRowStart_, strataStart);
+    thrust::device_vector<ColumnEntries> columnTable(table.begin(), table.end());
+    thrust::device_vector<std::int32_t> columnOf(static_cast<std::size_t>(entries_));
+    entryRow_.resize(static_cast<std::size_t>(entries_));
+    if (values) entryValue_.resize(static_cast<std::size_t>(entries_));
+    prims.forEach(entries_, FillEntries{device::raw(columnStart_), device::raw(columnTable), columns_,
+                                        device::raw(entryRow_), values ? device::raw(entryValue_) : nullptr,
+                                        device::raw(columnOf)});
+    buildRuns(prims, columnOf);
+    buildRows(prims, columnOf);
   }
 
   AllCoordinatesView view() const {
@@ -90,6 +105,25 @@ class AllCoordinatesDesign {
     v.rowStratum = rowStratum_.empty() ? nullptr : device::raw(rowStratum_);
     return v;
   }
+  // Every view copied to the host (the device suite's check of the build).
+  AllCoordinatesHostViews copyToHost() const {
+    AllCoordinatesHostViews h;
+    auto copy = [](const auto& from, auto* to) {
+      to->resize(from.size());
+      thrust::copy(from.begin(), from.end(), to->begin());
+    };
+    copy(columnStart_, &h.columnStart);
+    copy(rowStart_, &h.rowStart);
+    copy(runStart_, &h.runStart);
+    copy(columnRunStart_, &h.columnRunStart);
+    copy(stratumRowStart_, &h.stratumRowStart);
+    copy(entryRow_, &h.entryRow);
+    copy(rowColumn_, &h.rowColumn);
+    copy(runStratum_, &h.runStratum);
+    copy(entryValue_, &h.entryValue);
+    copy(rowValue_, &h.rowValue);
+    return h;
+  }
   std::int64_t rows() const { return rows_; }
   std::int64_t columns() const { return columns_; }
   std::int64_t entries() const { return entries_; }
@@ -102,6 +136,45 @@ class AllCoordinatesDesign {
   }
 
  private:
+  // Runs of one stratum within each column: flags, their exclusive scan, the flagged starts.
+  template <typename Prims>
+  void buildRuns(const Prims& prims, const thrust::device_vector<std::int32_t>& columnOf) {
+    using namespace build_device;
+    const std::int32_t* stratum = rowStratum_.empty() ? nullptr : device::raw(rowStratum_);
+    thrust::device_vector<std::int64_t> flag(static_cast<std::size_t>(entries_)), index(flag.size());
+    prims.forEach(entries_, RunFlags{device::raw(columnStart_), device::raw(columnOf), device::raw(entryRow_), stratum,
+                                     device::raw(flag)});
+    prims.template scanByKeyIf<false, true>(nullptr, thrust::make_constant_iterator<std::int32_t>(0), device::raw(flag),
+                                            entries_, PlusInt64{}, device::raw(index));
+    runs_ = entries_ > 0 ? device::readBack(device::raw(index) + entries_ - 1) +
+                               device::readBack(device::raw(flag) + entries_ - 1)
+                         : 0;
+    runStart_.resize(static_cast<std::size_t>(runs_ + 1));
+    runStratum_.resize(static_cast<std::size_t>(runs_));
+    columnRunStart_.resize(static_cast<std::size_t>(columns_ + 1));
+    prims.forEach(entries_, WriteRuns{device::raw(flag), device::raw(index), device::raw(entryRow_), stratum,
+                                      device::raw(runStart_), device::raw(runStratum_)});
+    prims.forEach(columns_ + 1, ColumnRuns{device::raw(columnStart_), device::raw(index), entries_, runs_,
+                                           device::raw(columnRunStart_), device::raw(runStart_)});
+  }
+
+  // The row-major copy: the entries' indices sorted by row, columns and values gathered.
+  template <typename Prims>
+  void buildRows(const Prims& prims, const thrust::device_vector<std::int32_t>& columnOf) {
+    using namespace build_device;
+    thrust::device_vector<std::int64_t> order(static_cast<std::size_t>(entries_)), sortedOrder(order.size());
+    thrust::device_vector<std::int32_t> sortedRows(order.size());
+    prims.forEach(entries_, Iota{device::raw(order)});
+    prims.sortByKey(device::raw(entryRow_), device::raw(order), entries_, device::raw(sortedRows), device::raw(sortedOrder));
+    rowColumn_.resize(order.size());
+    if (!entryValue_.empty()) rowValue_.resize(order.size());
+    prims.forEach(entries_, GatherByRow{device::raw(sortedOrder), device::raw(columnOf),
+                                        entryValue_.empty() ? nullptr : device::raw(entryValue_), device::raw(rowColumn_),
+                                        rowValue_.empty() ? nullptr : device::raw(rowValue_)});
+    rowStart_.resize(static_cast<std::size_t>(rows_ + 1));
+    prims.forEach(rows_ + 1, RowStarts{device::raw(sortedRows), entries_, device::raw(rowStart_)});
+  }
+
   std::int64_t rows_, columns_, entries_ = 0, runs_ = 0;
   std::int32_t strata_, intercept_ = -1;
   thrust::device_vector<std::int64_t> columnStart_, rowStart_, runStart_, columnRunStart_, stratumRowStart_;

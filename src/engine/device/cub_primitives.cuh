@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/reverse_iterator.h>
@@ -165,6 +166,19 @@ class CubPrimitives {
     cudaCheck(cub::DeviceSegmentedReduce::Reduce(scratch_, bytes, first, out, segments, offsets, offsets + 1, op,
                                                  init, stream_),
               "SegmentedReduce");
+  }
+
+  // CUB's radix sort: stable and deterministic. Its bits are the keys' 31 low ones (row
+  // indices are never negative).
+  void sortByKey(const std::int32_t* keys, const std::int64_t* values, std::int64_t n, std::int32_t* keysOut,
+                 std::int64_t* valuesOut) const {
+    if (n <= 0) return;
+    std::size_t bytes = 0;
+    cudaCheck(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, keysOut, values, valuesOut, n, 0, 31, stream_),
+              "SortPairs (size)");
+    ensure(bytes);
+    cudaCheck(cub::DeviceRadixSort::SortPairs(scratch_, bytes, keys, keysOut, values, valuesOut, n, 0, 31, stream_),
+              "SortPairs");
   }
 
   // A sweep makes a dozen small launches per coordinate, each costing the host more than the

@@ -65,6 +65,11 @@ std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice& device, co
   return makeDeviceBatch<CubPrimitives>(data, weights, shared);
 }
 
+AllCoordinatesHostViews cudaAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>& shared) {
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  return design ? design->allCoordinates<CubPrimitives>().copyToHost() : AllCoordinatesHostViews{};
+}
+
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data) {
   cudaCheck(cudaSetDevice(device.index), "cudaSetDevice");
   checkFreeMemory(device, data, 0.0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "device/all_coordinates_views.h"
 #include "solver/batched_start.h"
 #include "solver/compute_device.h"
 #include "solver/cycle_runner.h"
@@ -34,5 +35,8 @@ std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice& device, co
                                                  const std::vector<const double*>& weights,
                                                  const std::shared_ptr<const SharedDeviceData>& shared);
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset& data);
+// The all-coordinates views of a shared design built on the GPU and copied back (the device
+// suite checks them against a host oracle); empty without CUDA.
+AllCoordinatesHostViews cudaAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>& shared);
 
 }  // namespace argus

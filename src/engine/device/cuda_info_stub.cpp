@@ -16,6 +16,7 @@ std::unique_ptr<BatchedBoundSteps> makeCudaBatch(const ComputeDevice&, const Dat
                                                  const std::shared_ptr<const SharedDeviceData>&) {
   return nullptr;
 }
+AllCoordinatesHostViews cudaAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>&) { return {}; }
 std::shared_ptr<const SharedDeviceData> makeCudaSharedData(const ComputeDevice& device, const Dataset&) {
   throw UnsupportedError("device '" + computeDeviceName(device) +
                          "' was requested but Argus was built without CUDA");

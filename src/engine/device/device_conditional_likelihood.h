@@ -219,11 +219,11 @@ class DeviceConditionalLikelihood final : public DeviceModelBase<Prims>, public 
   bool offersBound() const override { return ties_ == TieMethod::Breslow; }
   std::unique_ptr<BoundSteps> boundSteps() override {
     if (!offersBound()) return nullptr;
-    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->template allCoordinates<Prims>());
   }
   BoundShift boundShift() const override { return BoundShift::PerStratum; }
   void boundRowScores(double* score, double* curvature) const override {
-    prims_.forEach(n_, conditional_device::RowBound{state(), device::raw(w_), design_->allCoordinates().view(), score,
+    prims_.forEach(n_, conditional_device::RowBound{state(), device::raw(w_), design_->template allCoordinates<Prims>().view(), score,
                                                     curvature});
   }
   const double* currentEta() const override { return device::raw(eta_d_); }

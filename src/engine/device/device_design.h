@@ -41,10 +41,12 @@ class DeviceDesign final : public SharedDeviceData {
     return columns.bytes() + (runs ? runs->bytes() : 0.0) + (survival ? survival->bytes() : 0.0) +
            (allCoordinates_ ? allCoordinates_->bytes() : 0.0);
   }
-  // The views the all-coordinates steps read (all_coordinates_design.h), built on first use,
-  // once, whichever of the fits sharing this design asks first.
+  // The views the all-coordinates steps read (all_coordinates_design.h), built on the device
+  // on first use, once, whichever of the fits sharing this design asks first.
+  template <typename Prims>
   const AllCoordinatesDesign& allCoordinates() const {
-    std::call_once(allCoordinatesOnce_, [&] { allCoordinates_ = std::make_unique<const AllCoordinatesDesign>(*data_); });
+    std::call_once(allCoordinatesOnce_,
+                   [&] { allCoordinates_ = std::make_unique<const AllCoordinatesDesign>(*data_, columns, Prims{}); });
     return *allCoordinates_;
   }
 

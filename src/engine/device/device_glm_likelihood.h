@@ -401,7 +401,7 @@ class DeviceGlmLikelihood final : public DeviceModelBase<Prims>, public DeviceBo
   // the intercept is free and flat (BoundShift::Intercept): columns of x >= 0 all correlate
   // with it, and steps of every coordinate at once would otherwise crawl along that direction.
   std::unique_ptr<BoundSteps> boundSteps() override {
-    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->template allCoordinates<Prims>());
   }
   BoundShift boundShift() const override { return BoundShift::Intercept; }
   void boundRowScores(double* score, double* curvature) const override {

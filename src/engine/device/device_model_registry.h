@@ -81,7 +81,7 @@ std::unique_ptr<BatchedBoundSteps> makeDeviceBatch(const Dataset& data, const st
     if (!source || !source->offersBound()) return nullptr;
     models.push_back(std::move(model));
   }
-  return std::make_unique<DeviceBatchedSteps<Prims>>(std::move(models), design->allCoordinates());
+  return std::make_unique<DeviceBatchedSteps<Prims>>(std::move(models), design->template allCoordinates<Prims>());
 }
 
 template <typename Prims>

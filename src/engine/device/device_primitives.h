@@ -35,6 +35,10 @@
 //       when Exclusive (T{}, which must be op's identity, at the run's start). The grouping
 //       of a sum depends on n alone (never on timing: CUB's DeviceScan look-back does, and
 //       was replaced for that).
+//   sortByKey(keys, values, n, keysOut, valuesOut)
+//       keysOut, valuesOut = the n (int32 key, int64 value) pairs sorted by key, ascending and
+//       stable (equal keys keep their order): a radix sort on CUB, deterministic. The inputs
+//       are left as they are. Used once per design (all_coordinates_build.h: the row-major copy).
 //   replay(key, enqueue)
 //       enqueue() enqueues the calls of one sweep. A backend may record them under `key` and
 //       replay the recording (CUB: a CUDA graph), so the calls must depend on nothing but
@@ -97,6 +101,11 @@ struct ScanByKeyIf {
       std::int64_t{}, Op{}, std::declval<double*>()));
 };
 template <typename P>
+using SortByKey = decltype(std::declval<const P&>().sortByKey(std::declval<const std::int32_t*>(),
+                                                              std::declval<const std::int64_t*>(), std::int64_t{},
+                                                              std::declval<std::int32_t*>(),
+                                                              std::declval<std::int64_t*>()));
+template <typename P>
 using Replay = decltype(std::declval<const P&>().replay(std::declval<const Key&>(), Enqueue{}));
 
 // Whether P has the call (Call<P> well formed) and it returns void.
@@ -125,6 +134,7 @@ inline constexpr bool isDevicePrimitives =
     primitives_contract::Provides<primitives_contract::ScanByKeyIf<false, true>::Call, P>::value &&
     primitives_contract::Provides<primitives_contract::ScanByKeyIf<true, false>::Call, P>::value &&
     primitives_contract::Provides<primitives_contract::ScanByKeyIf<true, true>::Call, P>::value &&
+    primitives_contract::Provides<primitives_contract::SortByKey, P>::value &&
     primitives_contract::Provides<primitives_contract::Replay, P>::value &&
     primitives_contract::HasCostScale<P>::value;
 
@@ -144,6 +154,8 @@ constexpr bool satisfiesDevicePrimitives() {
                     Provides<ScanByKeyIf<true, false>::Call, P>::value &&
                     Provides<ScanByKeyIf<true, true>::Call, P>::value,
                 "device primitives: void scanByKeyIf<Descending, Exclusive>(flag, keys, values, n, op, out)");
+  static_assert(Provides<SortByKey, P>::value,
+                "device primitives: void sortByKey(keys, values, n, keysOut, valuesOut)");
   static_assert(Provides<Replay, P>::value, "device primitives: void replay(key, enqueue)");
   static_assert(HasCostScale<P>::value, "device primitives: static constexpr double kExactCycleCostScale");
   return isDevicePrimitives<P>;

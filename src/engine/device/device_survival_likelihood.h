@@ -303,7 +303,7 @@ class DeviceSurvivalLikelihood final : public DeviceModelBase<Prims>, public Dev
   // trials loading eta without the host; the bound shifts per stratum (partial likelihoods
   // ignore a stratum's common shift of eta).
   std::unique_ptr<BoundSteps> boundSteps() override {
-    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->allCoordinates());
+    return std::make_unique<DeviceBoundSteps<Prims>>(*this, *this, design_->template allCoordinates<Prims>());
   }
   BoundShift boundShift() const override { return BoundShift::PerStratum; }
   void boundRowScores(double* score, double* curvature) const override {

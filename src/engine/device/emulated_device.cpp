@@ -66,6 +66,11 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 
 std::int64_t emulatedDesignsBuilt() { return DeviceDesign::built(); }
 
+AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>& shared) {
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  return design ? design->allCoordinates<ThrustPrimitives>().copyToHost() : AllCoordinatesHostViews{};
+}
+
 std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared) {
   return makeDeviceBatch<ThrustPrimitives>(data, weights, shared);
@@ -73,7 +78,7 @@ std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const 
 
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared) {
   auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
-  return design ? design->allCoordinates().bytes() : 0.0;
+  return design ? design->allCoordinates<ThrustPrimitives>().bytes() : 0.0;
 }
 
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,

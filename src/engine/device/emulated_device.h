@@ -9,6 +9,7 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "device/all_coordinates_views.h"
 #include "solver/batched_start.h"
 #include "solver/compute_device.h"
 #include "solver/coordinate_sweep.h"
@@ -35,6 +36,8 @@ std::int64_t emulatedDesignsBuilt();
 // Bytes held by the all-coordinates views of a shared design (device/all_coordinates_design.h),
 // built where not yet (the device suite checks allCoordinatesBytesNeeded() against them).
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared);
+// Those views copied to the host (built where not yet).
+AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>& shared);
 // The emulated device model itself (tests drive it through the host sweep, and measure it).
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset& data, const double* weights,
                                                const std::shared_ptr<const SharedDeviceData>& shared = nullptr);

@@ -26,6 +26,7 @@ std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset&, const std::
   notBuilt();
 }
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>&) { return 0.0; }
+AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>&) { return {}; }
 
 std::unique_ptr<DeviceModel> makeEmulatedModel(const Dataset&, const double*,
                                                const std::shared_ptr<const SharedDeviceData>&) {

@@ -17,9 +17,13 @@
 #include <thrust/iterator/reverse_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <type_traits>
+#include <vector>
 
 #include "common/host_device.h"
 
@@ -102,6 +106,27 @@ struct ThrustPrimitives {
   void segmentedReduceTo(It first, const std::int64_t* offsets, std::int64_t segments, T init, Op op,
                          T* out) const {
     forEach(segments, thrust_detail::SegmentFold<It, T, Op>{first, offsets, init, op, out});
+  }
+
+  // On the host systems device memory is host memory: a stable sort of the pairs' order there
+  // (Thrust's own sequential radix sort binds a device reference through a null pointer, which
+  // UBSan reports); on Thrust's CUDA system its stable sort on copies.
+  void sortByKey(const std::int32_t* keys, const std::int64_t* values, std::int64_t n, std::int32_t* keysOut,
+                 std::int64_t* valuesOut) const {
+    if (n <= 0) return;
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+    thrust::copy(thrust::device, keys, keys + n, keysOut);
+    thrust::copy(thrust::device, values, values + n, valuesOut);
+    thrust::stable_sort_by_key(thrust::device, keysOut, keysOut + n, valuesOut);
+#else
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return keys[a] < keys[b]; });
+    for (std::int64_t i = 0; i < n; ++i) {
+      keysOut[i] = keys[order[i]];
+      valuesOut[i] = values[order[i]];
+    }
+#endif
   }
 
   template <typename Key, typename F>

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "all_coordinates_oracle.h"
+#include "device/cuda_device.h"
 #include "device_test_support.h"
 
 namespace argus {
@@ -173,6 +175,39 @@ TEST(AllCoordinatesStart, EveryColumnsGradHessAtOnceEqualsEachColumns) {
       EXPECT_EQ(all[j].g, one.g) << c.name << ", column " << j;
       EXPECT_EQ(all[j].h, one.h) << c.name << ", column " << j;
     }
+  }
+}
+
+// The views built on the device (column-major entries, runs by stratum, the row-major copy by
+// a stable sort) equal the host oracle's, every array element for element: every covered
+// model's data, and designs with a few strata, many strata and empty columns.
+TEST(AllCoordinatesStart, TheDeviceBuildsTheViewsAsTheHostOracle) {
+  const bool cuda = std::string(kDevice) == "cuda";
+  std::vector<std::shared_ptr<void>> keep;
+  std::vector<BoundCase> cases = boundCases(&keep);
+  testing_data::SurvivalSpec many;
+  many.nStrata = 12;
+  many.nRows = 400;
+  many.kinds = {ColumnKind::Indicator, ColumnKind::Dense, ColumnKind::Sparse, ColumnKind::Indicator};
+  many.indicatorDensity = 0.002;  // some indicator columns empty or nearly
+  std::shared_ptr<testing_data::SurvivalProblem> s = testing_data::makeSurvivalProblem(many);
+  keep.push_back(s);
+  cases.push_back({"cox 12 strata, sparse", &s->data, s->weightPtr()});
+  for (const BoundCase& c : cases) {
+    const AllCoordinatesHostViews want = oracle::buildAllCoordinates(*c.data);
+    const AllCoordinatesHostViews got =
+        cuda ? cudaAllCoordinatesViews(makeCudaSharedData(parseComputeDevice("cuda"), *c.data))
+             : emulatedAllCoordinatesViews(makeEmulatedSharedData(*c.data));
+    EXPECT_EQ(got.columnStart, want.columnStart) << c.name;
+    EXPECT_EQ(got.entryRow, want.entryRow) << c.name;
+    EXPECT_EQ(got.entryValue, want.entryValue) << c.name;
+    EXPECT_EQ(got.rowStart, want.rowStart) << c.name;
+    EXPECT_EQ(got.rowColumn, want.rowColumn) << c.name;
+    EXPECT_EQ(got.rowValue, want.rowValue) << c.name;
+    EXPECT_EQ(got.runStart, want.runStart) << c.name;
+    EXPECT_EQ(got.runStratum, want.runStratum) << c.name;
+    EXPECT_EQ(got.columnRunStart, want.columnRunStart) << c.name;
+    EXPECT_EQ(got.stratumRowStart, want.stratumRowStart) << c.name;
   }
 }
 
