@@ -1,8 +1,9 @@
 // The Thrust backend (device/thrust_primitives.h) against the guarantees written in
 // device/device_primitives.h, on the host system it was built for (CPP: serial; OMP:
-// threads): what each call computes, that a fold keeps the order of a non-commutative op, and
-// that a gated call touches nothing while its flag is 0. Compiled in the emulated builds only
-// (THRUST_DEVICE_SYSTEM set); on a GPU the device suite runs the models on the CUB backend.
+// threads): what each call computes, that a fold keeps the order of a non-commutative op, that
+// a gated call touches nothing while its flag is 0, and that a sort by key is stable. Compiled
+// in the emulated builds only (THRUST_DEVICE_SYSTEM set); on a GPU the device suite runs the
+// models on the CUB backend.
 #if defined(THRUST_DEVICE_SYSTEM)
 #include <gtest/gtest.h>
 
@@ -158,6 +159,26 @@ TEST(ThrustPrimitives, ScanByKeyIfOverRunsOfKeysEveryWay) {
   expectScan<false, true>(keys, values);
   expectScan<true, false>(keys, values);
   expectScan<true, true>(keys, values);
+}
+
+TEST(ThrustPrimitives, SortByKeyIsAscendingAndStableAndLeavesItsInputs) {
+  const ThrustPrimitives prims;
+  // Values are the pairs' positions: equal keys must keep them ascending (stable).
+  const std::vector<std::int32_t> keys = {3, 1, 3, 0, 1, 7, 0, 3, 2, 1, -2, 7};
+  std::vector<std::int64_t> values(keys.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i);
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  thrust::device_vector<std::int32_t> k(keys.begin(), keys.end()), keysOut(keys.size(), 99);
+  thrust::device_vector<std::int64_t> v(values.begin(), values.end()), valuesOut(keys.size(), -1);
+  prims.sortByKey(raw(k), raw(v), n, raw(keysOut), raw(valuesOut));
+  EXPECT_EQ(host(keysOut), (std::vector<std::int32_t>{-2, 0, 0, 1, 1, 1, 2, 3, 3, 3, 7, 7}));
+  EXPECT_EQ(host(valuesOut), (std::vector<std::int64_t>{10, 3, 6, 1, 4, 9, 8, 0, 2, 7, 5, 11}));
+  EXPECT_EQ(host(k), keys) << "the keys are left as they are";
+  EXPECT_EQ(host(v), values) << "the values are left as they are";
+  // No pairs: nothing written.
+  set(keysOut, 99);
+  prims.sortByKey(raw(k), raw(v), 0, raw(keysOut), raw(valuesOut));
+  EXPECT_EQ(host(keysOut), std::vector<std::int32_t>(keys.size(), 99));
 }
 
 TEST(ThrustPrimitives, ReplayEnqueuesTheSweep) {
