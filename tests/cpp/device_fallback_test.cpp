@@ -9,6 +9,7 @@
 
 #include "common/errors.h"
 #include "device/emulated_device.h"
+#include "solver/batched_start.h"
 #include "solver/ccd_solver.h"
 #include "solver/compute_device.h"
 #include "test_data.h"
@@ -102,6 +103,21 @@ TEST(DeviceThatRan, IsTheCpuWhereTheDeviceAutoChoseLacksMemory) {
   // A run of fits shares no device data then; each fit decides (here: the CPU).
   const DeviceRun run = prepareDeviceRun(chosenByAuto(), p->data);
   EXPECT_EQ(run.shared, nullptr);
+}
+
+// A batch of fold fits (solver/batched_start.h) larger than the device's memory: none, so the
+// cross-validation fits its folds one by one (each then decides for itself), as the CUDA batch.
+TEST(DeviceThatRan, NoBatchOfFitsBeyondTheDevicesMemory) {
+  if (!builtWithEmulatedDevice()) GTEST_SKIP() << "built without the emulated device";
+  auto p = logistic();
+  const std::vector<const double*> weights(4, p->weightPtr());
+  EXPECT_NE(makeBatchedBoundSteps(parseComputeDevice("emulated"), p->data, weights, nullptr), nullptr);
+  {
+    EmulatedMemory plenty(1e12);
+    EXPECT_NE(makeBatchedBoundSteps(parseComputeDevice("emulated"), p->data, weights, nullptr), nullptr);
+  }
+  EmulatedMemory tiny(1024.0);
+  EXPECT_EQ(makeBatchedBoundSteps(parseComputeDevice("emulated"), p->data, weights, nullptr), nullptr);
 }
 
 }  // namespace

@@ -71,8 +71,13 @@ AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const 
   return design ? design->allCoordinates<ThrustPrimitives>().copyToHost() : AllCoordinatesHostViews{};
 }
 
+// As the CUDA batch (cuda_device.cu): a batch larger than the memory set gives none, and the
+// fold fits run one by one, each deciding for itself.
 std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared) {
+  const double memory = gMemoryBytes.load(std::memory_order_relaxed);
+  const double members = static_cast<double>(weights.size());
+  if (memory > 0.0 && members * (deviceBytesNeeded(data) + allCoordinatesBytesNeeded(data)) > memory) return nullptr;
   return makeDeviceBatch<ThrustPrimitives>(data, weights, shared);
 }
 

@@ -28,7 +28,8 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 // CUDA runner refuses it, with an UnsupportedError: so that tests reach, without a GPU, what
 // follows a device with too little memory ("auto" fits on the CPU, and says so). Process-wide.
 void setEmulatedDeviceMemory(double bytes);
-// A batch of fits on the emulated device (solver/batched_start.h), or null (no bound).
+// A batch of fits on the emulated device (solver/batched_start.h), or null (no bound, or more
+// members than the memory set above holds: the fits then run one by one, as on a GPU).
 std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared);
 // How many device copies of a design (device_design.h) this process has built.
