@@ -4,11 +4,15 @@
 // memory, marked as chosen by "auto" as resolveComputeDevice marks the GPU it picks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "common/errors.h"
+#include "device/device_memory.h"
 #include "device/emulated_device.h"
+#include "selection/cross_validation.h"
+#include "selection/folds.h"
 #include "solver/batched_start.h"
 #include "solver/ccd_solver.h"
 #include "solver/compute_device.h"
@@ -118,6 +122,78 @@ TEST(DeviceThatRan, NoBatchOfFitsBeyondTheDevicesMemory) {
   }
   EmulatedMemory tiny(1024.0);
   EXPECT_EQ(makeBatchedBoundSteps(parseComputeDevice("emulated"), p->data, weights, nullptr), nullptr);
+}
+
+// A cross-validation of `p` with 8 folds x 4 repetitions (two batches of kBatchLanes fold fits
+// per candidate), its fits taking the majorized start always on `device`; resetCoefficients,
+// so that the first candidate's folds run before any all-data fit built the design's views.
+CrossValidationResult crossValidateOn(const testing_data::TestProblem& p, const char* device) {
+  CrossValidationRequest req;
+  req.fit = requestFor(p, parseComputeDevice(device));
+  req.fit.control.majorizedStart = MajorizedStartRule::Always;
+  req.settings.resetCoefficients = true;
+  FoldSettings folds;
+  folds.folds = 8;
+  folds.repetitions = 4;
+  folds.seed = 5;
+  req.folds = makeFoldPlan(p.data, folds);
+  return crossValidate(req);
+}
+
+int batchedFitsOf(const CrossValidationResult& cv) {
+  int n = 0;
+  for (const CvEvaluation& e : cv.curve) n += e.batchedFits;
+  return n;
+}
+
+void expectTheSameChoice(const CrossValidationResult& device, const CrossValidationResult& cpu) {
+  EXPECT_NEAR(device.variance, cpu.variance, 1e-6 * cpu.variance);
+  EXPECT_NEAR(device.score, cpu.score, 1e-7 * std::fabs(cpu.score));
+  ASSERT_EQ(device.curve.size(), cpu.curve.size());
+  for (std::size_t i = 0; i < cpu.curve.size(); ++i)
+    EXPECT_NEAR(device.curve[i].mean, cpu.curve[i].mean, 1e-7 * std::fabs(cpu.curve[i].mean)) << i;
+}
+
+// A later batch the device refuses (the first built the design's views, so less memory is
+// free): the remaining fold fits run one by one, and the cross-validation ends as the CPU's.
+TEST(DeviceThatRan, ALaterBatchRefusedFitsTheRestOneByOne) {
+  if (!builtWithEmulatedDevice()) GTEST_SKIP() << "built without the emulated device";
+  auto p = logistic();
+  const CrossValidationResult cpu = crossValidateOn(*p, "cpu");
+  const CrossValidationResult unlimited = crossValidateOn(*p, "emulated");
+  ASSERT_EQ(unlimited.folds * unlimited.repetitions, 2 * kBatchLanes);
+  EXPECT_EQ(unlimited.curve[0].batchedFits, 2 * kBatchLanes);
+  // Memory for one batch and the design, less than half the views more.
+  const auto shared = makeEmulatedSharedData(p->data);
+  const double design = emulatedDesignBytes(shared);
+  const double views = emulatedAllCoordinatesBytes(shared);
+  ASSERT_GT(views, 0.0);
+  const double batch = kBatchLanes * (deviceBytesNeeded(p->data) + allCoordinatesBytesNeeded(p->data));
+  EmulatedMemory tight(batch + design + 0.5 * views);
+  const CrossValidationResult refused = crossValidateOn(*p, "emulated");
+  int first = -1;
+  for (std::size_t i = 0; i < refused.curve.size(); ++i)
+    if (refused.curve[i].order == 1) first = static_cast<int>(i);
+  ASSERT_GE(first, 0);
+  EXPECT_EQ(refused.curve[first].batchedFits, kBatchLanes);  // the first batch, not the second
+  expectTheSameChoice(refused, cpu);
+}
+
+// An allocation that fails while the batch is built (its estimate passed): no batch, the fold
+// fits run one by one, and the cross-validation ends as the CPU's.
+TEST(DeviceThatRan, ABatchWhoseAllocationFailsFitsOneByOne) {
+  if (!builtWithEmulatedDevice()) GTEST_SKIP() << "built without the emulated device";
+  auto p = logistic();
+  const CrossValidationResult cpu = crossValidateOn(*p, "cpu");
+  struct FailingAllocations {
+    FailingAllocations() { failEmulatedBatchAllocations(true); }
+    ~FailingAllocations() { failEmulatedBatchAllocations(false); }
+  } failing;
+  const std::vector<const double*> weights(4, p->weightPtr());
+  EXPECT_EQ(makeBatchedBoundSteps(parseComputeDevice("emulated"), p->data, weights, nullptr), nullptr);
+  const CrossValidationResult oneByOne = crossValidateOn(*p, "emulated");
+  EXPECT_EQ(batchedFitsOf(oneByOne), 0);
+  expectTheSameChoice(oneByOne, cpu);
 }
 
 }  // namespace

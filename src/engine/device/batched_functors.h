@@ -12,12 +12,13 @@
 #include "device/all_coordinates_functors.h"
 #include "models/separable_bound.h"
 #include "priors/prior.h"
+#include "solver/batched_start.h"
 
 namespace argus {
 namespace batch_device {
 
-// Members whose passes share one read of X.
-constexpr int kLanes = 16;
+// Members whose passes share one read of X (the solver's kBatchLanes, one constant).
+constexpr int kLanes = kBatchLanes;
 
 // One value per member of a chunk (lanes past the chunk's members stay 0).
 struct Lanes {

@@ -22,9 +22,11 @@
 
 #include <cstdint>
 #include <map>
+#include <new>
 #include <vector>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <type_traits>
 
 #include "common/host_device.h"
@@ -32,8 +34,23 @@
 
 namespace argus {
 
+// An allocation the device could not serve: a std::bad_alloc, as thrust's own, so that the
+// dispatch point can tell running out of memory (a batch of fits then runs one by one) from
+// other device errors.
+class CudaOutOfMemory : public std::bad_alloc {
+ public:
+  explicit CudaOutOfMemory(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
 inline void cudaCheck(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(e));
+  if (e == cudaSuccess) return;
+  const std::string message = std::string("CUDA ") + what + ": " + cudaGetErrorString(e);
+  if (e == cudaErrorMemoryAllocation) throw CudaOutOfMemory(message);
+  throw std::runtime_error(message);
 }
 
 namespace cub_detail {

@@ -2,6 +2,7 @@
 // and the runner made. Declared in solver/compute_device.h.
 #include "solver/compute_device.h"
 
+#include <new>
 #include <string>
 
 #include "common/errors.h"
@@ -118,9 +119,16 @@ std::unique_ptr<BatchedBoundSteps> makeBatchedBoundSteps(const ComputeDevice& re
                                                          const std::vector<const double*>& weights,
                                                          const std::shared_ptr<const SharedDeviceData>& shared) {
   const ComputeDevice device = resolveComputeDevice(requested, data);
-  if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedBatch(data, weights, shared);
-  if (device.kind == ComputeDevice::Kind::Cuda && builtWithCuda() && device.index < cudaDeviceCount())
-    return makeCudaBatch(device, data, weights, shared);
+  // A batch is only a faster way to the same fits: where building it runs out of device
+  // memory (the estimate of its size passed, an allocation then failed), none, and the fits
+  // run one by one, each deciding for itself.
+  try {
+    if (device.kind == ComputeDevice::Kind::Emulated) return makeEmulatedBatch(data, weights, shared);
+    if (device.kind == ComputeDevice::Kind::Cuda && builtWithCuda() && device.index < cudaDeviceCount())
+      return makeCudaBatch(device, data, weights, shared);
+  } catch (const std::bad_alloc&) {  // thrust's device bad_alloc derives from it
+    return nullptr;
+  }
   return nullptr;  // the CPU: the fits run one by one
 }
 

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <new>
 
 #include "common/errors.h"
 #include "device/device_memory.h"
@@ -32,6 +33,7 @@ std::string emulatedDeviceSystem() {
 namespace {
 
 std::atomic<double> gMemoryBytes{0.0};
+std::atomic<bool> gFailBatchAllocations{false};
 
 // As the CUDA runner's check of free memory (cuda_device.cu), against setEmulatedDeviceMemory.
 void checkMemory(const Dataset& data, double held) {
@@ -73,12 +75,26 @@ AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const 
 
 // As the CUDA batch (cuda_device.cu): a batch larger than the memory set gives none, and the
 // fold fits run one by one, each deciding for itself.
+// The memory free is the memory set less what the shared design holds now (its views, once a
+// batch or a start built them, included), as cudaMemGetInfo's: so a batch that fitted may be
+// followed by one that does not.
 std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared) {
   const double memory = gMemoryBytes.load(std::memory_order_relaxed);
   const double members = static_cast<double>(weights.size());
-  if (memory > 0.0 && members * (deviceBytesNeeded(data) + allCoordinatesBytesNeeded(data)) > memory) return nullptr;
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  const double held = design && design->serves(data) ? design->bytes() : 0.0;
+  if (memory > 0.0 && members * (deviceBytesNeeded(data) + allCoordinatesBytesNeeded(data)) > memory - held)
+    return nullptr;
+  if (gFailBatchAllocations.load(std::memory_order_relaxed)) throw std::bad_alloc();
   return makeDeviceBatch<ThrustPrimitives>(data, weights, shared);
+}
+
+void failEmulatedBatchAllocations(bool fail) { gFailBatchAllocations.store(fail, std::memory_order_relaxed); }
+
+double emulatedDesignBytes(const std::shared_ptr<const SharedDeviceData>& shared) {
+  auto design = std::dynamic_pointer_cast<const DeviceDesign>(shared);
+  return design ? design->bytes() : 0.0;
 }
 
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared) {

@@ -29,11 +29,18 @@ std::shared_ptr<const SharedDeviceData> makeEmulatedSharedData(const Dataset& da
 // follows a device with too little memory ("auto" fits on the CPU, and says so). Process-wide.
 void setEmulatedDeviceMemory(double bytes);
 // A batch of fits on the emulated device (solver/batched_start.h), or null (no bound, or more
-// members than the memory set above holds: the fits then run one by one, as on a GPU).
+// members than the memory set above holds, less what `shared` holds now: the fits then run
+// one by one, as on a GPU).
 std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset& data, const std::vector<const double*>& weights,
                                                      const std::shared_ptr<const SharedDeviceData>& shared);
+// While true, building a batch of fits throws std::bad_alloc, as a device allocation that
+// fails inside DeviceBatchedSteps' constructor would (tests: the fits then run one by one).
+// Process-wide; false by default.
+void failEmulatedBatchAllocations(bool fail);
 // How many device copies of a design (device_design.h) this process has built.
 std::int64_t emulatedDesignsBuilt();
+// Bytes a shared design holds now (its all-coordinates views only where built), building nothing.
+double emulatedDesignBytes(const std::shared_ptr<const SharedDeviceData>& shared);
 // Bytes held by the all-coordinates views of a shared design (device/all_coordinates_design.h),
 // built where not yet (the device suite checks allCoordinatesBytesNeeded() against them).
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>& shared);

@@ -25,6 +25,8 @@ std::unique_ptr<BatchedBoundSteps> makeEmulatedBatch(const Dataset&, const std::
                                                      const std::shared_ptr<const SharedDeviceData>&) {
   notBuilt();
 }
+void failEmulatedBatchAllocations(bool) {}
+double emulatedDesignBytes(const std::shared_ptr<const SharedDeviceData>&) { return 0.0; }
 double emulatedAllCoordinatesBytes(const std::shared_ptr<const SharedDeviceData>&) { return 0.0; }
 AllCoordinatesHostViews emulatedAllCoordinatesViews(const std::shared_ptr<const SharedDeviceData>&) { return {}; }
 

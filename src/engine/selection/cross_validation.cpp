@@ -203,19 +203,22 @@ FoldTaskResult scoreFoldFit(const CrossValidationRequest& req, const FitResult& 
   return result;
 }
 
-// The fold tasks `tasks` in batches of fits on the device (solver/batched_start.h: each pass over
-// X serves every fold of a batch, kFoldBatch folds at a time), where the fits take the
-// majorized start always and the device offers batches; false where it does not (the tasks
-// then run one by one on threads). Every fold fit is still certified on its own.
-constexpr std::size_t kFoldBatch = 16;
-bool runFoldTaskBatches(const CrossValidationRequest& req, const std::vector<std::size_t>& tasks,
-                        const std::vector<CoordinatePrior>& prior, const std::vector<double>& start,
-                        ProgressSink* progress, std::vector<FoldTaskResult>* out) {
-  if (req.fit.control.majorizedStart != MajorizedStartRule::Always || tasks.empty()) return false;
+// The fold tasks `tasks` in batches of fits on the device (solver/batched_start.h: each
+// pass over X serves every fold of a batch, kBatchLanes folds at a time), where the fits take
+// the majorized start always and the device offers batches. Returns how many of the first
+// tasks ran so (their results in `out`); the rest run one by one on threads: all of them where
+// the device offers no batch, the remaining ones where it refuses a later batch (the first
+// batch built the design's views, so less memory may be free). Every fold fit is still
+// certified on its own.
+std::size_t runFoldTaskBatches(const CrossValidationRequest& req, const std::vector<std::size_t>& tasks,
+                               const std::vector<CoordinatePrior>& prior, const std::vector<double>& start,
+                               ProgressSink* progress, std::vector<FoldTaskResult>* out) {
   out->assign(tasks.size(), FoldTaskResult{});
+  if (req.fit.control.majorizedStart != MajorizedStartRule::Always) return 0;
   const FitRequest common = foldRequest(req, prior, start);
-  for (std::size_t first = 0; first < tasks.size(); first += kFoldBatch) {
-    const std::size_t count = std::min(kFoldBatch, tasks.size() - first);
+  std::size_t first = 0;
+  for (; first < tasks.size(); first += kBatchLanes) {
+    const std::size_t count = std::min<std::size_t>(kBatchLanes, tasks.size() - first);
     std::vector<std::vector<double>> training(count), heldOut(count);
     std::vector<const double*> weights(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -223,14 +226,11 @@ bool runFoldTaskBatches(const CrossValidationRequest& req, const std::vector<std
       weights[i] = training[i].data();
     }
     const auto batch = makeBatchedBoundSteps(common.device, *common.data, weights, common.sharedDevice);
-    if (!batch) {
-      ARGUS_REQUIRE(first == 0, "a device that batched some fold fits refused the next ones");
-      return false;
-    }
+    if (!batch) break;
     const std::vector<FitResult> fits = fitBatch(common, weights, *batch, progress);
     for (std::size_t i = 0; i < count; ++i) (*out)[first + i] = scoreFoldFit(req, fits[i], heldOut[i]);
   }
-  return true;
+  return std::min(first, tasks.size());
 }
 
 // The fits of one cross-validation run and their warm starts.
@@ -282,12 +282,12 @@ class FoldFits {
       std::vector<std::size_t> all(tasks_);
       for (std::size_t i = 0; i < tasks_; ++i) all[i] = i;
       std::vector<FoldTaskResult> results;
-      if (!runFoldTaskBatches(req_, all, prior, *start, progress, &results)) {
-        results.assign(tasks_, FoldTaskResult{});
-        runTasks(tasks_, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
-          results[i] = fitFoldTask(req_, i, prior, *start, sink);
+      const std::size_t batched = runFoldTaskBatches(req_, all, prior, *start, progress, &results);
+      out.batchedFits = static_cast<int>(batched);
+      if (batched < tasks_)
+        runTasks(tasks_ - batched, req_.settings.threads, [&](std::size_t i, ProgressSink* sink) {
+          results[batched + i] = fitFoldTask(req_, batched + i, prior, *start, sink);
         }, progress);
-      }
       for (std::size_t i = 0; i < tasks_; ++i) {
         out.values[i] = results[i].value;
         converged[i] = results[i].converged;
@@ -459,11 +459,12 @@ std::vector<FoldTaskResult> runFoldTasks(const CrossValidationRequest& request, 
   const std::size_t all = static_cast<std::size_t>(req.folds.folds * req.folds.repetitions());
   for (std::size_t t : tasks) ARGUS_REQUIRE(t < all, "a fold task id is out of range");
   const std::vector<CoordinatePrior> prior = withVariance(req.fit.prior, variance);
-  std::vector<FoldTaskResult> out(tasks.size());
-  if (runFoldTaskBatches(req, tasks, prior, start, progress, &out)) return out;
-  runTasks(tasks.size(), std::max(1, req.settings.threads), [&](std::size_t i, ProgressSink* sink) {
-    out[i] = fitFoldTask(req, tasks[i], prior, start, sink);
-  }, progress);
+  std::vector<FoldTaskResult> out;
+  const std::size_t batched = runFoldTaskBatches(req, tasks, prior, start, progress, &out);
+  if (batched < tasks.size())
+    runTasks(tasks.size() - batched, std::max(1, req.settings.threads), [&](std::size_t i, ProgressSink* sink) {
+      out[batched + i] = fitFoldTask(req, tasks[batched + i], prior, start, sink);
+    }, progress);
   return out;
 }
 

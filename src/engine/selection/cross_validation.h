@@ -92,6 +92,7 @@ struct CvEvaluation {
   int allDataCycles = 0;       // CCD cycles of the all-data fit its fold fits start from
   double allDataSeconds = 0.0;  // elapsed: the all-data fit (progress messages only)
   double foldSeconds = 0.0;     // elapsed: the fold fits and their held-out scores
+  int batchedFits = 0;         // fold fits that ran in a batch on the device (solver/batched_start.h)
   int order = 0;               // 1 for the first candidate the search scored, 2 next, ...
 };
 

@@ -8,8 +8,9 @@
 // every member's result is a certified fit of its own weights, as fitCcd gives it.
 //
 // Declarations at the solver's level; a device implements BatchedBoundSteps and the dispatch
-// point (solver/compute_device.h, makeBatchedBoundSteps) hands it out, or none (the CPU, a
-// model without a bound): the fits then run one by one as before.
+// point (makeBatchedBoundSteps, declared below, defined in device/dispatch.cpp) hands it out,
+// or none (the CPU, a model without a bound, a batch the device's memory cannot hold): the
+// fits then run one by one as before.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,10 @@
 #include "solver/ccd_solver.h"
 
 namespace argus {
+
+// Members whose passes over X share one read (the device's lanes, device/batched_functors.h),
+// and so the fold fits a cross-validation hands a device in one batch.
+constexpr int kBatchLanes = 16;
 
 class BatchedBoundSteps {
  public:
@@ -38,7 +43,8 @@ class BatchedBoundSteps {
 
 // The batch for the fits of `data` with each of `weights` on `device` (shared: the data's
 // device copy, or null), or null where the device offers none (the CPU; a model without a
-// bound, as clr with Efron or exact ties). Defined by the dispatch point (device/dispatch.cpp).
+// bound, as clr with Efron or exact ties; too little free memory, or an allocation that failed
+// while the batch was built). Defined by the dispatch point (device/dispatch.cpp).
 std::unique_ptr<BatchedBoundSteps> makeBatchedBoundSteps(const ComputeDevice& device, const Dataset& data,
                                                          const std::vector<const double*>& weights,
                                                          const std::shared_ptr<const SharedDeviceData>& shared);

@@ -144,6 +144,9 @@ TEST(BatchedFits, CrossValidationChoosesTheCpusVariance) {
     EXPECT_NEAR(device.variance, cpu.variance, 1e-6 * cpu.variance) << c.name;
     EXPECT_NEAR(device.score, cpu.score, 1e-7 * std::fabs(cpu.score)) << c.name;
     EXPECT_EQ(device.curve.size(), cpu.curve.size()) << c.name;
+    // Every candidate's 10 fold fits ran as a batch (none fell back to one by one).
+    for (const CvEvaluation& e : device.curve) EXPECT_EQ(e.batchedFits, 10) << c.name << ", " << e.variance;
+    for (const CvEvaluation& e : cpu.curve) EXPECT_EQ(e.batchedFits, 0) << c.name << ", " << e.variance;
     std::printf("[ batched cv ] %-8s variance %.6g (cpu %.6g), %zu candidates\n", c.name.c_str(), device.variance,
                 cpu.variance, cpu.curve.size());
   }
