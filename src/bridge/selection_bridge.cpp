@@ -56,7 +56,7 @@ List curveList(const argus::CrossValidationResult& r) {
   const std::size_t n = r.curve.size();
   const std::size_t tasks = n ? r.curve[0].values.size() : 0;
   NumericVector variance(n), mean(n), sd(n);
-  IntegerVector notConverged(n), noFiniteMle(n), order(n), allDataCycles(n);
+  IntegerVector notConverged(n), noFiniteMle(n), order(n), allDataCycles(n), batchedFits(n);
   NumericVector cycles(n);
   NumericMatrix values(static_cast<int>(n), static_cast<int>(tasks));
   for (std::size_t i = 0; i < n; ++i) {
@@ -67,12 +67,13 @@ List curveList(const argus::CrossValidationResult& r) {
     noFiniteMle[i] = r.curve[i].noFiniteMle;
     cycles[i] = static_cast<double>(r.curve[i].cycles);
     allDataCycles[i] = r.curve[i].allDataCycles;
+    batchedFits[i] = r.curve[i].batchedFits;
     order[i] = r.curve[i].order;
     for (std::size_t t = 0; t < tasks; ++t) values(i, t) = r.curve[i].values[t];
   }
   return List::create(_["variance"] = variance, _["mean"] = mean, _["sd"] = sd,
                       _["notConverged"] = notConverged, _["noFiniteMle"] = noFiniteMle, _["cycles"] = cycles,
-                      _["allDataCycles"] = allDataCycles, _["order"] = order,
+                      _["allDataCycles"] = allDataCycles, _["batchedFits"] = batchedFits, _["order"] = order,
                       _["values"] = values);
 }
 

@@ -329,5 +329,8 @@ test_that("emulated cross-validation with the all-coordinates start fits its fol
     expect_equal(batched$cv$variance, cpu$cv$variance, tolerance = 1e-3)
     expect_equal(batched$cv$score, cpu$cv$score, tolerance = 1e-6)
     expect_equal(coef(batched), coef(cpu), tolerance = 1e-4)
+    # Every candidate's five fold fits ran as one batch on the device, none on the CPU.
+    expect_identical(batched$cv$curve$batchedFits, rep(5L, nrow(batched$cv$curve)))
+    expect_identical(cpu$cv$curve$batchedFits, rep(0L, nrow(cpu$cv$curve)))
   }
 })
