@@ -23,8 +23,9 @@
 #' @param threads Number of threads (`-1`, as in the incumbent: as many as there are cores). Cross-validation, the bootstrap and profiling run their
 #'   fits in parallel; a single Cox or Fine-Gray fit splits each large column (over 4,096
 #'   nonzeros) across up to 4 threads. Results are identical for any number of threads.
-#' @param majorizedStart Survival models (`cox`, `fgr`): before the CCD cycles, take proximal
-#'   Newton steps on a bound of the log-likelihood that is separable in the linear predictor,
+#' @param majorizedStart Before the CCD cycles, take proximal Newton steps on a bound of the
+#'   log-likelihood that is separable in the linear predictor (on the CPU: the survival models
+#'   `cox` and `fgr`; on a device, more models: see below),
 #'   each as cheap as one pass over the nonzeros (no risk-set refresh per coordinate). Where
 #'   the steps meet the convergence rule, the optimality check runs at once and, passed, ends
 #'   the fit with no cycle (`fit$iterations` is then 0); otherwise the cycles finish and

@@ -49,8 +49,10 @@
 #'       `coef()` shows them as `NA`);}
 #'     \item{`status`, `iterations`, `seconds`}{how the fit ended, after how many CCD cycles
 #'       and in how long;}
-#'     \item{`majorizedSteps`}{survival models: the proximal Newton steps taken before the
-#'       cycles (the engine's `src/engine/solver/majorized_start.h`), 0 elsewhere;}
+#'     \item{`majorizedSteps`}{the proximal Newton steps taken before the cycles (the
+#'       engine's `src/engine/solver/majorized_start.h`; `majorizedStart` in
+#'       [createControl()]): survival models, and on a device with `majorizedStart = "always"`
+#'       the GLMs and conditional models too; 0 where none were taken;}
 #'     \item{`logLikelihood`, `logPrior`}{the log-likelihood and the log prior at the
 #'       estimates (for `"ls"` the objective `-RSS / 2`, at unit variance; `logLik()` gives
 #'       `logLik.lm`'s normal log-likelihood at the variance `RSS / n`, with that variance
@@ -96,7 +98,9 @@
 #'   the fold's training rows, scored where they stopped, with a warning), with `cycles`, the
 #'   CCD cycles of its fold fits summed,
 #'   `allDataCycles`, those of the fit on all data that the fold fits start from (0 with
-#'   `resetCoefficients = TRUE`), and `order`, the order in which the search scored it),
+#'   `resetCoefficients = TRUE`), `batchedFits`, how many of its fold fits ran together in a
+#'   batch on the device (with `majorizedStart = "always"` on a device; 0 on the CPU), and
+#'   `order`, the order in which the search scored it),
 #'   every fold's value (`values`, one column per repetition and
 #'   fold), `folds`, `repetitions`, `selectorType`, `seed` and `bracketed`; `plot(fit)` draws
 #'   the curve.

@@ -44,8 +44,10 @@
 #'   \code{nonzero},
 #'   \code{prior}, \code{variance} (the prior variance, chosen by cross-validation or
 #'   given; \code{NA} with a flat prior), \code{iterations} (exact CCD cycles),
-#'   \code{majorizedSteps} (survival models' proximal Newton steps before them: a fit that
-#'   these certified has 0 iterations), \code{optimality} and \code{device} (where the fit
+#'   \code{majorizedSteps} (the proximal Newton steps before them, \code{majorizedStart} in
+#'   \code{\link{createControl}}: survival models, and on a device with
+#'   \code{majorizedStart = "always"} the GLMs and conditional models too; a fit that these
+#'   certified has 0 iterations), \code{optimality} and \code{device} (where the fit
 #'   ran: \code{fit$device}).
 #'   \code{augment()}: \code{.rowId} (the row identifier; for formula fits the data
 #'   frame's row name), the columns of \code{data}, \code{.fitted} and \code{.resid}.
