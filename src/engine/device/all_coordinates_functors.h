@@ -35,7 +35,7 @@ struct RowSumTerm {
   ARGUS_HOST_DEVICE RowSums operator()(std::int64_t r) const {
     RowSums s;
     s.value = boundRowValue(score[r], c[r], d[r]);
-    s.total = score[r] - c[r] * d[r];
+    s.total = boundResidual(score[r], c[r], d[r]);
     if (dy) {
       const double e = d[r] - dy[r];
       s.ce = c[r] * e;
@@ -124,7 +124,7 @@ struct FinishCurvature {
   double* h;
   unsigned char* active;
   ARGUS_HOST_DEVICE void operator()(std::int64_t j) const {
-    const double curvature = columns[j].cxx - columns[j].cx;
+    const double curvature = boundCurvature(columns[j].cxx, columns[j].cx);
     h[j] = curvature;
     active[j] = !fixed[j] && j != absorbed && boundInformative(curvature, columns[j].cxx);
   }
@@ -147,7 +147,7 @@ struct GradientTerm {
   ARGUS_HOST_DEVICE double operator()(std::int64_t k) const {
     const std::int32_t r = v.entryRow[k];
     const double a = alpha ? alpha[v.stratumOf(r)] : 0.0;
-    return boundGradientTerm(v.value(k), score[r] - c[r] * dy[r], c[r], a);
+    return boundGradientTerm(v.value(k), boundResidual(score[r], c[r], dy[r]), c[r], a);
   }
 };
 
@@ -235,7 +235,7 @@ struct TrialEta {
 struct SlopeTerm {
   const double* score;
   const double* d;
-  ARGUS_HOST_DEVICE double operator()(std::int64_t r) const { return score[r] * d[r]; }
+  ARGUS_HOST_DEVICE double operator()(std::int64_t r) const { return boundScoreSlopeTerm(score[r], d[r]); }
 };
 struct AbsChangeTerm {
   const double* a;

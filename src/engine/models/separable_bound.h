@@ -27,6 +27,9 @@ enum class BoundShift { PerStratum, Intercept, None };
 // alpha_s = T_s / C_s; 0 for a stratum without curvature.
 ARGUS_HOST_DEVICE inline double boundShift(double total, double sumC) { return sumC > 0.0 ? total / sumC : 0.0; }
 
+// A row's t_r = s_r - c_r D_r: its score less the bound's curvature along the move D so far.
+ARGUS_HOST_DEVICE inline double boundResidual(double score, double c, double d) { return score - c * d; }
+
 // An entry's share of its column's gradient of q: x (t_r - c_r alpha_s(r)).
 ARGUS_HOST_DEVICE inline double boundGradientTerm(double x, double t, double c, double alpha) {
   return x * (t - c * alpha);
@@ -35,6 +38,9 @@ ARGUS_HOST_DEVICE inline double boundGradientTerm(double x, double t, double c, 
 // A stratum run's share of the curvature's excess, (sum of c x over the run)^2 / C_s, taken
 // where C_s > 0 (a stratum without curvature has no shift to re-maximize).
 ARGUS_HOST_DEVICE inline double boundRunExcess(double sumCx, double sumC) { return sumCx * sumCx / sumC; }
+
+// A column's curvature of q along its coordinate: sum c x^2 less the strata's excess.
+ARGUS_HOST_DEVICE inline double boundCurvature(double cxx, double excess) { return cxx - excess; }
 
 // Whether a column's curvature of q, cxx less its excess, carries information: a column
 // constant within strata leaves only rounding noise of cxx.
@@ -46,8 +52,11 @@ ARGUS_HOST_DEVICE inline void boundMoveRow(double* t, double* d, double cx, doub
   *d += x * delta;
 }
 
-// The log-likelihood's slope along D at beta: a row's share, from t and D (s = t + c D).
-ARGUS_HOST_DEVICE inline double boundSlopeTerm(double t, double c, double d) { return (t + c * d) * d; }
+// The log-likelihood's slope along D at beta: a row's share, s D.
+ARGUS_HOST_DEVICE inline double boundScoreSlopeTerm(double score, double d) { return score * d; }
+
+// The same from t and D (s = t + c D), where the sweep keeps t rather than s.
+ARGUS_HOST_DEVICE inline double boundSlopeTerm(double t, double c, double d) { return boundScoreSlopeTerm(t + c * d, d); }
 
 // A row's share of q without the strata's term: s D - c D^2 / 2.
 ARGUS_HOST_DEVICE inline double boundRowValue(double score, double c, double d) { return score * d - 0.5 * c * d * d; }

@@ -75,7 +75,7 @@ class QuadraticModel {
               cxx += p.cxx;
               excess += p.interior;
             });
-    const double curvature = cxx - excess;
+    const double curvature = boundCurvature(cxx, excess);
     if (!boundInformative(curvature, cxx)) return 0.0;  // constant within strata: no information
     const double delta = newtonStep(GradHess{g, -curvature}, b, prior);
     if (delta == 0.0 || !std::isfinite(delta)) return 0.0;
