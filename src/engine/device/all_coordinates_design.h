@@ -53,6 +53,17 @@ struct AllCoordinatesView {
   ARGUS_HOST_DEVICE std::int32_t stratumOf(std::int64_t r) const { return rowStratum ? rowStratum[r] : 0; }
 };
 
+// Sums of `terms` (one per row, n rows) over each stratum's rows into out[s]: one reduction
+// where there is one stratum, a segmented one over the view's stratum row ranges otherwise.
+template <typename Prims, typename It, typename T, typename Op>
+void reducePerStratum(const Prims& prims, const AllCoordinatesView& view, std::int64_t n,
+                      std::int32_t strata, It terms, T init, Op op, T* out) {
+  if (strata == 1)
+    prims.reduceTo(terms, n, init, op, out);
+  else
+    prims.segmentedReduceTo(terms, view.stratumRowStart, strata, init, op, out);
+}
+
 // The three views, built on the device from the design's device copy (all_coordinates_build.h).
 class AllCoordinatesDesign {
  public:

@@ -176,13 +176,10 @@ class DeviceBoundSteps final : public BoundSteps {
   BoundPassScalars* scalars() const { return thrust::raw_pointer_cast(scalars_.data()); }
   BoundPassScalars hostScalars() const { return device::readBack(scalars_); }
 
-  // sums of `terms` over each stratum's rows into out[s] (one reduction where one stratum).
+  // sums of `terms` over each stratum's rows into out[s] (reducePerStratum)
   template <typename It, typename T, typename Op>
   void perStratum(It terms, T init, Op op, T* out) const {
-    if (strata_ == 1)
-      prims_.reduceTo(terms, n_, init, op, out);
-    else
-      prims_.segmentedReduceTo(terms, view_.stratumRowStart, strata_, init, op, out);
+    reducePerStratum(prims_, view_, n_, strata_, terms, init, op, out);
   }
 
   // The step's start: z = y = from, D = Dy = 0; the shift (per stratum, or the intercept's

@@ -129,10 +129,7 @@ class DeviceBatchedSteps final : public BatchedBoundSteps {
 
   template <typename It, typename T, typename Op>
   void perStratum(It terms, T init, Op op, T* out) const {
-    if (strata_ == 1)
-      prims_.reduceTo(terms, n_, init, op, out);
-    else
-      prims_.segmentedReduceTo(terms, view_.stratumRowStart, strata_, init, op, out);
+    reducePerStratum(prims_, view_, n_, strata_, terms, init, op, out);
   }
 
   // f(chunk) for the active members kLanes at a time.
