@@ -4,38 +4,17 @@
 #include <memory>
 
 #include "common/progress_sink.h"
+#include "solver/ccd_fit.h"
 #include "solver/majorized_start.h"
 
 namespace argus {
-
-namespace {
-
-// A member's state for the start: the common start and priors, its fixed coordinates.
-CycleState memberState(const FitRequest& common) {
-  const std::size_t p = common.data->design.nColumns();
-  CycleState s;
-  s.beta = common.start.empty() ? std::vector<double>(p, 0.0) : common.start;
-  s.bound.assign(p, common.control.initialBound);
-  s.prior = common.prior;
-  s.fixed = common.fixed.empty() ? std::vector<unsigned char>(p, 0) : common.fixed;
-  return s;
-}
-
-MajorizedStartOptions startOptions(const ControlSettings& control) {
-  MajorizedStartOptions options;
-  options.convergence = control.convergence;
-  options.tolerance = control.tolerance;
-  return options;
-}
-
-}  // namespace
 
 std::vector<FitResult> fitBatch(const FitRequest& common, const std::vector<const double*>& weights,
                                 BatchedBoundSteps& batch, ProgressSink* progress) {
   const auto started = std::chrono::steady_clock::now();
   const int members = static_cast<int>(weights.size());
-  const MajorizedStartOptions options = startOptions(common.control);
-  std::vector<CycleState> states(members, memberState(common));
+  const MajorizedStartOptions options = majorizedStartOptions(common.control);
+  std::vector<CycleState> states(members, initialState(common));
   std::vector<std::unique_ptr<MajorizedStartLoop>> loops;
   std::vector<int> active;
   for (int m = 0; m < members; ++m) {

@@ -11,6 +11,13 @@ namespace argus {
 
 namespace {
 
+bool finite(const CycleReadout& r) {
+  return std::isfinite(r.logLikelihood) && std::isfinite(r.sumAbsEta) &&
+         std::isfinite(r.weightedOutcomeEta);
+}
+
+}  // namespace
+
 // The state the cycles start from. The trust region limits how far a step moves the linear
 // predictor: initialBound in units of x_j's largest |value| (indicator columns: beta units),
 // so that a column's scale does not decide how many cycles its coefficient needs to get
@@ -32,12 +39,13 @@ CycleState initialState(const FitRequest& req) {
   return s;
 }
 
-bool finite(const CycleReadout& r) {
-  return std::isfinite(r.logLikelihood) && std::isfinite(r.sumAbsEta) &&
-         std::isfinite(r.weightedOutcomeEta);
+MajorizedStartOptions majorizedStartOptions(const ControlSettings& control) {
+  MajorizedStartOptions options;
+  options.convergence = control.convergence;
+  options.tolerance = control.tolerance;
+  options.threads = control.threads;
+  return options;
 }
-
-}  // namespace
 
 // The plan: the state, the runner from the dispatch point (or the one lent), and the
 // flat-prior columns the data cannot identify held at 0.
@@ -95,10 +103,7 @@ void CcdFit::start() {
                      (rule == MajorizedStartRule::Auto && majorizedStartPays(*runner_, data_, state_)));
   bool certified = false;
   if (take) {
-    MajorizedStartOptions options;
-    options.convergence = req_.control.convergence;
-    options.tolerance = req_.control.tolerance;
-    options.threads = req_.control.threads;
+    MajorizedStartOptions options = majorizedStartOptions(req_.control);
     options.afterStep = [this](int steps, const CycleReadout& at) { reportStep(steps, at); };
     const MajorizedStartResult start = majorizedStart(*runner_, data_, state_, previous_, options, progress_);
     if (start.used) previous_ = start.readout;

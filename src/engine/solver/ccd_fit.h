@@ -22,6 +22,7 @@
 #include "solver/ccd_solver.h"
 #include "solver/cycle_schedule.h"
 #include "solver/duplicate_split.h"
+#include "solver/majorized_start.h"
 #include "solver/overshoot_guard.h"
 
 namespace argus {
@@ -29,6 +30,14 @@ namespace argus {
 // The settings of a request, everything but its data and weights (validateDataset): fitCcd()
 // checks both, a RefitSession (solver/refit_session.h) the data once and these per fit.
 void validateFitSettings(const FitRequest& req);
+
+// The state a fit of req starts from: its start (or 0), priors, fixed flags and the trust
+// region scaled to each column. A batch of fits (solver/batched_start.h) starts each member
+// from it too.
+CycleState initialState(const FitRequest& req);
+
+// The majorized start's options a request's control sets (a single fit's and a batch's).
+MajorizedStartOptions majorizedStartOptions(const ControlSettings& control);
 
 // The steps below on a validated request whose data the fit may read as they are (centred
 // where fitCcd centres them), with its own runner or the one lent (see CcdFit).
